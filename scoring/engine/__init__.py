@@ -1,0 +1,68 @@
+"""Partscore's rules engine: the only code that knows a scoring number.
+
+Pure Python, immutable values, no Django and no I/O. ``score_match`` scores a whole match
+(Chicago, rubber or two-player Draw Bridge) from its list of results; ``score_contract`` scores
+one contract. The rules are in RULES.md; each module's docstring cites its section.
+"""
+
+from .chicago import chicago_schedule, score_chicago
+from .contract import (
+    ContractItem,
+    ContractScore,
+    ItemKind,
+    Party,
+    ScoreItem,
+    score_contract,
+)
+from .errors import InvalidInput, MatchComplete, ScoringError
+from .match import check_next, parse_kind, score_match
+from .notation import (
+    Contract,
+    DealResult,
+    Doubling,
+    PassedOut,
+    Played,
+    Seat,
+    Side,
+    Strain,
+    make_result,
+    parse_contract,
+    parse_seat,
+)
+from .rubber import score_rubber
+from .sheet import ChicagoVulnerability, DealRow, Kind, NextDeal, Sheet, Winner
+
+__all__ = [
+    "ChicagoVulnerability",
+    "Contract",
+    "ContractItem",
+    "ContractScore",
+    "DealResult",
+    "DealRow",
+    "Doubling",
+    "InvalidInput",
+    "ItemKind",
+    "Kind",
+    "MatchComplete",
+    "NextDeal",
+    "Party",
+    "PassedOut",
+    "Played",
+    "ScoreItem",
+    "ScoringError",
+    "Seat",
+    "Sheet",
+    "Side",
+    "Strain",
+    "Winner",
+    "check_next",
+    "chicago_schedule",
+    "make_result",
+    "parse_contract",
+    "parse_kind",
+    "parse_seat",
+    "score_chicago",
+    "score_contract",
+    "score_match",
+    "score_rubber",
+]
