@@ -1,0 +1,237 @@
+"""Clubs, their players and seasons.
+
+Every rule that the database can hold is a constraint here; rules that span tables (a
+season's dates may not overlap another season of the same club) are enforced by the
+database too, in the migrations (an exclusion constraint on PostgreSQL, triggers on SQLite).
+"""
+
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import ChicagoVulnerability
+
+
+def validate_timezone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            _("%(value)s is not a time zone name such as Europe/Warsaw."),
+            params={"value": value},
+        )
+
+
+class VulnerabilityOrder(models.TextChoices):
+    DEALER = ChicagoVulnerability.DEALER, _("Dealer's side vulnerable on deals 2 and 3")
+    NON_DEALER = (
+        ChicagoVulnerability.NON_DEALER,
+        _("Non-dealer's side vulnerable on deals 2 and 3"),
+    )
+
+
+class LadderRounding(models.TextChoices):
+    NONE = "none", _("No rounding")
+    NEAREST_100 = (
+        "nearest_100",
+        _("Each match's net to the nearest 100 (50 rounds away from 0)"),
+    )
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    country = models.CharField(
+        _("country"),
+        max_length=2,
+        validators=[RegexValidator(r"^[A-Z]{2}$", _("Use a two-letter country code, e.g. PL."))],
+        help_text=_("ISO 3166 two-letter code, e.g. GR, PL, ES, NL."),
+    )
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, default="en"
+    )
+    timezone = models.CharField(
+        _("time zone"), max_length=64, default="UTC", validators=[validate_timezone]
+    )
+    public = models.BooleanField(
+        _("public"),
+        default=False,
+        help_text=_("Ladders and score sheets can be read without logging in."),
+    )
+    chicago_vulnerability = models.CharField(
+        _("Chicago vulnerability"),
+        max_length=16,
+        choices=VulnerabilityOrder.choices,
+        default=VulnerabilityOrder.DEALER,
+    )
+    ladder_min_matches = models.PositiveSmallIntegerField(
+        _("ladder qualification minimum"),
+        default=0,
+        help_text=_("Matches a player needs in a season to be ranked with the qualified."),
+    )
+    ladder_rounding = models.CharField(
+        _("ladder rounding"),
+        max_length=16,
+        choices=LadderRounding.choices,
+        default=LadderRounding.NONE,
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(chicago_vulnerability__in=VulnerabilityOrder.values),
+                name="club_chicago_vulnerability_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(ladder_rounding__in=LadderRounding.values), name="club_rounding_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(language__in=[code for code, _name in settings.LANGUAGES]),
+                name="club_language_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(country__regex=r"^[A-Z]{2}$"), name="club_country_iso2"
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="club_name_not_blank"),
+            models.CheckConstraint(condition=~Q(slug=""), name="club_slug_not_blank"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    active = models.BooleanField(
+        _("active"), default=True, help_text=_("An inactive player keeps all history.")
+    )
+    clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_blank"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    DIRECTOR = "director", _("director")
+    PLAYER = "player", _("player")
+
+
+class Membership(models.Model):
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="memberships"
+    )
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.PLAYER)
+
+    class Meta:
+        ordering = ["club", "player", "id"]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "club"], name="membership_unique"),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.get_role_display()}, {self.club})"
+
+
+class Season(models.Model):
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="seasons"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"))
+
+    class Meta:
+        ordering = ["club", "-start_date", "id"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gte=F("start_date")), name="season_dates_ordered"
+            ),
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            models.CheckConstraint(condition=~Q(name=""), name="season_name_not_blank"),
+            # No overlap with another season of the same club: see migration 0002.
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.name}"
+
+
+class Session(models.Model):
+    """A club's evening on a date, within one of its seasons."""
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="sessions"
+    )
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="sessions"
+    )
+    date = models.DateField(_("date"))
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        ordering = ["club", "-date", "id"]
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "date"], name="session_one_per_club_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}, {self.date.isoformat()}"
+
+
+class TableSeats(models.IntegerChoices):
+    FOUR = 4, _("four players")
+    TWO = 2, _("two players")
+
+
+class Table(models.Model):
+    session = models.ForeignKey(
+        Session, verbose_name=_("session"), on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField(_("number"), validators=[MinValueValidator(1)])
+    seats = models.PositiveSmallIntegerField(_("seats"), choices=TableSeats.choices, default=4)
+
+    class Meta:
+        ordering = ["session", "number", "id"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+            models.CheckConstraint(condition=Q(seats__in=[2, 4]), name="table_seats_two_or_four"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(number)s, %(session)s") % {"number": self.number, "session": self.session}

@@ -1,0 +1,270 @@
+"""Matches and their deals.
+
+A deal stores what was entered (passed out, or contract, declarer and tricks) and the
+figures the rules engine computed from it, for fast reading. The computed figures are only
+ever written by `matches.services`, from `scoring.engine`; nobody edits them by hand.
+"""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from clubs.models import Player, Table
+from scoring.engine import Doubling, Kind, Seat, Strain, Winner
+
+
+class SeatChoice(models.TextChoices):
+    N = Seat.N, _("North")
+    E = Seat.E, _("East")
+    S = Seat.S, _("South")
+    W = Seat.W, _("West")
+
+
+class KindChoice(models.TextChoices):
+    CHICAGO = Kind.CHICAGO, _("Chicago")
+    RUBBER = Kind.RUBBER, _("rubber bridge")
+    TWO_PLAYER = Kind.TWO_PLAYER, _("two-player Draw Bridge")
+
+
+class MatchStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", _("in progress")
+    COMPLETE = "complete", _("complete")
+    ABANDONED = "abandoned", _("abandoned")
+
+
+class WinnerChoice(models.TextChoices):
+    NS = Winner.NS, _("North-South")
+    EW = Winner.EW, _("East-West")
+    TIE = Winner.TIE, _("tie")
+
+
+class Match(models.Model):
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="matches"
+    )
+    kind = models.CharField(_("kind"), max_length=16, choices=KindChoice.choices)
+    north = models.ForeignKey(
+        Player, verbose_name=_("North"), on_delete=models.PROTECT, related_name="+"
+    )
+    east = models.ForeignKey(
+        Player, verbose_name=_("East"), on_delete=models.PROTECT, related_name="+"
+    )
+    south = models.ForeignKey(
+        Player,
+        verbose_name=_("South"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    west = models.ForeignKey(
+        Player,
+        verbose_name=_("West"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    first_dealer = models.CharField(
+        _("first dealer"), max_length=1, choices=SeatChoice.choices, default=Seat.N
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=MatchStatus.choices, default=MatchStatus.IN_PROGRESS
+    )
+    finished_early = models.BooleanField(
+        _("finished early"),
+        default=False,
+        help_text=_("An unfinished rubber scored by the Laws when the session ended."),
+    )
+    # Computed by the rules engine from the deals (matches.services keeps them current).
+    total_ns = models.IntegerField(_("total North-South"), default=0)
+    total_ew = models.IntegerField(_("total East-West"), default=0)
+    winner = models.CharField(
+        _("winner"), max_length=3, choices=WinnerChoice.choices, blank=True, default=""
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=KindChoice.values), name="match_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=MatchStatus.values), name="match_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(first_dealer__in=SeatChoice.values), name="match_first_dealer_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__in=[*WinnerChoice.values, ""]), name="match_winner_valid"
+            ),
+            # Four players at a Chicago or a rubber; two (N and E) at a two-player match.
+            models.CheckConstraint(
+                condition=(
+                    Q(kind=Kind.TWO_PLAYER, south__isnull=True, west__isnull=True)
+                    & Q(first_dealer__in=[Seat.N, Seat.E])
+                )
+                | (
+                    Q(kind__in=[Kind.CHICAGO, Kind.RUBBER])
+                    & Q(south__isnull=False, west__isnull=False)
+                ),
+                name="match_seats_fit_kind",
+            ),
+            models.CheckConstraint(
+                condition=~Q(north=F("east"))
+                & ~Q(north=F("south"))
+                & ~Q(north=F("west"))
+                & ~Q(east=F("south"))
+                & ~Q(east=F("west"))
+                & ~Q(south=F("west")),
+                name="match_players_distinct",
+            ),
+            # A winner exactly when complete; only a rubber is ever finished early.
+            models.CheckConstraint(
+                condition=Q(status="complete", winner__in=WinnerChoice.values)
+                | (~Q(status="complete") & Q(winner="")),
+                name="match_winner_iff_complete",
+            ),
+            models.CheckConstraint(
+                condition=Q(finished_early=False)
+                | Q(status="complete", kind__in=[Kind.RUBBER, Kind.TWO_PLAYER]),
+                name="match_finished_early_only_rubbers",
+            ),
+            models.CheckConstraint(
+                condition=Q(total_ns__gte=0, total_ew__gte=0), name="match_totals_not_negative"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "kind"], name="match_status_kind")]
+
+    def __str__(self) -> str:
+        return _("%(kind)s at %(table)s") % {"kind": self.get_kind_display(), "table": self.table}
+
+    @property
+    def seats(self) -> dict[str, Player | None]:
+        players = {Seat.N: self.north, Seat.E: self.east, Seat.S: self.south, Seat.W: self.west}
+        return {seat.value: player for seat, player in players.items() if player is not None}
+
+
+class StrainChoice(models.TextChoices):
+    C = Strain.C, _("clubs")
+    D = Strain.D, _("diamonds")
+    H = Strain.H, _("hearts")
+    S = Strain.S, _("spades")
+    NT = Strain.NT, _("no trump")
+
+
+class DoublingChoice(models.TextChoices):
+    NONE = Doubling.NONE, _("undoubled")
+    DOUBLED = Doubling.DOUBLED, _("doubled")
+    REDOUBLED = Doubling.REDOUBLED, _("redoubled")
+
+
+class Deal(models.Model):
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="deals"
+    )
+    sequence = models.PositiveSmallIntegerField(
+        _("sequence"), help_text=_("Order of entry, passed-out deals included.")
+    )
+    # What was entered.
+    passed_out = models.BooleanField(_("passed out"), default=False)
+    level = models.PositiveSmallIntegerField(
+        _("level"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(7)]
+    )
+    strain = models.CharField(
+        _("strain"), max_length=2, choices=StrainChoice.choices, blank=True, default=""
+    )
+    doubling = models.CharField(
+        _("doubling"), max_length=2, choices=DoublingChoice.choices, blank=True, default=""
+    )
+    declarer = models.CharField(
+        _("declarer"), max_length=1, choices=SeatChoice.choices, blank=True, default=""
+    )
+    tricks = models.PositiveSmallIntegerField(
+        _("tricks"), null=True, blank=True, validators=[MaxValueValidator(13)]
+    )
+    # Computed by the rules engine.
+    number = models.PositiveSmallIntegerField(
+        _("deal number"), null=True, blank=True, help_text=_("Empty for a passed-out Chicago deal.")
+    )
+    dealer = models.CharField(_("dealer"), max_length=1, choices=SeatChoice.choices)
+    vulnerable_ns = models.BooleanField(_("North-South vulnerable"))
+    vulnerable_ew = models.BooleanField(_("East-West vulnerable"))
+    points_ns = models.IntegerField(_("points North-South"))
+    points_ew = models.IntegerField(_("points East-West"))
+    partscore_ns = models.IntegerField(_("partscore North-South"))
+    partscore_ew = models.IntegerField(_("partscore East-West"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["match", "sequence"]
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "sequence"], name="deal_sequence_unique"),
+            models.CheckConstraint(condition=Q(sequence__gte=1), name="deal_sequence_positive"),
+            models.CheckConstraint(
+                condition=Q(
+                    passed_out=True,
+                    level__isnull=True,
+                    strain="",
+                    declarer="",
+                    tricks__isnull=True,
+                    doubling="",
+                )
+                | Q(
+                    passed_out=False,
+                    level__isnull=False,
+                    strain__in=StrainChoice.values,
+                    declarer__in=SeatChoice.values,
+                    tricks__isnull=False,
+                ),
+                name="deal_contract_iff_played",
+            ),
+            models.CheckConstraint(
+                condition=Q(level__isnull=True) | Q(level__gte=1, level__lte=7),
+                name="deal_level_1_to_7",
+            ),
+            models.CheckConstraint(
+                condition=Q(tricks__isnull=True) | Q(tricks__gte=0, tricks__lte=13),
+                name="deal_tricks_0_to_13",
+            ),
+            models.CheckConstraint(
+                condition=Q(doubling__in=DoublingChoice.values), name="deal_doubling_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(dealer__in=SeatChoice.values), name="deal_dealer_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__isnull=True) | Q(number__gte=1), name="deal_number_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    points_ns__gte=0, points_ew__gte=0, partscore_ns__gte=0, partscore_ew__gte=0
+                ),
+                name="deal_figures_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Deal %(sequence)s of %(match)s") % {
+            "sequence": self.sequence,
+            "match": self.match,
+        }
+
+    @property
+    def contract(self) -> str | None:
+        """The contract in the engine's notation, e.g. "4SX"; None when passed out."""
+        if self.passed_out:
+            return None
+        return f"{self.level}{self.strain}{self.doubling}"
