@@ -53,6 +53,16 @@ def parse_vulnerability(value: ChicagoVulnerability | str) -> ChicagoVulnerabili
         ) from None
 
 
+def check_players(players: int) -> None:
+    """Chicago is played by exactly four; a table of two plays Draw Bridge (section 4)."""
+    if players != 4:
+        raise InvalidInput(
+            "kind",
+            f"Chicago is played by exactly four players, got {players!r}; a table of two plays "
+            "the two-player game (Draw Bridge), scored as a rubber",
+        )
+
+
 def chicago_schedule(
     first_dealer: Seat, vulnerability: ChicagoVulnerability = ChicagoVulnerability.DEALER
 ) -> tuple[NextDeal, ...]:
@@ -97,12 +107,7 @@ def score_chicago(
     Raises ``MatchComplete`` for any deal after the fourth counted one, ``InvalidInput`` for
     a bad input (a table of two never plays Chicago).
     """
-    if players != 4:
-        raise InvalidInput(
-            "kind",
-            f"Chicago is played by exactly four players, got {players!r}; a table of two plays "
-            "the two-player game (Draw Bridge), scored as a rubber",
-        )
+    check_players(players)
     first_dealer = parse_seat(first_dealer, field="first_dealer")
     schedule = _SCHEDULES[(first_dealer, parse_vulnerability(vulnerability))]
 

@@ -4,7 +4,7 @@ correct entry would have given."""
 
 from collections.abc import Sequence
 
-from .chicago import score_chicago
+from .chicago import check_players, score_chicago
 from .errors import InvalidInput, MatchComplete
 from .notation import DealResult, Seat
 from .rubber import score_rubber
@@ -41,11 +41,12 @@ def score_match(
     """
     kind = parse_kind(kind)
     expected = 2 if kind is Kind.TWO_PLAYER else 4
+    if kind is Kind.CHICAGO and players is not None:
+        check_players(players)
     if players is not None and players != expected:
-        if kind is Kind.CHICAGO and players == 2:
-            score_chicago((), first_dealer=first_dealer, players=2)  # raises the Chicago error
+        hint = " (a table of two plays two_player)" if players == 2 else ""
         raise InvalidInput(
-            "kind", f"a {kind} match is played by {expected} players, got {players!r}"
+            "kind", f"a {kind} match is played by {expected} players, got {players!r}{hint}"
         )
     if kind is Kind.CHICAGO:
         if finished:
@@ -69,11 +70,24 @@ def check_next(
 ) -> Sheet:
     """The sheet with ``new`` added after ``results``. Raises ``MatchComplete`` if the match
     accepts no further deal, also when a rubber was already ``finished`` early."""
-    options = {"vulnerability": vulnerability, "players": players}
     if finished:
-        sheet = score_match(kind, results, first_dealer=first_dealer, finished=True, **options)
-        raise MatchComplete(
-            f"the {sheet.kind} was finished early after {len(sheet.rows)} deals; "
-            "it accepts no further deal"
+        sheet = score_match(
+            kind,
+            results,
+            first_dealer=first_dealer,
+            vulnerability=vulnerability,
+            finished=True,
+            players=players,
         )
-    return score_match(kind, [*results, new], first_dealer=first_dealer, **options)
+        if sheet.finished_early:
+            raise MatchComplete(
+                f"the {sheet.kind} was finished early after {len(sheet.rows)} deals; "
+                "it accepts no further deal"
+            )
+    return score_match(
+        kind,
+        [*results, new],
+        first_dealer=first_dealer,
+        vulnerability=vulnerability,
+        players=players,
+    )

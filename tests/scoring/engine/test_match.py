@@ -84,7 +84,7 @@ def test_dispatch_rubber_and_two_player() -> None:
         (
             lambda: score_match("rubber", [], first_dealer="N", players=2),
             "kind",
-            "a rubber match is played by 4 players, got 2",
+            "a rubber match is played by 4 players, got 2 (a table of two plays two_player)",
         ),
         (
             lambda: score_match("two_player", [], first_dealer="N", players=4),

@@ -140,6 +140,9 @@ def test_no_deal_after_finishing_early() -> None:
     with pytest.raises(MatchComplete, match="finished early after 1 deals"):
         check_next("rubber", results, deal("1C E 7"), first_dealer="N", finished=True)
     assert check_next("rubber", results, deal("1C E 7"), first_dealer="N").total_ew == 20
+    won = deals("4S N 10", "3NT S 9")
+    with pytest.raises(MatchComplete, match="the rubber ended on deal 2"):
+        check_next("rubber", won, deal("1C E 7"), first_dealer="N", finished=True)
 
 
 def test_a_passed_out_rubber_deal_passes_to_the_next_dealer() -> None:
@@ -158,10 +161,8 @@ def test_two_player_rubber() -> None:
     assert row_points(sheet) == [(20, 0), (0, 0), (0, 120), (0, 820)]
     assert [row.vulnerable for row in sheet.rows] == [(), (), (), (EW,)]
     assert (sheet.total_ns, sheet.total_ew, sheet.winner) == (20, 940, Winner.EW)
-    assert (
-        score_match("two_player", sheet.rows and [r.result for r in sheet.rows], first_dealer="E")
-        == sheet
-    )
+    results = [row.result for row in sheet.rows]
+    assert score_match("two_player", results, first_dealer="E") == sheet
 
 
 def test_two_player_dealer_alternates() -> None:
