@@ -4,9 +4,14 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+# Suites are not throttled; tests/config/test_throttling.py sets a low rate of its own.
+os.environ.setdefault("API_THROTTLE_ANON", "100000/min")
+os.environ.setdefault("API_THROTTLE_USER", "100000/min")
 
 from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
 WHITENOISE_AUTOREFRESH = True  # no collected static files under test
+SECURE_SSL_REDIRECT = False  # the test client speaks plain HTTP
+AXES_ENABLED = False  # client.login() passes no request; tests/config/test_axes.py turns it on

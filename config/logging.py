@@ -1,0 +1,134 @@
+"""Request logging: one line per request, with a request id, as JSON (or plain text).
+
+`RequestLogMiddleware` gives each request an id (the incoming `X-Request-ID` when it is a
+sane token, a new one otherwise), returns it in the `X-Request-ID` response header and, when
+the response is out, logs one line on the `partscore.request` logger with the method, path,
+status, duration and user. 401 and 403 answers are logged at WARNING, 5xx at ERROR.
+
+Every record logged while a request is handled carries the request id and whatever a view
+added with `bind()`, e.g. `bind(club=club.slug)`, or `bind(user="key:1a2b3c")` for an
+API-key client (a bound `user` replaces the logged-in user in the request line).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from types import MappingProxyType
+from typing import Any
+
+from pythonjsonlogger.core import RESERVED_ATTRS
+from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_SANE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_fields: ContextVar[Mapping[str, Any]] = ContextVar("partscore_log_fields", default=_EMPTY)
+
+request_logger = logging.getLogger("partscore.request")
+
+
+def bind(**fields: Any) -> None:
+    """Add fields to every log record of the current request (or task)."""
+    _fields.set(MappingProxyType({**_fields.get(), **fields}))
+
+
+def bound() -> Mapping[str, Any]:
+    """The fields bound in the current context."""
+    return _fields.get()
+
+
+@contextmanager
+def log_context(**fields: Any) -> Iterator[None]:
+    """Bind fields for the duration of a block, then restore what was bound before."""
+    token = _fields.set(MappingProxyType({**_fields.get(), **fields}))
+    try:
+        yield
+    finally:
+        _fields.reset(token)
+
+
+def request_id_from(value: str | None) -> str:
+    """The incoming id when it is a short token (so it cannot forge log lines), else a new one."""
+    if value and _SANE_ID.fullmatch(value):
+        return value
+    return uuid.uuid4().hex
+
+
+class ContextFilter(logging.Filter):
+    """Copies the bound fields onto each record; `request_id` is always present ("-" outside)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        for key, value in _fields.get().items():
+            if not hasattr(record, key):
+                setattr(record, key, value)
+        if not hasattr(record, "request_id"):
+            # django.request logs some responses after the middleware has returned.
+            request = getattr(record, "request", None)
+            record.request_id = getattr(request, "request_id", "-")
+        return True
+
+
+class JsonFormatter(_JsonFormatter):
+    """One JSON object per line: time, level, logger, message and every extra field."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "{levelname}{name}{message}",
+            style="{",
+            rename_fields={"levelname": "level", "name": "logger"},
+            timestamp="time",
+            # Django passes the request object along; its id is logged, not its repr.
+            reserved_attrs=[*RESERVED_ATTRS, "request", "server_time"],
+        )
+
+
+def _user(request) -> str | None:
+    user = getattr(request, "user", None)  # absent when a middleware answered before auth
+    if user is None or not user.is_authenticated:
+        return None
+    return user.get_username()
+
+
+def _level(status: int) -> int:
+    if status >= 500:
+        return logging.ERROR
+    if status in (401, 403):  # failed authentication or authorization
+        return logging.WARNING
+    return logging.INFO
+
+
+class RequestLogMiddleware:
+    """First in MIDDLEWARE, so that every answer, redirects included, is logged once."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request_id = request_id_from(request.headers.get(REQUEST_ID_HEADER))
+        request.request_id = request_id
+        started = time.monotonic()
+        with log_context(request_id=request_id):
+            response = self.get_response(request)
+            response[REQUEST_ID_HEADER] = request_id
+            fields = {
+                "method": request.method,
+                "path": request.path,
+                "status": response.status_code,
+                "duration_ms": round((time.monotonic() - started) * 1000, 1),
+                "user": bound().get("user") or _user(request),
+            }
+            request_logger.log(
+                _level(response.status_code),
+                "%s %s %s",
+                request.method,
+                request.path,
+                response.status_code,
+                extra=fields,
+            )
+        return response

@@ -1,0 +1,149 @@
+"""The Procfile's processes start, with production settings, as the containers start them.
+
+No Docker here: each test runs the Procfile's command line itself, in the production
+environment (DEBUG off, a random key, one allowed host), on the loopback interface.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from celery import Celery
+from django.conf import settings
+
+from tests.deploy import HOST, ROOT, procfile_argv, production_env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start(name: str, env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        procfile_argv(name),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def stop(process: subprocess.Popen) -> str:
+    """Stop the process as Docker does (SIGTERM, then SIGKILL); return what it wrote."""
+    process.terminate()
+    try:
+        out, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+    return out + err
+
+
+def wait_for(condition, process: subprocess.Popen, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"the process exited with {process.returncode}:\n{stop(process)}")
+        if condition():
+            return
+        time.sleep(0.3)
+    pytest.fail(f"not ready after {seconds} s:\n{stop(process)}")
+
+
+def json_lines(output: str) -> list[dict]:
+    lines = []
+    for line in output.splitlines():
+        if line.startswith("{"):
+            lines.append(json.loads(line))
+    return lines
+
+
+def get(url: str, **headers: str):
+    request = urllib.request.Request(url, headers={"Host": HOST, **headers})
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        return opener.open(request, timeout=5)
+    except urllib.error.HTTPError as exc:
+        return exc
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def test_the_web_process_serves_health_checks_and_logs_json(tmp_path):
+    port = free_port()
+    env = production_env(tmp_path, GUNICORN_CMD_ARGS=f"--bind 127.0.0.1:{port} --workers 1")
+    health = f"http://127.0.0.1:{port}/health/"
+    healthcheck = [sys.executable, "-m", "config.healthcheck", health]
+
+    web = start("web", env)
+    try:
+        wait_for(lambda: subprocess.run(healthcheck, env=env, cwd=ROOT).returncode == 0, web)
+        answered = get(health, **{"X-Request-ID": "ci-web-1"})
+        redirected = get(f"http://127.0.0.1:{port}/admin/login/")
+    finally:
+        output = stop(web)
+
+    assert answered.status == 200
+    assert answered.headers["X-Request-ID"] == "ci-web-1"
+    assert redirected.status == 301  # production redirects to HTTPS, the health check aside
+    assert redirected.headers["Location"] == f"https://{HOST}/admin/login/"
+    [line] = [line for line in json_lines(output) if line.get("request_id") == "ci-web-1"]
+    assert (line["method"], line["path"], line["status"]) == ("GET", "/health/", 200)
+
+
+def test_the_health_check_fails_when_nothing_answers(tmp_path):
+    url = f"http://127.0.0.1:{free_port()}/health/"
+    result = subprocess.run(
+        [sys.executable, "-m", "config.healthcheck", url],
+        env=production_env(tmp_path),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    assert "healthcheck:" in result.stderr
+
+
+@pytest.fixture
+def private_redis(with_redis) -> str:
+    """A Redis database of its own, so the worker takes no task queued by other tests."""
+    parts = urlsplit(settings.REDIS_URL)
+    db = "13" if parts.path.strip("/") == "14" else "14"
+    url = urlunsplit(parts._replace(path=f"/{db}"))
+    Celery(broker=url).connection_for_write().default_channel.client.flushdb()
+    return url
+
+
+def test_the_worker_process_answers_a_ping(tmp_path, private_redis):
+    worker = start("worker", production_env(tmp_path, REDIS_URL=private_redis))
+    control = Celery(broker=private_redis).control
+    try:
+        wait_for(lambda: bool(control.ping(timeout=1)), worker)
+    finally:
+        output = stop(worker)
+    assert any(line.get("logger", "").startswith("celery") for line in json_lines(output))
+
+
+def test_the_beat_process_keeps_its_schedule_under_the_var_dir(tmp_path, private_redis):
+    beat = start("beat", production_env(tmp_path, REDIS_URL=private_redis))
+    try:
+        # CELERY_BEAT_SCHEDULE_FILENAME: a shelve, whose file may get a suffix (dbm module)
+        wait_for(lambda: any(Path(tmp_path).glob("celerybeat-schedule*")), beat)
+    finally:
+        output = stop(beat)
+    assert "beat: Starting" in output
