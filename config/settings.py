@@ -8,6 +8,7 @@ import os
 from datetime import timedelta
 from pathlib import Path
 
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
@@ -135,6 +136,22 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below, as JSON too
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Season ladders: the nightly full recalculation (scoring.tasks) at 03:15 UTC.
+CELERY_BEAT_SCHEDULE = {
+    "recalculate-standings-nightly": {
+        "task": "scoring.recalculate_active_seasons",
+        "schedule": crontab(hour=3, minute=15),
+    },
+}
+# Redis hands a task whose worker died (acks late, never acknowledged) to another worker
+# after this many seconds; it must exceed the longest task (CELERY_TASK_TIME_LIMIT). Tests
+# set a few seconds, and then lost tasks are looked for every second instead of every 100 s.
+_visibility_timeout = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": _visibility_timeout,
+    "unacked_restore_interval": 1 if _visibility_timeout < 60 else 10,
+    "unacked_restore_throttle": 1 if _visibility_timeout < 60 else 10,
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,0 +1,64 @@
+"""Read-only admin for standings: they are computed, never edited by hand (run
+``manage.py recalculate_standings`` or change a match to recompute them)."""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from .models import Standing, StandingsRun
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(StandingsRun)
+class StandingsRunAdmin(ReadOnlyAdmin):
+    list_display = [
+        "season",
+        "status",
+        "trigger",
+        "started_at",
+        "finished_at",
+        "matches_counted",
+        "players_ranked",
+    ]
+    list_filter = ["status", "trigger", "season__club"]
+    list_select_related = ["season__club"]
+    date_hierarchy = "started_at"
+    search_fields = ["season__name", "season__club__name"]
+
+
+@admin.register(Standing)
+class StandingAdmin(ReadOnlyAdmin):
+    list_display = [
+        "rank",
+        "player",
+        "season",
+        "qualified",
+        "matches",
+        "wins",
+        "draws",
+        "losses",
+        "net_points",
+        "average",
+        "best",
+        "worst",
+        "rating",
+    ]
+    list_display_links = ["player"]
+    list_filter = ["qualified", "season__club", "season"]
+    list_select_related = ["player", "season__club"]
+    search_fields = ["player__name", "season__name"]
+    ordering = ["season", "position"]
+    readonly_fields = ["run"]
+
+    @admin.display(description=_("club"))
+    def club(self, obj):
+        return obj.season.club

@@ -1,0 +1,115 @@
+"""Reads of the scoring app: stored ladders and a player's season history.
+
+Reading a ladder never computes it: these return the rows of the season's latest run
+(``scoring.services.standings_recalculate`` writes them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from clubs.models import Player, Season
+from matches.models import Match, MatchStatus
+
+from .ladder import ROUNDING_NONE, net_rounder, result_for
+from .models import RunStatus, Standing, StandingsRun
+
+
+def ladder_rows(*, season_id: int, min_matches: int | None = None) -> QuerySet[Standing]:
+    """The season's stored ladder in order, with each row's player; optionally only players
+    with at least ``min_matches`` matches."""
+    rows = Standing.objects.filter(season_id=season_id).select_related("player")
+    if min_matches:
+        rows = rows.filter(matches__gte=min_matches)
+    return rows.order_by("position")
+
+
+def latest_run(*, season_id: int) -> StandingsRun | None:
+    """The run that computed the season's stored ladder (its latest done run), or None if the
+    season's ladder was never computed."""
+    return (
+        StandingsRun.objects.filter(season_id=season_id, status=RunStatus.DONE)
+        .order_by("-id")
+        .first()
+    )
+
+
+def seasons_with_activity() -> list[int]:
+    """Ids of the seasons the nightly recalculation rebuilds: every season with a match, and
+    every season with stored standings (so a season whose matches were all removed is
+    emptied)."""
+    has_match = Match.objects.filter(table__session__season_id=OuterRef("pk"))
+    has_rows = Standing.objects.filter(season_id=OuterRef("pk"))
+    return list(
+        Season.objects.filter(Exists(has_match) | Exists(has_rows))
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One counted match of a player's season, from that player's side of the table."""
+
+    match_id: int
+    played_on: date
+    kind: str
+    side: str  # "NS" or "EW"
+    partner: Player | None  # None at a table of two
+    opponents: tuple[Player, ...]
+    total_for: int
+    total_against: int
+    net_points: int  # as the ladder counts it: rounded when the club rounds
+    result: str  # "win", "draw" or "loss"
+    finished_early: bool
+
+
+def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntry]:
+    """Each counted match the player played in the season, in playing order, with date,
+    partner, opponents and the net points the ladder counted for it."""
+    rounding = (
+        Season.objects.filter(id=season_id).values_list("club__ladder_rounding", flat=True).first()
+    )
+    rounder = net_rounder(rounding or ROUNDING_NONE)
+    matches = (
+        Match.objects.filter(table__session__season_id=season_id, status=MatchStatus.COMPLETE)
+        .filter(
+            Q(north_id=player_id)
+            | Q(east_id=player_id)
+            | Q(south_id=player_id)
+            | Q(west_id=player_id)
+        )
+        .select_related("north", "east", "south", "west", "table__session")
+        .order_by("table__session__date", "id")
+    )
+    history = []
+    for match in matches:
+        north_south = player_id in (match.north_id, match.south_id)
+        if north_south:
+            partner = match.south if match.north_id == player_id else match.north
+            opponents = (match.east, match.west)
+            own, other = match.total_ns, match.total_ew
+        else:
+            partner = match.west if match.east_id == player_id else match.east
+            opponents = (match.north, match.south)
+            own, other = match.total_ew, match.total_ns
+        net = own - other
+        history.append(
+            HistoryEntry(
+                match_id=match.id,
+                played_on=match.table.session.date,
+                kind=match.kind,
+                side="NS" if north_south else "EW",
+                partner=partner,
+                opponents=tuple(player for player in opponents if player is not None),
+                total_for=own,
+                total_against=other,
+                net_points=rounder(net) if rounder else net,
+                result=result_for(match.winner, north_south=north_south),
+                finished_early=match.finished_early,
+            )
+        )
+    return history

@@ -1,0 +1,98 @@
+"""Celery tasks that keep season ladders current; thin wrappers around ``scoring.services``.
+
+Both acknowledge late and are re-queued if their worker dies (``acks_late`` and
+``reject_on_worker_lost``, set for every task in settings and repeated here): a recalculation
+is one transaction and idempotent, so running it again after a lost worker is always right.
+A worker killed outright (SIGKILL, a lost machine) leaves its message unacknowledged in Redis,
+which hands it out again after the broker's visibility timeout
+(``CELERY_VISIBILITY_TIMEOUT``). Each run logs one line.
+"""
+
+import logging
+import time
+
+from celery import shared_task
+from django.core.cache import cache
+
+from clubs.models import Season
+
+from . import services
+from .models import RunTrigger
+from .selectors import seasons_with_activity
+
+logger = logging.getLogger(__name__)
+
+SEASON_SOFT_TIME_LIMIT = 5 * 60  # one season of 25,000 matches takes about a second
+SEASON_TIME_LIMIT = 6 * 60
+NIGHTLY_SOFT_TIME_LIMIT = 60  # only enqueues one task per season
+NIGHTLY_TIME_LIMIT = 90
+
+
+@shared_task(
+    bind=True,
+    name="scoring.recalculate_season",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=SEASON_SOFT_TIME_LIMIT,
+    time_limit=SEASON_TIME_LIMIT,
+)
+def recalculate_season(
+    self, season_id: int, *, trigger: str = RunTrigger.CHANGE, pause: float = 0.0
+) -> int | None:
+    """Rebuild one season's standings; returns the run id (None if the season is gone).
+    ``pause`` is for tests only: seconds to wait inside the transaction."""
+    # From now on a new change enqueues a new run: this one may read before it commits.
+    cache.delete(services.pending_key(season_id))
+    redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
+    logger.info(
+        "standings run started: season=%s trigger=%s task=%s redelivered=%s",
+        season_id,
+        trigger,
+        self.request.id,
+        redelivered,
+    )
+    start = time.perf_counter()
+    try:
+        run = services.standings_recalculate(season_id=season_id, trigger=trigger, pause=pause)
+    except Season.DoesNotExist:
+        logger.warning("standings run skipped: season=%s no longer exists", season_id)
+        return None
+    except Exception:
+        logger.exception(
+            "standings run failed: season=%s trigger=%s task=%s after %.3fs",
+            season_id,
+            trigger,
+            self.request.id,
+            time.perf_counter() - start,
+        )
+        raise
+    logger.info(
+        "standings run done: season=%s run=%s matches=%s players=%s seconds=%.3f "
+        "trigger=%s task=%s redelivered=%s",
+        season_id,
+        run.id,
+        run.matches_counted,
+        run.players_ranked,
+        time.perf_counter() - start,
+        trigger,
+        self.request.id,
+        redelivered,
+    )
+    return run.id
+
+
+@shared_task(
+    name="scoring.recalculate_active_seasons",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=NIGHTLY_SOFT_TIME_LIMIT,
+    time_limit=NIGHTLY_TIME_LIMIT,
+)
+def recalculate_active_seasons() -> list[int]:
+    """The nightly full recalculation: one ``recalculate_season`` task per season with
+    activity (so a lost worker repeats one season, not all of them)."""
+    season_ids = seasons_with_activity()
+    for season_id in season_ids:
+        recalculate_season.delay(season_id, trigger=RunTrigger.NIGHTLY)
+    logger.info("nightly standings: %s seasons enqueued", len(season_ids))
+    return season_ids

@@ -1,0 +1,255 @@
+"""Recalculating a season's standings (scoring.services) against hand-computed seasons."""
+
+from datetime import date
+
+import pytest
+from django.core.cache import cache
+
+from clubs.models import Season
+from scoring import services
+from scoring.models import RunStatus, Standing, StandingsRun
+from scoring.services import (
+    RUNS_KEPT,
+    pending_key,
+    standings_recalculate,
+    standings_recalculate_all,
+    standings_refresh_on_commit,
+)
+from tests.scoring.factories import make_club, make_players, make_season, stored_match
+
+pytestmark = pytest.mark.django_db
+
+D1, D2, D3 = date(2025, 3, 4), date(2025, 3, 11), date(2025, 3, 18)
+
+
+def ladder(season):
+    return [
+        (s.player.name, s.rank, s.qualified, s.matches, s.wins, s.draws, s.losses, s.net_points)
+        for s in Standing.objects.filter(season=season).select_related("player")
+    ]
+
+
+@pytest.fixture
+def season():
+    return make_season(make_club())
+
+
+@pytest.fixture
+def four(season):
+    return make_players(season.club, "Ann", "Bob", "Cid", "Dot")
+
+
+def test_a_season_of_chicagos_rubbers_and_two_player_matches(season, four):
+    ann, bob, cid, dot = four
+    # Chicago: Ann and Cid beat Bob and Dot 500 to 120.
+    stored_match(season, D1, (ann, bob, cid, dot), (500, 120), "NS")
+    # Rubber won by Bob and Dot (two games) with fewer points than Ann and Cid.
+    stored_match(season, D1, (bob, ann, dot, cid), (900, 1100), "NS", kind="rubber")
+    # An unfinished rubber finished by the Laws: equal totals, a draw.
+    stored_match(
+        season, D2, (ann, bob, cid, dot), (300, 300), "tie", kind="rubber", finished_early=True
+    )
+    # Two-player: Bob alone beats Cid alone by 400.
+    stored_match(season, D3, (bob, cid), (700, 300), "NS")
+    # Not counted: abandoned and in progress.
+    stored_match(season, D3, (ann, bob, cid, dot), (2000, 0), "", status="abandoned")
+    stored_match(season, D3, (dot, cid), (0, 1000), "", status="in_progress")
+
+    run = standings_recalculate(season_id=season.id)
+
+    assert (run.status, run.matches_counted, run.players_ranked) == ("done", 4, 4)
+    assert run.finished_at >= run.started_at
+    # Ann: +380, +200, 0 = 580 in 3 (W1 D1 L1); Cid: +380 +200 0 -400 = 180 in 4 (W1 D1 L2);
+    # Bob: -380 -200 0 +400 = -180 in 4 (W2 D1 L1); Dot: -380 -200 0 = -580 in 3 (W1 D1 L1).
+    assert ladder(season) == [
+        ("Ann", 1, True, 3, 1, 1, 1, 580),
+        ("Cid", 2, True, 4, 1, 1, 2, 180),
+        ("Bob", 3, True, 4, 2, 1, 1, -180),
+        ("Dot", 4, True, 3, 1, 1, 1, -580),
+    ]
+    bob_row = Standing.objects.get(season=season, player=bob)
+    assert (bob_row.best, bob_row.worst, bob_row.average) == (400, -380, -45.0)
+    assert bob_row.run_id == run.id
+
+
+def test_club_options_qualification_and_rounding(four):
+    club = make_club(ladder_min_matches=2, ladder_rounding="nearest_100")
+    season = make_season(club)
+    ann, bob, cid, dot = four
+    stored_match(season, D1, (ann, bob), (1050, 0), "NS")  # +1050 -> +1100
+    stored_match(season, D1, (cid, dot), (550, 500), "NS")  # +50 -> +100
+    stored_match(season, D2, (cid, dot), (500, 549), "EW")  # -49 -> 0
+    stored_match(season, D2, (bob, dot), (0, 150), "EW")  # -150 -> -200
+
+    standings_recalculate(season_id=season.id)
+
+    assert ladder(season) == [
+        ("Cid", 1, True, 2, 1, 0, 1, 100),  # +100 and 0: average 50
+        ("Dot", 2, True, 3, 2, 0, 1, 100),  # -100, 0 and +200: average 33.33
+        ("Bob", 3, True, 2, 0, 0, 2, -1300),  # -1100 and -200
+        ("Ann", 4, False, 1, 1, 0, 0, 1100),  # the best net, but below the minimum of 2
+    ]
+
+
+def test_only_the_seasons_complete_matches_count(season, four):
+    ann, bob, cid, dot = four
+    stored_match(season, D1, (ann, bob), (500, 0), "NS")
+    other = make_season(season.club, year=2024)
+    stored_match(other, date(2024, 5, 1), (cid, dot), (500, 0), "NS")
+    elsewhere = make_season(make_club())
+    stored_match(elsewhere, D1, (cid, dot), (500, 0), "NS")
+
+    run = standings_recalculate(season_id=season.id)
+
+    assert run.matches_counted == 1
+    assert [row[0] for row in ladder(season)] == ["Ann", "Bob"]
+    assert not Standing.objects.filter(season=other).exists()
+
+
+def test_ratings_replay_in_date_order_not_entry_order(season, four):
+    ann, bob, _cid, _dot = four
+    stored_match(season, D2, (ann, bob), (500, 0), "NS")  # entered first, played second
+    stored_match(season, D1, (ann, bob), (0, 500), "EW")  # Bob wins the earlier match
+
+    standings_recalculate(season_id=season.id)
+
+    # D1: Bob 1510, Ann 1490. D2: Ann (expected 1 / (1 + 10 ** (20 / 400)) = 0.471249) wins,
+    # gaining 20 * 0.528751 = 10.575. Entry order would give Ann 1499.4 instead.
+    ratings = dict(Standing.objects.filter(season=season).values_list("player__name", "rating"))
+    assert ratings == {"Ann": pytest.approx(1500.6), "Bob": pytest.approx(1499.4)}
+
+
+def test_recalculating_twice_leaves_one_set_and_replaces_the_rows(season, four):
+    ann, bob, cid, dot = four
+    stored_match(season, D1, (ann, bob, cid, dot), (500, 120), "NS")
+    first = standings_recalculate(season_id=season.id)
+    before = ladder(season)
+    second = standings_recalculate(season_id=season.id)
+
+    assert ladder(season) == before
+    assert Standing.objects.filter(season=season).count() == 4
+    assert set(Standing.objects.filter(season=season).values_list("run", flat=True)) == {second.id}
+    assert StandingsRun.objects.filter(id=first.id, status=RunStatus.DONE).exists()
+
+    stored_match(season, D2, (ann, bob), (0, 1000), "EW")
+    standings_recalculate(season_id=season.id)
+    assert ladder(season)[0][:2] == ("Bob", 1)
+    assert Standing.objects.filter(season=season).count() == 4
+
+
+def test_a_season_whose_matches_went_away_gets_an_empty_ladder(season, four):
+    ann, bob, _cid, _dot = four
+    match = stored_match(season, D1, (ann, bob), (500, 0), "NS")
+    standings_recalculate(season_id=season.id)
+    match.status, match.winner = "abandoned", ""
+    match.save()
+
+    run = standings_recalculate(season_id=season.id)
+
+    assert (run.matches_counted, run.players_ranked) == (0, 0)
+    assert ladder(season) == []
+
+
+def test_old_runs_are_pruned(season, four):
+    stored_match(season, D1, tuple(four[:2]), (500, 0), "NS")
+    runs = [standings_recalculate(season_id=season.id) for _ in range(RUNS_KEPT + 3)]
+    kept = list(StandingsRun.objects.filter(season=season).values_list("id", flat=True))
+    assert sorted(kept) == [run.id for run in runs[-RUNS_KEPT:]]
+
+
+def test_a_failed_recalculation_keeps_the_old_rows_and_records_the_error(season, four, monkeypatch):
+    ann, bob, cid, dot = four
+    stored_match(season, D1, (ann, bob, cid, dot), (500, 120), "NS")
+    good = standings_recalculate(season_id=season.id)
+    before = ladder(season)
+    stored_match(season, D2, (ann, bob), (0, 900), "EW")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("ladder exploded")
+
+    monkeypatch.setattr(services, "compute_ladder", broken)
+    with pytest.raises(RuntimeError, match="exploded"):
+        standings_recalculate(season_id=season.id)
+
+    assert ladder(season) == before
+    assert set(Standing.objects.filter(season=season).values_list("run", flat=True)) == {good.id}
+    failed = StandingsRun.objects.filter(season=season, status=RunStatus.FAILED).get()
+    assert failed.error == "RuntimeError: ladder exploded"
+    assert failed.finished_at is not None
+
+
+def test_an_unknown_season_is_an_error():
+    with pytest.raises(Season.DoesNotExist):
+        standings_recalculate(season_id=987654)
+    assert not StandingsRun.objects.exists()
+
+
+def test_recalculate_all_covers_every_season_with_activity(season, four):
+    stored_match(season, D1, tuple(four[:2]), (500, 0), "NS")
+    make_season(season.club, year=2024)  # no match: no activity
+    other = make_season(make_club())
+    stored_match(
+        other, D1, tuple(make_players(other.club, "Eve", "Fay")), (0, 0), "", status="in_progress"
+    )
+
+    runs = standings_recalculate_all()
+
+    assert sorted(run.season_id for run in runs) == sorted([season.id, other.id])
+    assert {run.trigger for run in runs} == {"command"}
+
+
+def test_refresh_on_commit_recalculates_after_the_commit(
+    season, four, eager_tasks, django_capture_on_commit_callbacks
+):
+    stored_match(season, D1, tuple(four[:2]), (500, 0), "NS")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        standings_refresh_on_commit(season_id=season.id)
+    assert len(callbacks) == 1
+    assert not StandingsRun.objects.exists()  # nothing before the commit
+
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_refresh_on_commit(season_id=season.id)
+
+    run = StandingsRun.objects.get(season=season)
+    assert (run.trigger, run.matches_counted) == ("change", 1)
+    assert [row[0] for row in ladder(season)] == ["Ann", "Bob"]
+    assert cache.get(pending_key(season.id)) is None
+
+
+def test_changes_while_a_run_is_queued_share_it(
+    season, four, eager_tasks, django_capture_on_commit_callbacks, monkeypatch
+):
+    from scoring.tasks import recalculate_season
+
+    queued = []
+    monkeypatch.setattr(recalculate_season, "delay", lambda *a, **kw: queued.append((a, kw)))
+    cache.delete(pending_key(season.id))
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_refresh_on_commit(season_id=season.id)
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_refresh_on_commit(season_id=season.id)
+    assert queued == [((season.id,), {"trigger": "change"})]
+
+    # Once the queued run starts, the next change queues another.
+    monkeypatch.undo()
+    recalculate_season.delay(season.id)
+    monkeypatch.setattr(recalculate_season, "delay", lambda *a, **kw: queued.append((a, kw)))
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_refresh_on_commit(season_id=season.id)
+    assert len(queued) == 2
+    cache.delete(pending_key(season.id))
+
+
+def test_a_broker_failure_does_not_block_later_refreshes(
+    season, django_capture_on_commit_callbacks, monkeypatch
+):
+    from scoring.tasks import recalculate_season
+
+    def down(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(recalculate_season, "delay", down)
+    cache.delete(pending_key(season.id))
+    with django_capture_on_commit_callbacks(execute=True):  # robust: the request goes on
+        standings_refresh_on_commit(season_id=season.id)
+    assert cache.get(pending_key(season.id)) is None
