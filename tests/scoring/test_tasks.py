@@ -1,0 +1,81 @@
+"""The Celery tasks and their configuration: late acknowledgement, re-queueing, time limits,
+one log line per run, the nightly schedule."""
+
+import logging
+from datetime import UTC, date, datetime
+
+import pytest
+from celery.schedules import crontab
+from django.conf import settings
+
+from config.celery import app
+from scoring.models import Standing, StandingsRun
+from scoring.tasks import recalculate_active_seasons, recalculate_season
+from tests.scoring.factories import make_club, make_players, make_season, stored_match
+
+
+def test_tasks_acknowledge_late_are_requeued_when_their_worker_dies_and_have_time_limits():
+    assert settings.CELERY_TASK_ACKS_LATE is True
+    assert settings.CELERY_TASK_REJECT_ON_WORKER_LOST is True
+    for task in (recalculate_season, recalculate_active_seasons):
+        assert task.acks_late is True
+        assert task.reject_on_worker_lost is True
+        assert 0 < task.soft_time_limit < task.time_limit <= settings.CELERY_TASK_TIME_LIMIT
+    # A dead worker's task goes back to the queue only after the visibility timeout, which
+    # must be longer than any task may run (or a live task would be handed out twice).
+    visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+    assert visibility > recalculate_season.time_limit or visibility < 60  # tests use seconds
+
+
+def test_the_nightly_recalculation_is_scheduled_at_03_15_utc():
+    entry = settings.CELERY_BEAT_SCHEDULE["recalculate-standings-nightly"]
+    assert entry["task"] == recalculate_active_seasons.name
+    assert entry["task"] in app.tasks
+    schedule = entry["schedule"]
+    assert isinstance(schedule, crontab)
+    assert (schedule.hour, schedule.minute) == ({3}, {15})
+    assert app.conf.timezone == "UTC"
+    schedule.tz = UTC
+    # Seen at 03:14 UTC, the next run is due in 60 seconds.
+    now = datetime(2025, 6, 1, 3, 14, tzinfo=UTC)
+    schedule.nowfun = lambda: now
+    assert schedule.remaining_estimate(datetime(2025, 5, 31, 3, 15, tzinfo=UTC)) == (
+        datetime(2025, 6, 1, 3, 15, tzinfo=UTC) - now
+    )
+
+
+@pytest.mark.django_db
+def test_a_run_logs_one_line_and_returns_its_run(eager_tasks, caplog):
+    season = make_season(make_club())
+    ann, bob = make_players(season.club, "Ann", "Bob")
+    stored_match(season, date(2025, 2, 1), (ann, bob), (500, 0), "NS")
+
+    with caplog.at_level(logging.INFO, logger="scoring.tasks"):
+        run_id = recalculate_season.delay(season.id).get()
+
+    run = StandingsRun.objects.get(id=run_id)
+    assert (run.season_id, run.trigger, run.matches_counted) == (season.id, "change", 1)
+    done = [r.getMessage() for r in caplog.records if "standings run done" in r.getMessage()]
+    assert len(done) == 1
+    assert f"season={season.id} run={run_id} matches=1 players=2" in done[0]
+
+
+@pytest.mark.django_db
+def test_a_run_for_a_season_that_is_gone_is_skipped(eager_tasks, caplog):
+    with caplog.at_level(logging.INFO, logger="scoring.tasks"):
+        assert recalculate_season.delay(987654).get() is None
+    assert "season=987654 no longer exists" in caplog.text
+
+
+@pytest.mark.django_db
+def test_the_nightly_task_recalculates_every_season_with_activity(eager_tasks):
+    club = make_club()
+    busy, idle = make_season(club, 2025), make_season(club, 2024)
+    ann, bob = make_players(club, "Ann", "Bob")
+    stored_match(busy, date(2025, 2, 1), (ann, bob), (500, 0), "NS")
+
+    assert recalculate_active_seasons.delay().get() == [busy.id]
+
+    assert StandingsRun.objects.get().trigger == "nightly"
+    assert Standing.objects.filter(season=busy).count() == 2
+    assert not StandingsRun.objects.filter(season=idle).exists()
