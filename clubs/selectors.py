@@ -1,0 +1,61 @@
+"""Reads about clubs that more than one caller needs: who sees and who directs which club."""
+
+from django.db.models import Q, QuerySet
+
+from clubs.models import Club, Membership, Player, Role
+
+
+def _member_clubs(user, *, role: str | None = None) -> QuerySet[Membership]:
+    memberships = Membership.objects.filter(player__user=user)
+    if role is not None:
+        memberships = memberships.filter(role=role)
+    return memberships.values("club")
+
+
+def clubs_visible_to(user, *, include_public: bool = False) -> QuerySet[Club]:
+    """Superuser: every club. Otherwise the clubs the user's player is a member of (any role);
+    with ``include_public``, also every public club (anonymous users too)."""
+    if user is not None and user.is_superuser:
+        return Club.objects.all()
+    condition = Q(pk__in=[])
+    if user is not None and user.is_authenticated:
+        condition = Q(pk__in=_member_clubs(user))
+    if include_public:
+        condition |= Q(public=True)
+    return Club.objects.filter(condition)
+
+
+def clubs_directed_by(user) -> QuerySet[Club]:
+    """Superuser: every club. Otherwise the clubs where the user's player is a director."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    if user.is_superuser:
+        return Club.objects.all()
+    return Club.objects.filter(pk__in=_member_clubs(user, role=Role.DIRECTOR))
+
+
+def club_role(user, club: Club) -> str | None:
+    """ "director", "player" or None for a user in a club. A superuser counts as a director of
+    every club."""
+    if user is None or not user.is_authenticated:
+        return None
+    if user.is_superuser:
+        return Role.DIRECTOR.value
+    role = (
+        Membership.objects.filter(player__user=user, club=club)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return role
+
+
+def players_in_clubs(clubs: QuerySet[Club]) -> QuerySet[Player]:
+    """Players with a membership in any of ``clubs`` (each once)."""
+    return Player.objects.filter(pk__in=Membership.objects.filter(club__in=clubs).values("player"))
+
+
+def is_director(user) -> bool:
+    """Whether the user's player directs at least one club."""
+    if user is None or not user.is_authenticated:
+        return False
+    return Membership.objects.filter(player__user=user, role=Role.DIRECTOR).exists()

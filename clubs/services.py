@@ -1,0 +1,407 @@
+"""Writes for clubs, players, memberships, seasons, sessions and tables.
+
+Every function is keyword-only and atomic: bad input raises ``ValidationError`` with a dict
+naming the field, and nothing is written. A user whose player directs a club is made staff
+and put in the "Directors" group, which holds the admin permissions a director needs; the
+admin then scopes everything to the clubs they direct (``clubs.selectors.clubs_directed_by``).
+"""
+
+import datetime
+from collections.abc import Iterable
+
+from django.apps import apps
+from django.contrib.auth.management import create_permissions
+from django.contrib.auth.models import Group, Permission
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.forms import DateField
+from django.utils.translation import gettext as _
+
+from clubs.models import Club, Membership, Player, Role, Season, Session, Table
+from clubs.selectors import is_director
+
+DIRECTORS_GROUP = "Directors"
+# What a director may do in the admin (scoped to their own clubs by the admin itself).
+# Computed figures are never editable: deals are entered through the match page's services.
+DIRECTOR_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "clubs": {
+        "club": ("view", "add", "change"),
+        "player": ("view", "add", "change"),
+        "membership": ("view", "add", "change"),
+        "season": ("view", "add", "change"),
+        "session": ("view", "add", "change"),
+        "table": ("view", "add"),
+    },
+    "matches": {
+        "match": ("view", "add", "change"),
+        "deal": ("view",),
+    },
+}
+
+CLUB_FIELDS = frozenset(
+    {
+        "name",
+        "slug",
+        "country",
+        "language",
+        "timezone",
+        "public",
+        "chicago_vulnerability",
+        "ladder_min_matches",
+        "ladder_rounding",
+    }
+)
+PLAYER_FIELDS = frozenset({"name", "user", "active"})
+SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _check_fields(given: Iterable[str], allowed: frozenset[str], what: str) -> None:
+    unknown = sorted(set(given) - allowed)
+    if unknown:
+        raise TypeError(f"{what} cannot change {', '.join(unknown)}; allowed: {sorted(allowed)}")
+
+
+def _full_clean(instance, **kwargs) -> None:
+    """Model validation; raises ValidationError naming the fields."""
+    instance.full_clean(**kwargs)
+
+
+def _save(instance, *, field: str, message: str) -> None:
+    """Save in a savepoint; a constraint the database refuses (a race another request won)
+    becomes a ValidationError on ``field``."""
+    try:
+        with transaction.atomic():
+            instance.save()
+    except IntegrityError:
+        raise ValidationError({field: [message]}) from None
+
+
+def _as_date(value, *, field: str) -> datetime.date:
+    if isinstance(value, datetime.datetime):
+        raise ValidationError({field: [_("Give a date without a time, e.g. 2025-03-14.")]})
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        parsed = DateField().to_python(value)
+    except ValidationError as error:
+        raise ValidationError({field: error.messages}) from None
+    if parsed is None:
+        raise ValidationError({field: [_("A date is required, e.g. 2025-03-14.")]})
+    return parsed
+
+
+def _check_role(role) -> str:
+    if role not in Role.values:
+        raise ValidationError(
+            {"role": [_("Role must be one of: %(roles)s.") % {"roles": ", ".join(Role.values)}]}
+        )
+    return str(role)
+
+
+# --- directors' admin access ---------------------------------------------------------------
+
+
+def directors_group() -> Group:
+    """The "Directors" group, with exactly the permissions in ``DIRECTOR_PERMISSIONS``.
+    Created on first use (and kept current), so a fresh or flushed database needs nothing."""
+    group, _created = Group.objects.get_or_create(name=DIRECTORS_GROUP)
+    wanted = Q(pk__in=[])
+    count = 0
+    for app_label, models in DIRECTOR_PERMISSIONS.items():
+        for model, actions in models.items():
+            for action in actions:
+                wanted |= Q(content_type__app_label=app_label, codename=f"{action}_{model}")
+                count += 1
+    permissions = list(Permission.objects.filter(wanted))
+    if len(permissions) != count:  # permissions not created yet (e.g. right after a flush)
+        for app_label in DIRECTOR_PERMISSIONS:
+            create_permissions(apps.get_app_config(app_label), verbosity=0)
+        permissions = list(Permission.objects.filter(wanted))
+    group.permissions.set(permissions)
+    return group
+
+
+def _sync_director_access(user) -> None:
+    """A user whose player directs any club is staff and in the Directors group; a user who
+    no longer directs any club leaves the group (``is_staff`` is left as it was)."""
+    if user is None:
+        return
+    group = directors_group()
+    if is_director(user):
+        user.groups.add(group)
+        if not user.is_staff:
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
+    else:
+        user.groups.remove(group)
+
+
+# --- clubs ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def club_create(
+    *,
+    creator,
+    name,
+    slug,
+    country,
+    language="en",
+    timezone="UTC",
+    public=False,
+    chicago_vulnerability="dealer",
+    ladder_min_matches=0,
+    ladder_rounding="none",
+) -> Club:
+    """Create a club; the creator becomes its director (their player, linked to the user
+    account, is created if they have none) and gets the directors' admin access."""
+    if creator is None or not getattr(creator, "is_authenticated", False) or creator.pk is None:
+        raise ValidationError({"creator": [_("A club is created by a signed-in user.")]})
+    club = Club(
+        name=name.strip() if isinstance(name, str) else name,
+        slug=slug,
+        country=country.strip().upper() if isinstance(country, str) else country,
+        language=language,
+        timezone=timezone,
+        public=public,
+        chicago_vulnerability=chicago_vulnerability,
+        ladder_min_matches=ladder_min_matches,
+        ladder_rounding=ladder_rounding,
+    )
+    _full_clean(club)
+    _save(club, field="slug", message=_("A club with this slug already exists."))
+    player = Player.objects.filter(user=creator).first()
+    if player is None:
+        player_name = creator.get_full_name().strip() or creator.get_username()
+        player = Player.objects.create(name=player_name, user=creator)
+    Membership.objects.create(player=player, club=club, role=Role.DIRECTOR)
+    _sync_director_access(creator)
+    return club
+
+
+@transaction.atomic
+def club_update(*, club: Club, actor=None, **fields) -> Club:
+    """Change a club's name, slug, country, language, time zone, ``public`` or options.
+
+    Changing ``chicago_vulnerability`` re-scores every Chicago match of the club with the new
+    option, so the stored figures always equal what the engine computes.
+    """
+    _check_fields(fields, CLUB_FIELDS, "club_update")
+    before = Club.objects.filter(pk=club.pk).values_list("chicago_vulnerability", flat=True).get()
+    for name, value in fields.items():
+        if name == "country" and isinstance(value, str):
+            value = value.strip().upper()
+        setattr(club, name, value)
+    _full_clean(club)
+    _save(club, field="slug", message=_("A club with this slug already exists."))
+    if club.chicago_vulnerability != before:
+        from matches.services import club_matches_rescore  # matches depends on clubs
+
+        club_matches_rescore(club=club, actor=actor)
+    return club
+
+
+# --- players and memberships ---------------------------------------------------------------
+
+
+@transaction.atomic
+def player_create(*, club: Club, name, user=None, role="player", active=True) -> Player:
+    """Create a player and their membership of ``club`` with ``role``."""
+    role = _check_role(role)
+    player = Player(name=name.strip() if isinstance(name, str) else name, user=user, active=active)
+    _full_clean(player)
+    _save(player, field="user", message=_("This user account is already linked to a player."))
+    Membership.objects.create(player=player, club=club, role=role)
+    if user is not None and role == Role.DIRECTOR:
+        _sync_director_access(user)
+    return player
+
+
+@transaction.atomic
+def player_update(*, player: Player, **fields) -> Player:
+    """Change a player's name, linked user account or active flag (an inactive player keeps
+    all history). Relinking the account moves the directors' admin access with it."""
+    _check_fields(fields, PLAYER_FIELDS, "player_update")
+    user_before_id = Player.objects.filter(pk=player.pk).values_list("user_id", flat=True).get()
+    for name, value in fields.items():
+        if name == "name" and isinstance(value, str):
+            value = value.strip()
+        setattr(player, name, value)
+    _full_clean(player)
+    _save(player, field="user", message=_("This user account is already linked to a player."))
+    if player.user_id != user_before_id:
+        if user_before_id is not None:
+            from django.contrib.auth import get_user_model
+
+            _sync_director_access(get_user_model().objects.get(pk=user_before_id))
+        _sync_director_access(player.user)
+    return player
+
+
+@transaction.atomic
+def membership_set(*, club: Club, player: Player, role) -> Membership:
+    """Make ``player`` a member of ``club`` with ``role`` (creating or changing the membership).
+    A club keeps at least one director."""
+    role = _check_role(role)
+    Club.objects.select_for_update().filter(pk=club.pk).first()  # one change per club at once
+    membership = Membership.objects.filter(club=club, player=player).first()
+    if membership is None:
+        membership = Membership.objects.create(club=club, player=player, role=role)
+    elif membership.role != role:
+        if membership.role == Role.DIRECTOR:
+            others = Membership.objects.filter(club=club, role=Role.DIRECTOR).exclude(
+                pk=membership.pk
+            )
+            if not others.exists():
+                raise ValidationError(
+                    {"role": [_("%(club)s needs at least one director.") % {"club": club}]}
+                )
+        membership.role = role
+        membership.save(update_fields=["role"])
+    if player.user_id is not None:
+        _sync_director_access(player.user)
+    return membership
+
+
+# --- seasons -------------------------------------------------------------------------------
+
+
+def _check_season(season: Season) -> None:
+    _full_clean(season, validate_constraints=False)
+    if season.end_date < season.start_date:
+        raise ValidationError({"end_date": [_("The season ends before it starts.")]})
+    others = Season.objects.filter(club_id=season.club_id).exclude(pk=season.pk)
+    if others.filter(name=season.name).exists():
+        raise ValidationError(
+            {"name": [_("The club already has a season named %(name)s.") % {"name": season.name}]}
+        )
+    overlapping = (
+        others.filter(start_date__lte=season.end_date, end_date__gte=season.start_date)
+        .order_by("start_date")
+        .first()
+    )
+    if overlapping is not None:
+        field = (
+            "start_date"
+            if overlapping.start_date <= season.start_date <= overlapping.end_date
+            else "end_date"
+        )
+        raise ValidationError(
+            {
+                field: [
+                    _("The season overlaps %(name)s (%(start)s to %(end)s).")
+                    % {
+                        "name": overlapping.name,
+                        "start": overlapping.start_date.isoformat(),
+                        "end": overlapping.end_date.isoformat(),
+                    }
+                ]
+            }
+        )
+    if season.pk is not None:
+        sessions = Session.objects.filter(season=season)
+        for field, outside in (
+            ("start_date", sessions.filter(date__lt=season.start_date)),
+            ("end_date", sessions.filter(date__gt=season.end_date)),
+        ):
+            first = outside.order_by("date").first()
+            if first is not None:
+                raise ValidationError(
+                    {
+                        field: [
+                            _("The season has a session on %(date)s outside these dates.")
+                            % {"date": first.date.isoformat()}
+                        ]
+                    }
+                )
+
+
+@transaction.atomic
+def season_create(*, club: Club, name, start_date, end_date) -> Season:
+    """A new season of ``club``; it may not overlap another season of the club."""
+    season = Season(
+        club=club,
+        name=name.strip() if isinstance(name, str) else name,
+        start_date=_as_date(start_date, field="start_date"),
+        end_date=_as_date(end_date, field="end_date"),
+    )
+    _check_season(season)
+    _save(season, field="start_date", message=_("The season overlaps another season."))
+    return season
+
+
+@transaction.atomic
+def season_update(*, season: Season, **fields) -> Season:
+    """Rename a season or move its dates (never past one of its sessions, never into another
+    season of the club)."""
+    _check_fields(fields, SEASON_FIELDS, "season_update")
+    for name, value in fields.items():
+        if name in ("start_date", "end_date"):
+            value = _as_date(value, field=name)
+        elif name == "name" and isinstance(value, str):
+            value = value.strip()
+        setattr(season, name, value)
+    _check_season(season)
+    _save(season, field="start_date", message=_("The season overlaps another season."))
+    return season
+
+
+# --- sessions and tables -------------------------------------------------------------------
+
+
+@transaction.atomic
+def session_get_or_create(*, club: Club, date) -> Session:
+    """The club's session on ``date``, created in the club's season covering that date."""
+    date = _as_date(date, field="date")
+    session = Session.objects.filter(club=club, date=date).first()
+    if session is not None:
+        return session
+    season = Season.objects.filter(club=club, start_date__lte=date, end_date__gte=date).first()
+    if season is None:
+        raise ValidationError(
+            {
+                "date": [
+                    _("No season of %(club)s covers %(date)s: create a season first.")
+                    % {"club": club, "date": date.isoformat()}
+                ]
+            }
+        )
+    try:
+        with transaction.atomic():
+            return Session.objects.create(club=club, season=season, date=date)
+    except IntegrityError:  # created by a concurrent request a moment ago
+        return Session.objects.get(club=club, date=date)
+
+
+@transaction.atomic
+def session_update(*, session: Session, notes) -> Session:
+    if not isinstance(notes, str):
+        raise ValidationError({"notes": [_("Notes must be text.")]})
+    session.notes = notes
+    session.save(update_fields=["notes"])
+    return session
+
+
+@transaction.atomic
+def table_create(*, session: Session, number=None, seats=4) -> Table:
+    """A new table in ``session``: ``number`` None takes the next free number."""
+    if isinstance(seats, bool) or not isinstance(seats, int) or int(seats) not in (2, 4):
+        raise ValidationError({"seats": [_("A table has four seats or two.")]})
+    # Lock the session so that two tables created at once get different numbers.
+    Session.objects.select_for_update().filter(pk=session.pk).first()
+    tables = Table.objects.filter(session=session)
+    if number is None:
+        number = (tables.aggregate(top=Max("number"))["top"] or 0) + 1
+    elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ValidationError({"number": [_("A table number is a whole number from 1.")]})
+    elif tables.filter(number=number).exists():
+        raise ValidationError(
+            {"number": [_("Table %(number)s already exists in this session.") % {"number": number}]}
+        )
+    table = Table(session=session, number=number, seats=int(seats))
+    _save(table, field="number", message=_("This table number is taken."))
+    return table

@@ -1,0 +1,556 @@
+"""Writes for matches and deals: the only code that stores the rules engine's figures.
+
+Every function is keyword-only and atomic. A function that changes a match locks its row
+first (``select_for_update``; on SQLite every transaction is IMMEDIATE, so writers queue), then
+replays the match's entered results through ``scoring.engine.score_match`` and stores each
+row's figures on its deal and the sheet's totals, status and winner on the match. Bad input
+raises ``ValidationError`` naming the field; a change the match accepts no longer (a fifth
+counted Chicago deal, a deal after the rubber ended, a change to an abandoned match, or an
+``expected_sequence`` someone else took first) raises ``MatchConflict``. Every change to a
+match or a deal is kept by django-simple-history with the acting user.
+"""
+
+import datetime
+import zoneinfo
+from collections.abc import Mapping, Sequence
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.models import Club, Membership, Player, Session, Table
+from clubs.services import _as_date, session_get_or_create, table_create
+from matches.models import Deal, Match, MatchStatus
+from scoring.engine import (
+    DealResult,
+    InvalidInput,
+    Kind,
+    MatchComplete,
+    PassedOut,
+    Seat,
+    Sheet,
+    Side,
+    check_next,
+    make_result,
+    parse_kind,
+    parse_seat,
+    score_match,
+)
+
+
+class MatchConflict(Exception):
+    """The match accepts no such change now (HTTP 409). ``str()`` is the message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+SEAT_FIELDS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _invalid(error: InvalidInput) -> ValidationError:
+    return ValidationError({error.field: [error.message]})
+
+
+def _players(kind: Kind) -> int:
+    return 2 if kind is Kind.TWO_PLAYER else 4
+
+
+def _attribute(instance, actor, reason: str) -> None:
+    """Who made the next history record, and why."""
+    if isinstance(actor, get_user_model()) and actor.pk is not None:
+        instance._history_user = actor
+    instance._change_reason = reason
+
+
+def _season_changed(match: Match) -> None:
+    """Tell the ladders that this match's season changed (once per service call)."""
+    _seasons_changed({match.table.session.season_id})
+
+
+def _seasons_changed(season_ids) -> None:
+    """The single place that calls ``scoring.services.standings_refresh_on_commit``.
+
+    The ladder issue provides that function; until it exists there is nothing to refresh.
+    """
+    try:
+        from scoring.services import standings_refresh_on_commit
+    except ImportError as error:
+        if error.name not in ("scoring.services", None):
+            raise  # a real import error inside scoring.services
+        return
+    for season_id in sorted(season_ids):
+        standings_refresh_on_commit(season_id=season_id)
+
+
+def _lock(match: Match) -> Match:
+    """The match row, locked until the transaction ends, with its table, session and club."""
+    try:
+        return (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("table__session__club")
+            .get(pk=match.pk)
+        )
+    except Match.DoesNotExist:
+        raise ValidationError({"match": [_("This match does not exist.")]}) from None
+
+
+def _refuse_if_abandoned(match: Match) -> None:
+    if match.status == MatchStatus.ABANDONED:
+        raise MatchConflict(_("This match was abandoned; it accepts no change."))
+
+
+def _result_of(deal: Deal) -> DealResult:
+    if deal.passed_out:
+        return PassedOut()
+    return make_result(contract=deal.contract, declarer=deal.declarer, tricks=deal.tricks)
+
+
+def _entered(result: DealResult) -> dict:
+    """The deal's entered fields for a result."""
+    if isinstance(result, PassedOut):
+        return {
+            "passed_out": True,
+            "level": None,
+            "strain": "",
+            "doubling": "",
+            "declarer": "",
+            "tricks": None,
+        }
+    return {
+        "passed_out": False,
+        "level": result.contract.level,
+        "strain": result.contract.strain.value,
+        "doubling": result.contract.doubling.value,
+        "declarer": result.declarer.value,
+        "tricks": result.tricks,
+    }
+
+
+FIGURES = (
+    "number",
+    "dealer",
+    "vulnerable_ns",
+    "vulnerable_ew",
+    "points_ns",
+    "points_ew",
+    "partscore_ns",
+    "partscore_ew",
+)
+
+
+def _figures(row) -> dict:
+    """A sheet row's computed figures, as stored on the deal."""
+    return {
+        "number": row.number,
+        "dealer": row.dealer.value,
+        "vulnerable_ns": Side.NS in row.vulnerable,
+        "vulnerable_ew": Side.EW in row.vulnerable,
+        "points_ns": row.ns,
+        "points_ew": row.ew,
+        "partscore_ns": row.partscore_ns,
+        "partscore_ew": row.partscore_ew,
+    }
+
+
+def _score(
+    match: Match,
+    results: Sequence[DealResult],
+    *,
+    finished: bool | None = None,
+    new: DealResult | None = None,
+) -> Sheet:
+    """The engine's sheet for ``results`` at this match, with the club's options; with
+    ``new``, the sheet with that result added (refused if the match takes no further deal)."""
+    kind = parse_kind(match.kind)
+    options = {
+        "first_dealer": match.first_dealer,
+        "vulnerability": match.table.session.club.chicago_vulnerability,
+        "finished": match.finished_early if finished is None else finished,
+        "players": _players(kind),
+    }
+    try:
+        if new is not None:
+            return check_next(kind, results, new, **options)
+        return score_match(kind, results, **options)
+    except InvalidInput as error:
+        raise _invalid(error) from None
+    except MatchComplete as error:
+        raise MatchConflict(str(error)) from None
+
+
+def _store_totals(match: Match, sheet: Sheet, *, actor, reason: str) -> None:
+    """The sheet's totals, status and winner on the (locked) match."""
+    if match.status != MatchStatus.ABANDONED:
+        match.status = MatchStatus.COMPLETE if sheet.complete else MatchStatus.IN_PROGRESS
+        match.winner = sheet.winner.value if sheet.complete and sheet.winner else ""
+        match.finished_early = sheet.finished_early
+    match.total_ns = sheet.total_ns
+    match.total_ew = sheet.total_ew
+    _attribute(match, actor, reason)
+    match.save()
+
+
+def _rescore_from(
+    match: Match, deals: list[Deal], sheet: Sheet, *, start: int, actor, reason: str
+) -> None:
+    """Store the sheet's figures on every deal from position ``start`` whose figures changed."""
+    for deal, row in zip(deals[start:], sheet.rows[start:], strict=True):
+        figures = _figures(row)
+        if any(getattr(deal, name) != value for name, value in figures.items()):
+            for name, value in figures.items():
+                setattr(deal, name, value)
+            _attribute(deal, actor, reason)
+            deal.save()
+
+
+def _copy_state(target: Match, source: Match) -> None:
+    """Bring the caller's match object up to date with the stored one."""
+    if target is source:
+        return
+    for name in ("status", "winner", "finished_early", "total_ns", "total_ew", "updated_at"):
+        setattr(target, name, getattr(source, name))
+
+
+def _deals(match: Match) -> list[Deal]:
+    return list(Deal.objects.filter(match=match).order_by("sequence"))
+
+
+def _result(*, passed_out, contract, declarer, tricks) -> DealResult:
+    try:
+        return make_result(
+            passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks
+        )
+    except InvalidInput as error:
+        raise _invalid(error) from None
+
+
+# --- matches -------------------------------------------------------------------------------
+
+
+def _check_seats(club: Club, kind: Kind, seats) -> dict[Seat, Player]:
+    if not isinstance(seats, Mapping):
+        raise ValidationError({"seats": [_("Give the players by seat: N, E, S and W.")]})
+    wanted = (Seat.N, Seat.E) if kind is Kind.TWO_PLAYER else (Seat.N, Seat.E, Seat.S, Seat.W)
+    by_seat: dict[Seat, Player] = {}
+    errors: list[str] = []
+    for key, player in seats.items():
+        try:
+            seat = parse_seat(key, field="seats")
+        except InvalidInput:
+            errors.append(_("%(seat)r is not a seat: use N, E, S or W.") % {"seat": key})
+            continue
+        if player is None:
+            continue
+        if seat not in wanted:
+            errors.append(
+                _("A two-player match uses seats N and E only; %(seat)s must be empty.")
+                % {"seat": seat.value}
+            )
+            continue
+        if not isinstance(player, Player) or player.pk is None:
+            errors.append(_("Seat %(seat)s must be a player.") % {"seat": seat.value})
+            continue
+        by_seat[seat] = player
+    for seat in wanted:
+        if seat not in by_seat:
+            errors.append(_("Seat %(seat)s has no player.") % {"seat": seat.value})
+    if errors:
+        raise ValidationError({"seats": errors})
+    ids = [player.pk for player in by_seat.values()]
+    if len(set(ids)) != len(ids):
+        raise ValidationError({"seats": [_("A player can sit in only one seat.")]})
+    members = set(
+        Membership.objects.filter(club=club, player_id__in=ids).values_list("player_id", flat=True)
+    )
+    for seat, player in by_seat.items():
+        if player.pk not in members:
+            errors.append(
+                _("%(player)s (seat %(seat)s) is not a member of %(club)s.")
+                % {"player": player, "seat": seat.value, "club": club}
+            )
+        elif not player.active:
+            errors.append(
+                _("%(player)s (seat %(seat)s) is inactive.")
+                % {"player": player, "seat": seat.value}
+            )
+    if errors:
+        raise ValidationError({"seats": errors})
+    return by_seat
+
+
+@transaction.atomic
+def match_create(
+    *,
+    club: Club,
+    kind,
+    seats: Mapping[str, Player],
+    first_dealer="N",
+    played_on: datetime.date | None = None,
+    session: Session | None = None,
+    table: Table | None = None,
+    actor=None,
+) -> Match:
+    """Start a match at ``club``.
+
+    ``seats`` maps N, E, S, W to players (a two-player match: N and E only), all distinct
+    members of the club. Without a table the match goes to a new table (two seats for
+    two_player, four otherwise) of the session of ``played_on`` (default: today in the club's
+    time zone), which is created if needed in the club's season covering that date. A given
+    table must belong to the club (and to ``session`` if given) and fit the kind.
+    """
+    if not isinstance(club, Club) or club.pk is None:
+        raise ValidationError({"club": [_("Choose a club.")]})
+    try:
+        kind = parse_kind(kind)
+        first_dealer = parse_seat(first_dealer, field="first_dealer")
+    except InvalidInput as error:
+        raise _invalid(error) from None
+    by_seat = _check_seats(club, kind, seats)
+    if played_on is not None:
+        played_on = _as_date(played_on, field="played_on")
+    if session is not None and session.club_id != club.pk:
+        raise ValidationError({"session": [_("This session belongs to another club.")]})
+    if table is not None:
+        if table.session.club_id != club.pk:
+            raise ValidationError({"table": [_("This table belongs to another club.")]})
+        if session is not None and table.session_id != session.pk:
+            raise ValidationError({"table": [_("This table is not in the given session.")]})
+        session = table.session
+    if session is not None and played_on is not None and session.date != played_on:
+        raise ValidationError(
+            {"played_on": [_("The session is on %(date)s.") % {"date": session.date.isoformat()}]}
+        )
+    seats_at_table = table.seats if table is not None else _players(kind)
+    # The engine checks that the kind fits the table and the first dealer fits the kind.
+    try:
+        score_match(
+            kind,
+            (),
+            first_dealer=first_dealer,
+            vulnerability=club.chicago_vulnerability,
+            players=seats_at_table,
+        )
+    except InvalidInput as error:
+        raise _invalid(error) from None
+
+    if session is None:
+        if played_on is None:
+            played_on = timezone.localdate(timezone=zoneinfo.ZoneInfo(club.timezone))
+        try:
+            session = session_get_or_create(club=club, date=played_on)
+        except ValidationError as error:
+            raise ValidationError({"played_on": error.message_dict["date"]}) from None
+    if table is None:
+        table = table_create(session=session, seats=seats_at_table)
+
+    match = Match(
+        table=table,
+        kind=kind.value,
+        first_dealer=first_dealer.value,
+        **{SEAT_FIELDS[seat]: player for seat, player in by_seat.items()},
+    )
+    _attribute(match, actor, _("match started"))
+    match.save()
+    _season_changed(match)
+    return match
+
+
+# --- deals ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def deal_record(
+    *,
+    match: Match,
+    passed_out=False,
+    contract=None,
+    declarer=None,
+    tricks=None,
+    expected_sequence=None,
+    actor=None,
+) -> Deal:
+    """Record the next deal of ``match``: passed out, or ``contract`` ("4SX"), ``declarer``
+    (N, E, S, W) and ``tricks`` (taken by declarer, 0 to 13).
+
+    ``expected_sequence``, when given, must be the next sequence number: a client that
+    shows deal k sends k, and whoever records deal k second gets a ``MatchConflict``.
+    """
+    locked = _lock(match)
+    result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
+    _refuse_if_abandoned(locked)
+    deals = _deals(locked)
+    sequence = len(deals) + 1
+    if expected_sequence is not None:
+        if isinstance(expected_sequence, bool) or not isinstance(expected_sequence, int):
+            raise ValidationError(
+                {"expected_sequence": [_("expected_sequence must be a whole number.")]}
+            )
+        if expected_sequence != sequence:
+            raise MatchConflict(
+                _(
+                    "Deal %(expected)s was already recorded (someone else may have entered "
+                    "it); the next deal is %(next)s."
+                )
+                % {"expected": expected_sequence, "next": sequence}
+            )
+    sheet = _score(locked, [_result_of(deal) for deal in deals], new=result)
+    deal = Deal(match=locked, sequence=sequence, **_entered(result), **_figures(sheet.rows[-1]))
+    _attribute(deal, actor, _("deal recorded"))
+    deal.save()
+    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence})
+    _season_changed(locked)
+    _copy_state(match, locked)
+    return deal
+
+
+@transaction.atomic
+def deal_correct(
+    *,
+    match: Match,
+    sequence,
+    passed_out=False,
+    contract=None,
+    declarer=None,
+    tricks=None,
+    actor=None,
+) -> Deal:
+    """Replace what was entered for deal ``sequence`` and re-score it and every later deal.
+
+    A correction that leaves later deals impossible (e.g. the rubber now ends earlier)
+    raises ``MatchConflict`` and changes nothing.
+    """
+    locked = _lock(match)
+    result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
+    _refuse_if_abandoned(locked)
+    deals = _deals(locked)
+    if isinstance(sequence, bool) or not isinstance(sequence, int):
+        raise ValidationError({"sequence": [_("The deal's sequence is a whole number.")]})
+    if not 1 <= sequence <= len(deals):
+        raise ValidationError({"sequence": [_("This match has no deal %(n)s.") % {"n": sequence}]})
+    index = sequence - 1
+    results = [_result_of(deal) for deal in deals]
+    results[index] = result
+    sheet = _score(locked, results)
+    corrected = deals[index]
+    for name, value in _entered(result).items():
+        setattr(corrected, name, value)
+    for name, value in _figures(sheet.rows[index]).items():
+        setattr(corrected, name, value)
+    _attribute(corrected, actor, _("deal corrected"))
+    corrected.save()
+    _rescore_from(
+        locked,
+        deals,
+        sheet,
+        start=index + 1,
+        actor=actor,
+        reason=_("re-scored after deal %(n)s was corrected") % {"n": sequence},
+    )
+    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence})
+    _season_changed(locked)
+    _copy_state(match, locked)
+    return corrected
+
+
+@transaction.atomic
+def deal_delete_last(*, match: Match, sequence=None, actor=None) -> None:
+    """Delete the match's last deal. ``sequence``, when given, must be that deal's number
+    (so nobody deletes a deal someone else recorded a moment ago)."""
+    locked = _lock(match)
+    _refuse_if_abandoned(locked)
+    deals = _deals(locked)
+    if not deals:
+        raise MatchConflict(_("This match has no deal to delete."))
+    last = deals[-1]
+    if sequence is not None and sequence != last.sequence:
+        raise MatchConflict(
+            _("Deal %(n)s is not the last deal any more; the last is %(last)s.")
+            % {"n": sequence, "last": last.sequence}
+        )
+    sheet = _score(locked, [_result_of(deal) for deal in deals[:-1]])
+    _attribute(last, actor, _("deal deleted"))
+    last.delete()
+    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s deleted") % {"n": last.sequence})
+    _season_changed(locked)
+    _copy_state(match, locked)
+
+
+# --- the end of a match --------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_finish(*, match: Match, actor=None) -> Match:
+    """End an unfinished rubber (rubber or two_player) by the Laws' scoring: 300 for a game
+    won, 100 for a partscore in the unfinished game, then more points wins."""
+    locked = _lock(match)
+    if locked.kind == Kind.CHICAGO:
+        raise ValidationError(
+            {"kind": [_("Only a rubber can be finished early; a Chicago is always four deals.")]}
+        )
+    _refuse_if_abandoned(locked)
+    if locked.status == MatchStatus.COMPLETE:
+        raise MatchConflict(_("This rubber is already complete."))
+    sheet = _score(locked, [_result_of(deal) for deal in _deals(locked)], finished=True)
+    _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
+    _season_changed(locked)
+    _copy_state(match, locked)
+    return locked
+
+
+@transaction.atomic
+def match_abandon(*, match: Match, actor=None) -> Match:
+    """Abandon a match in progress: it keeps its deals and counts for nothing."""
+    locked = _lock(match)
+    _refuse_if_abandoned(locked)
+    if locked.status == MatchStatus.COMPLETE:
+        raise MatchConflict(_("This match is complete; it cannot be abandoned."))
+    locked.status = MatchStatus.ABANDONED
+    locked.winner = ""
+    locked.finished_early = False
+    _attribute(locked, actor, _("match abandoned"))
+    locked.save()
+    _season_changed(locked)
+    _copy_state(match, locked)
+    return locked
+
+
+def _rescore(match: Match, *, actor) -> Match:
+    locked = _lock(match)
+    deals = _deals(locked)
+    sheet = _score(locked, [_result_of(deal) for deal in deals])
+    reason = _("re-scored with the club's options")
+    _rescore_from(locked, deals, sheet, start=0, actor=actor, reason=reason)
+    _store_totals(locked, sheet, actor=actor, reason=reason)
+    _copy_state(match, locked)
+    return locked
+
+
+@transaction.atomic
+def match_rescore(*, match: Match, actor=None) -> Match:
+    """Score the match again from its entered results and store any figure that changed
+    (after a club option changed). The entered results are unchanged."""
+    locked = _rescore(match, actor=actor)
+    _season_changed(locked)
+    return locked
+
+
+@transaction.atomic
+def club_matches_rescore(*, club: Club, actor=None, kind=Kind.CHICAGO) -> int:
+    """Re-score every match of ``kind`` at ``club``; returns how many were re-scored."""
+    ids = list(
+        Match.objects.filter(table__session__club=club, kind=kind)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    seasons = set()
+    for pk in ids:
+        seasons.add(_rescore(Match(pk=pk), actor=actor).table.session.season_id)
+    _seasons_changed(seasons)
+    return len(ids)

@@ -1,0 +1,466 @@
+import datetime
+import zoneinfo
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from clubs.models import Session, Table
+from clubs.services import (
+    club_update,
+    player_update,
+    season_create,
+    session_get_or_create,
+    table_create,
+)
+from matches import services
+from matches.models import Deal, Match, MatchStatus
+from matches.selectors import match_sheet
+from matches.services import (
+    MatchConflict,
+    deal_correct,
+    deal_delete_last,
+    deal_record,
+    match_abandon,
+    match_create,
+    match_finish,
+)
+from scoring.engine import make_result, score_match
+from tests.clubs.factories import PLAY_DATE, make_club, make_players, seats_of
+
+pytestmark = pytest.mark.django_db
+
+FIGURES = services.FIGURES
+
+
+def stored(match):
+    return list(Deal.objects.filter(match=match).order_by("sequence"))
+
+
+def assert_matches_engine(match, *, vulnerability=None):
+    """Every stored figure equals what the engine computes from the entered results."""
+    match.refresh_from_db()
+    deals = stored(match)
+    results = [
+        make_result(passed_out=True)
+        if d.passed_out
+        else make_result(contract=d.contract, declarer=d.declarer, tricks=d.tricks)
+        for d in deals
+    ]
+    sheet = score_match(
+        match.kind,
+        results,
+        first_dealer=match.first_dealer,
+        vulnerability=vulnerability or match.table.session.club.chicago_vulnerability,
+        finished=match.finished_early,
+    )
+    assert len(sheet.rows) == len(deals)
+    for deal, row in zip(deals, sheet.rows, strict=True):
+        assert deal.number == row.number
+        assert deal.dealer == row.dealer.value
+        assert (deal.vulnerable_ns, deal.vulnerable_ew) == (
+            "NS" in row.vulnerable,
+            "EW" in row.vulnerable,
+        )
+        assert (deal.points_ns, deal.points_ew) == (row.ns, row.ew)
+        assert (deal.partscore_ns, deal.partscore_ew) == (row.partscore_ns, row.partscore_ew)
+    assert (match.total_ns, match.total_ew) == (sheet.total_ns, sheet.total_ew)
+    assert match.status == (MatchStatus.COMPLETE if sheet.complete else MatchStatus.IN_PROGRESS)
+    assert match.winner == (sheet.winner.value if sheet.winner else "")
+    return sheet
+
+
+def snapshot(match):
+    match.refresh_from_db()
+    return (
+        [
+            tuple(getattr(d, f) for f in ("sequence", "passed_out", "level", *FIGURES))
+            for d in stored(match)
+        ],
+        (match.status, match.total_ns, match.total_ew, match.winner, match.finished_early),
+        Match.history.count(),
+        Deal.history.count(),
+    )
+
+
+# --- match_create ---------------------------------------------------------------------------
+
+
+def test_match_create_files_the_match_under_that_days_session_on_a_new_table(club, players):
+    first = match_create(club=club, kind="chicago", seats=seats_of(players), played_on=PLAY_DATE)
+    second = match_create(club=club, kind="rubber", seats=seats_of(players), played_on=PLAY_DATE)
+    session = Session.objects.get(club=club, date=PLAY_DATE)
+    assert session.season.name == "2025"
+    assert [first.table.session, second.table.session] == [session, session]
+    assert [first.table.number, second.table.number] == [1, 2]
+    assert first.table.seats == 4
+    assert (first.north, first.east, first.south, first.west) == tuple(players)
+    assert first.status == MatchStatus.IN_PROGRESS and first.winner == ""
+
+
+def test_two_player_match_gets_a_table_of_two(club, players):
+    match = match_create(
+        club=club,
+        kind="two_player",
+        seats=seats_of(players[:2]),
+        first_dealer="E",
+        played_on=PLAY_DATE,
+    )
+    assert match.table.seats == 2
+    assert (match.south, match.west) == (None, None)
+    assert match.first_dealer == "E"
+
+
+def test_played_on_defaults_to_today_in_the_clubs_time_zone(director):
+    club = make_club(creator=director, season=False, timezone="Pacific/Kiritimati")
+    today = timezone.localdate(timezone=zoneinfo.ZoneInfo("Pacific/Kiritimati"))
+    season_create(
+        club=club,
+        name="now",
+        start_date=today - datetime.timedelta(days=1),
+        end_date=today + datetime.timedelta(days=1),
+    )
+    match = match_create(club=club, kind="chicago", seats=seats_of(make_players(club)))
+    assert match.table.session.date == today
+
+
+def test_match_create_uses_a_given_table(club, players):
+    session = session_get_or_create(club=club, date=PLAY_DATE)
+    table = table_create(session=session, number=7)
+    match = match_create(club=club, kind="chicago", seats=seats_of(players), table=table)
+    assert match.table == table
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"kind": "bridge"}, "kind"),
+        ({"first_dealer": "X"}, "first_dealer"),
+        ({"played_on": datetime.date(2030, 1, 1)}, "played_on"),
+        ({"played_on": "not a date"}, "played_on"),
+    ],
+)
+def test_match_create_names_the_bad_field(club, players, change, field):
+    arguments = {
+        "club": club,
+        "kind": "chicago",
+        "seats": seats_of(players),
+        "played_on": PLAY_DATE,
+    }
+    with pytest.raises(ValidationError) as error:
+        match_create(**(arguments | change))
+    assert field in error.value.message_dict
+    assert not Match.objects.exists()
+
+
+def test_players_must_be_distinct_members_active_and_fit_the_kind(club, players, director):
+    other_club = make_club(creator=director)
+    stranger = make_players(other_club, 1)[0]
+    cases = [
+        {"N": players[0], "E": players[1], "S": players[0], "W": players[3]},  # twice
+        {"N": players[0], "E": players[1], "S": players[2], "W": stranger},  # not a member
+        {"N": players[0], "E": players[1], "S": players[2]},  # West missing
+        {"N": players[0], "E": players[1], "S": players[2], "W": players[3], "X": players[3]},
+    ]
+    for seats in cases:
+        with pytest.raises(ValidationError) as error:
+            match_create(club=club, kind="chicago", seats=seats, played_on=PLAY_DATE)
+        assert list(error.value.message_dict) == ["seats"]
+    with pytest.raises(ValidationError) as error:  # a two-player match has no South
+        match_create(club=club, kind="two_player", seats=seats_of(players[:3]), played_on=PLAY_DATE)
+    assert "N and E" in error.value.message_dict["seats"][0]
+    player_update(player=players[3], active=False)
+    with pytest.raises(ValidationError) as error:
+        match_create(club=club, kind="chicago", seats=seats_of(players), played_on=PLAY_DATE)
+    assert "inactive" in error.value.message_dict["seats"][0]
+    assert not Match.objects.exists()
+
+
+def test_tables_must_fit_the_kind_and_belong_to_the_club(club, players, director):
+    session = session_get_or_create(club=club, date=PLAY_DATE)
+    two = table_create(session=session, seats=2)
+    four = table_create(session=session, seats=4)
+    with pytest.raises(ValidationError) as error:  # Chicago is never played by two
+        match_create(club=club, kind="chicago", seats=seats_of(players), table=two)
+    assert "kind" in error.value.message_dict
+    with pytest.raises(ValidationError) as error:
+        match_create(club=club, kind="two_player", seats=seats_of(players[:2]), table=four)
+    assert "kind" in error.value.message_dict
+    with pytest.raises(ValidationError) as error:  # first dealer at a table of two
+        match_create(
+            club=club, kind="two_player", seats=seats_of(players[:2]), table=two, first_dealer="S"
+        )
+    assert "first_dealer" in error.value.message_dict
+    other = make_club(creator=director)
+    their_table = table_create(session=session_get_or_create(club=other, date=PLAY_DATE))
+    with pytest.raises(ValidationError) as error:
+        match_create(club=club, kind="chicago", seats=seats_of(players), table=their_table)
+    assert "table" in error.value.message_dict
+    assert not Match.objects.exists()
+
+
+def test_a_failed_match_create_leaves_no_session_or_table(club, players, monkeypatch):
+    def fail(match):
+        raise RuntimeError("boom after the writes")
+
+    monkeypatch.setattr(services, "_season_changed", fail)
+    with pytest.raises(RuntimeError):
+        match_create(club=club, kind="chicago", seats=seats_of(players), played_on=PLAY_DATE)
+    assert not Session.objects.exists()
+    assert not Table.objects.exists()
+    assert not Match.objects.exists()
+
+
+# --- deal_record -----------------------------------------------------------------------------
+
+
+def test_recording_a_chicago_stores_the_engines_figures(chicago, director):
+    deal = deal_record(match=chicago, contract="4S", declarer="N", tricks=10, actor=director)
+    assert (deal.sequence, deal.number, deal.dealer) == (1, 1, "N")
+    assert (deal.points_ns, deal.points_ew) == (420, 0)  # 120 + a non-vulnerable game, 300
+    assert chicago.total_ns == 420  # the caller's object is brought up to date
+    passed = deal_record(match=chicago, passed_out=True)
+    assert (passed.sequence, passed.number, passed.dealer) == (2, None, "E")
+    deal_record(match=chicago, contract="3NTX", declarer="E", tricks=7, actor=director)
+    deal_record(match=chicago, contract="2H", declarer="S", tricks=9)
+    deal_record(match=chicago, contract="6CXX", declarer="W", tricks=12)
+    sheet = assert_matches_engine(chicago)
+    assert sheet.complete and chicago.status == MatchStatus.COMPLETE
+    assert chicago.winner in ("NS", "EW", "tie")
+    assert [d.number for d in stored(chicago)] == [1, None, 2, 3, 4]
+
+
+def test_the_clubs_chicago_vulnerability_option_is_used(director):
+    results = []
+    for option in ("dealer", "non_dealer"):
+        club = make_club(creator=director, chicago_vulnerability=option)
+        match = match_create(
+            club=club, kind="chicago", seats=seats_of(make_players(club)), played_on=PLAY_DATE
+        )
+        deal_record(match=match, contract="1C", declarer="N", tricks=7)
+        deal = deal_record(match=match, contract="3NT", declarer="E", tricks=5)  # dealer E
+        assert_matches_engine(match)
+        results.append((deal.vulnerable_ns, deal.vulnerable_ew, deal.points_ns))
+    assert results[0][:2] == (False, True)  # the dealer's side, EW
+    assert results[1][:2] == (True, False)  # the other side, NS
+    assert results[0][2] != results[1][2]  # four down costs more when vulnerable
+
+
+def test_a_fifth_counted_chicago_deal_is_a_conflict(chicago):
+    for declarer in "NESW":
+        deal_record(match=chicago, contract="1NT", declarer=declarer, tricks=7)
+    before = snapshot(chicago)
+    with pytest.raises(MatchConflict) as conflict:
+        deal_record(match=chicago, contract="1NT", declarer="N", tricks=7)
+    assert "4" in str(conflict.value)
+    with pytest.raises(MatchConflict):
+        deal_record(match=chicago, passed_out=True)
+    assert snapshot(chicago) == before
+
+
+def test_a_deal_after_the_rubber_ended_is_a_conflict(rubber):
+    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)
+    deal_record(match=rubber, contract="3NT", declarer="S", tricks=9)
+    rubber.refresh_from_db()
+    assert (rubber.status, rubber.winner) == (MatchStatus.COMPLETE, "NS")
+    assert_matches_engine(rubber)
+    with pytest.raises(MatchConflict):
+        deal_record(match=rubber, contract="1C", declarer="E", tricks=7)
+    assert Deal.objects.filter(match=rubber).count() == 2
+
+
+def test_two_player_deals_are_declared_by_north_or_east(club, players):
+    match = match_create(
+        club=club, kind="two_player", seats=seats_of(players[:2]), played_on=PLAY_DATE
+    )
+    with pytest.raises(ValidationError) as error:
+        deal_record(match=match, contract="2S", declarer="S", tricks=8)
+    assert "declarer" in error.value.message_dict
+    deal_record(match=match, contract="4H", declarer="E", tricks=10)
+    deal = deal_record(match=match, contract="2S", declarer="N", tricks=8)
+    assert deal.dealer == "E"  # N and E deal in turn
+    assert_matches_engine(match)
+
+
+@pytest.mark.parametrize(
+    ("entry", "field"),
+    [
+        ({"contract": "4S", "declarer": "N", "tricks": 14}, "tricks"),
+        ({"contract": "8S", "declarer": "N", "tricks": 10}, "level"),
+        ({"contract": "4Q", "declarer": "N", "tricks": 10}, "strain"),
+        ({"contract": "4S", "declarer": "Z", "tricks": 10}, "declarer"),
+        ({"contract": "4S", "tricks": 10}, "declarer"),
+        ({"passed_out": True, "contract": "4S"}, "passed_out"),
+        ({"contract": "", "declarer": "N", "tricks": 10}, "contract"),
+    ],
+)
+def test_bad_deal_input_names_the_field_and_writes_nothing(chicago, entry, field):
+    before = snapshot(chicago)
+    with pytest.raises(ValidationError) as error:
+        deal_record(match=chicago, **entry)
+    assert field in error.value.message_dict
+    assert snapshot(chicago) == before
+
+
+def test_expected_sequence_must_be_the_next_one(chicago):
+    deal_record(match=chicago, contract="2D", declarer="W", tricks=8, expected_sequence=1)
+    with pytest.raises(MatchConflict) as conflict:
+        deal_record(match=chicago, contract="2D", declarer="W", tricks=8, expected_sequence=1)
+    assert "2" in str(conflict.value)
+    deal_record(match=chicago, contract="2D", declarer="W", tricks=8, expected_sequence=2)
+    assert Deal.objects.filter(match=chicago).count() == 2
+
+
+# --- deal_correct ----------------------------------------------------------------------------
+
+
+def test_a_correction_rescores_every_later_deal(chicago, director):
+    deal_record(match=chicago, contract="2S", declarer="N", tricks=8)  # 60 below
+    deal_record(match=chicago, contract="2H", declarer="S", tricks=8)  # 60 more: game
+    deal_record(match=chicago, contract="1NT", declarer="N", tricks=7)  # 40 partscore
+    before = [tuple(getattr(d, f) for f in FIGURES) for d in stored(chicago)]
+    corrected = deal_correct(match=chicago, sequence=1, passed_out=True, actor=director)
+    assert corrected.passed_out and corrected.number is None
+    after = [tuple(getattr(d, f) for f in FIGURES) for d in stored(chicago)]
+    assert after[1] != before[1] and after[2] != before[2]  # later deals changed too
+    assert_matches_engine(chicago)
+    assert [d.number for d in stored(chicago)] == [None, 1, 2]
+
+
+def test_a_correction_can_complete_or_reopen_a_match(chicago):
+    for declarer in "NES":
+        deal_record(match=chicago, contract="1NT", declarer=declarer, tricks=7)
+    deal_record(match=chicago, passed_out=True)
+    chicago.refresh_from_db()
+    assert chicago.status == MatchStatus.IN_PROGRESS
+    deal_correct(match=chicago, sequence=4, contract="3C", declarer="W", tricks=9)
+    assert chicago.status == MatchStatus.COMPLETE and chicago.winner
+    deal_correct(match=chicago, sequence=4, passed_out=True)
+    assert (chicago.status, chicago.winner) == (MatchStatus.IN_PROGRESS, "")
+    assert_matches_engine(chicago)
+
+
+def test_a_correction_that_makes_later_deals_impossible_changes_nothing(rubber):
+    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)  # NS game
+    deal_record(match=rubber, contract="1C", declarer="E", tricks=7)
+    deal_record(match=rubber, contract="4H", declarer="S", tricks=10)  # NS rubber
+    before = snapshot(rubber)
+    with pytest.raises(MatchConflict):  # the rubber would end on deal 2
+        deal_correct(match=rubber, sequence=2, contract="3NT", declarer="N", tricks=9)
+    assert snapshot(rubber) == before
+
+
+def test_correcting_a_deal_that_does_not_exist(chicago):
+    deal_record(match=chicago, passed_out=True)
+    for sequence in (0, 2, "1"):
+        with pytest.raises(ValidationError) as error:
+            deal_correct(match=chicago, sequence=sequence, passed_out=True)
+        assert "sequence" in error.value.message_dict
+
+
+# --- deal_delete_last ------------------------------------------------------------------------
+
+
+def test_delete_last_rescores_the_match(chicago):
+    for declarer in "NESW":
+        deal_record(match=chicago, contract="2NT", declarer=declarer, tricks=8)
+    chicago.refresh_from_db()
+    assert chicago.status == MatchStatus.COMPLETE
+    with pytest.raises(MatchConflict):  # not the last deal any more
+        deal_delete_last(match=chicago, sequence=3)
+    deal_delete_last(match=chicago, sequence=4)
+    assert (chicago.status, chicago.winner) == (MatchStatus.IN_PROGRESS, "")
+    assert Deal.objects.filter(match=chicago).count() == 3
+    assert_matches_engine(chicago)
+    for _ in range(3):
+        deal_delete_last(match=chicago)
+    assert (chicago.total_ns, chicago.total_ew) == (0, 0)
+    with pytest.raises(MatchConflict):
+        deal_delete_last(match=chicago)
+
+
+# --- match_finish and match_abandon --------------------------------------------------------
+
+
+def test_finishing_an_unfinished_rubber_scores_it_by_the_laws(rubber):
+    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)  # NS game: 120
+    deal_record(match=rubber, contract="2H", declarer="E", tricks=8)  # EW partscore: 60
+    finished = match_finish(match=rubber)
+    assert finished.status == MatchStatus.COMPLETE and finished.finished_early
+    sheet = assert_matches_engine(rubber)
+    assert sheet.finished_early
+    # 300 for NS's game, 100 for EW's partscore in the unfinished game.
+    assert (rubber.total_ns, rubber.total_ew) == (120 + 300, 60 + 100)
+    assert rubber.winner == "NS"
+    with pytest.raises(MatchConflict):
+        deal_record(match=rubber, contract="1C", declarer="N", tricks=7)
+    with pytest.raises(MatchConflict):
+        match_finish(match=rubber)
+    assert match_sheet(match=rubber).total_ns == rubber.total_ns
+
+
+def test_corrections_and_deletions_keep_a_finished_rubber_finished(rubber):
+    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)
+    deal_record(match=rubber, contract="2H", declarer="E", tricks=8)
+    match_finish(match=rubber)
+    deal_correct(match=rubber, sequence=2, contract="2H", declarer="E", tricks=6)  # now down
+    assert rubber.finished_early and rubber.status == MatchStatus.COMPLETE
+    assert_matches_engine(rubber)
+    deal_delete_last(match=rubber)
+    assert rubber.finished_early
+    assert_matches_engine(rubber)
+
+
+def test_a_chicago_cannot_be_finished_early(chicago):
+    with pytest.raises(ValidationError) as error:
+        match_finish(match=chicago)
+    assert "kind" in error.value.message_dict
+
+
+def test_an_abandoned_match_accepts_no_change(chicago):
+    deal_record(match=chicago, contract="1S", declarer="N", tricks=7)
+    abandoned = match_abandon(match=chicago)
+    assert (abandoned.status, abandoned.winner) == (MatchStatus.ABANDONED, "")
+    before = snapshot(chicago)
+    for attempt in (
+        lambda: deal_record(match=chicago, passed_out=True),
+        lambda: deal_correct(match=chicago, sequence=1, passed_out=True),
+        lambda: deal_delete_last(match=chicago),
+        lambda: match_abandon(match=chicago),
+    ):
+        with pytest.raises(MatchConflict):
+            attempt()
+    assert snapshot(chicago) == before
+
+
+def test_a_complete_match_cannot_be_abandoned(rubber):
+    deal_record(match=rubber, contract="7NT", declarer="N", tricks=13)
+    deal_record(match=rubber, contract="7NT", declarer="S", tricks=13)
+    with pytest.raises(MatchConflict):
+        match_abandon(match=rubber)
+
+
+# --- the club's option and the ladders -----------------------------------------------------
+
+
+def test_changing_the_vulnerability_option_rescores_the_clubs_chicagos(club, chicago):
+    deal_record(match=chicago, contract="1C", declarer="N", tricks=7)
+    deal_record(match=chicago, contract="3NT", declarer="E", tricks=5)
+    before = chicago.total_ns
+    club_update(club=club, chicago_vulnerability="non_dealer")
+    assert_matches_engine(chicago, vulnerability="non_dealer")
+    assert chicago.total_ns != before
+
+
+def test_every_service_tells_the_ladders_once(chicago, rubber, monkeypatch):
+    calls = []
+    monkeypatch.setattr(services, "_seasons_changed", lambda ids: calls.append(set(ids)))
+    season_id = chicago.table.session.season_id
+    deal_record(match=chicago, contract="1C", declarer="N", tricks=7)
+    deal_record(match=chicago, contract="1C", declarer="E", tricks=7)
+    deal_correct(match=chicago, sequence=1, contract="1C", declarer="N", tricks=8)
+    deal_delete_last(match=chicago)
+    match_abandon(match=chicago)
+    deal_record(match=rubber, contract="1C", declarer="N", tricks=7)
+    match_finish(match=rubber)
+    assert calls == [{season_id}] * 7
