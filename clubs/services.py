@@ -65,6 +65,24 @@ def _check_fields(given: Iterable[str], allowed: frozenset[str], what: str) -> N
         raise TypeError(f"{what} cannot change {', '.join(unknown)}; allowed: {sorted(allowed)}")
 
 
+class _restored_on_error:
+    """Put back the instance's fields if the block fails, so a refused update does not leave
+    the caller's object holding values that were never saved."""
+
+    def __init__(self, instance, names) -> None:
+        self.instance = instance
+        self.saved = {name: getattr(instance, name) for name in names}
+
+    def __enter__(self):
+        return self.instance
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        if error is not None:
+            for name, value in self.saved.items():
+                setattr(self.instance, name, value)
+        return False
+
+
 def _full_clean(instance, **kwargs) -> None:
     """Model validation; raises ValidationError naming the fields."""
     instance.full_clean(**kwargs)
@@ -192,12 +210,13 @@ def club_update(*, club: Club, actor=None, **fields) -> Club:
     """
     _check_fields(fields, CLUB_FIELDS, "club_update")
     before = Club.objects.filter(pk=club.pk).values_list("chicago_vulnerability", flat=True).get()
-    for name, value in fields.items():
-        if name == "country" and isinstance(value, str):
-            value = value.strip().upper()
-        setattr(club, name, value)
-    _full_clean(club)
-    _save(club, field="slug", message=_("A club with this slug already exists."))
+    with _restored_on_error(club, CLUB_FIELDS):
+        for name, value in fields.items():
+            if name == "country" and isinstance(value, str):
+                value = value.strip().upper()
+            setattr(club, name, value)
+        _full_clean(club)
+        _save(club, field="slug", message=_("A club with this slug already exists."))
     if club.chicago_vulnerability != before:
         from matches.services import club_matches_rescore  # matches depends on clubs
 
@@ -227,12 +246,13 @@ def player_update(*, player: Player, **fields) -> Player:
     all history). Relinking the account moves the directors' admin access with it."""
     _check_fields(fields, PLAYER_FIELDS, "player_update")
     user_before_id = Player.objects.filter(pk=player.pk).values_list("user_id", flat=True).get()
-    for name, value in fields.items():
-        if name == "name" and isinstance(value, str):
-            value = value.strip()
-        setattr(player, name, value)
-    _full_clean(player)
-    _save(player, field="user", message=_("This user account is already linked to a player."))
+    with _restored_on_error(player, ["name", "user", "active"]):
+        for name, value in fields.items():
+            if name == "name" and isinstance(value, str):
+                value = value.strip()
+            setattr(player, name, value)
+        _full_clean(player)
+        _save(player, field="user", message=_("This user account is already linked to a player."))
     if player.user_id != user_before_id:
         if user_before_id is not None:
             from django.contrib.auth import get_user_model
@@ -339,14 +359,15 @@ def season_update(*, season: Season, **fields) -> Season:
     """Rename a season or move its dates (never past one of its sessions, never into another
     season of the club)."""
     _check_fields(fields, SEASON_FIELDS, "season_update")
-    for name, value in fields.items():
-        if name in ("start_date", "end_date"):
-            value = _as_date(value, field=name)
-        elif name == "name" and isinstance(value, str):
-            value = value.strip()
-        setattr(season, name, value)
-    _check_season(season)
-    _save(season, field="start_date", message=_("The season overlaps another season."))
+    with _restored_on_error(season, SEASON_FIELDS):
+        for name, value in fields.items():
+            if name in ("start_date", "end_date"):
+                value = _as_date(value, field=name)
+            elif name == "name" and isinstance(value, str):
+                value = value.strip()
+            setattr(season, name, value)
+        _check_season(season)
+        _save(season, field="start_date", message=_("The season overlaps another season."))
     return season
 
 

@@ -1,0 +1,36 @@
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from clubs.selectors import club_role, clubs_directed_by, clubs_visible_to
+from clubs.services import club_update, player_create
+from tests.clubs.factories import make_club, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_visibility_and_roles():
+    director, member, outsider = make_user(), make_user(), make_user()
+    root = make_user(is_superuser=True)
+    club = make_club(creator=director)
+    other = make_club()
+    public = make_club()
+    club_update(club=public, public=True)
+    player_create(club=club, name="Member", user=member)
+
+    assert set(clubs_visible_to(director)) == {club}
+    assert set(clubs_visible_to(member)) == {club}
+    assert set(clubs_visible_to(outsider)) == set()
+    assert set(clubs_visible_to(outsider, include_public=True)) == {public}
+    assert set(clubs_visible_to(AnonymousUser(), include_public=True)) == {public}
+    assert set(clubs_visible_to(root)) == {club, other, public}
+
+    assert set(clubs_directed_by(director)) == {club}
+    assert set(clubs_directed_by(member)) == set()
+    assert set(clubs_directed_by(AnonymousUser())) == set()
+    assert set(clubs_directed_by(root)) == {club, other, public}
+
+    assert club_role(director, club) == "director"
+    assert club_role(member, club) == "player"
+    assert club_role(member, other) is None
+    assert club_role(AnonymousUser(), club) is None
+    assert club_role(root, other) == "director"

@@ -1,0 +1,226 @@
+import datetime
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
+
+from clubs.models import Membership, Player, Role, Season, Session, Table
+from clubs.services import (
+    DIRECTORS_GROUP,
+    club_create,
+    club_update,
+    membership_set,
+    player_create,
+    player_update,
+    season_create,
+    season_update,
+    session_get_or_create,
+    session_update,
+    table_create,
+)
+from tests.clubs.factories import PLAY_DATE, make_club, make_user
+
+pytestmark = pytest.mark.django_db
+
+D = datetime.date
+
+
+def director_perms(user):
+    user = type(user).objects.get(pk=user.pk)  # no permission cache
+    return user.is_staff, user.has_perm("matches.add_match"), user.has_perm("clubs.change_club")
+
+
+# --- clubs -----------------------------------------------------------------------------------
+
+
+def test_club_create_makes_the_creator_a_director_with_admin_access():
+    user = make_user("ann", first_name="Ann", last_name="Lee")
+    club = club_create(creator=user, name=" Ace Club ", slug="ace", country="nl")
+    assert (club.name, club.country, club.chicago_vulnerability) == ("Ace Club", "NL", "dealer")
+    player = Player.objects.get(user=user)
+    assert player.name == "Ann Lee"
+    assert Membership.objects.get(player=player, club=club).role == Role.DIRECTOR
+    assert director_perms(user) == (True, True, True)
+    assert not user.has_perm("clubs.delete_club")
+    # A second club reuses the same player.
+    club_create(creator=user, name="Second", slug="second", country="PL")
+    assert Player.objects.filter(user=user).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"slug": "taken"}, "slug"),
+        ({"slug": "not a slug"}, "slug"),
+        ({"country": "Poland"}, "country"),
+        ({"language": "fr"}, "language"),
+        ({"timezone": "Mars/Olympus"}, "timezone"),
+        ({"chicago_vulnerability": "both"}, "chicago_vulnerability"),
+        ({"ladder_rounding": "up"}, "ladder_rounding"),
+        ({"ladder_min_matches": -1}, "ladder_min_matches"),
+        ({"name": "  "}, "name"),
+    ],
+)
+def test_club_create_names_the_bad_field(fields, field):
+    user = make_user()
+    club_create(creator=user, name="Taken", slug="taken", country="PL")
+    values = {"creator": user, "name": "New", "slug": "new", "country": "PL"}
+    with pytest.raises(ValidationError) as error:
+        club_create(**(values | fields))
+    assert field in error.value.message_dict
+    assert not Membership.objects.filter(club__slug="new").exists()
+
+
+def test_club_update_changes_the_options_and_refuses_unknown_fields():
+    club = make_club()
+    club_update(club=club, name="Renamed", public=True, ladder_min_matches=3)
+    club.refresh_from_db()
+    assert (club.name, club.public, club.ladder_min_matches) == ("Renamed", True, 3)
+    with pytest.raises(ValidationError) as error:
+        club_update(club=club, timezone="Nowhere/City")
+    assert "timezone" in error.value.message_dict
+    assert club.timezone == "UTC"
+    with pytest.raises(TypeError):
+        club_update(club=club, created_at=None)
+
+
+# --- players and memberships -----------------------------------------------------------------
+
+
+def test_player_create_and_update():
+    club = make_club()
+    player = player_create(club=club, name="Bob")
+    assert Membership.objects.get(player=player).role == Role.PLAYER
+    player_update(player=player, active=False, name="Robert")
+    player.refresh_from_db()
+    assert (player.name, player.active) == ("Robert", False)
+    with pytest.raises(ValidationError) as error:
+        player_create(club=club, name="")
+    assert "name" in error.value.message_dict
+    with pytest.raises(ValidationError) as error:
+        player_create(club=club, name="Eve", role="captain")
+    assert "role" in error.value.message_dict
+    linked = make_user()
+    player_update(player=player, user=linked)
+    with pytest.raises(ValidationError) as error:
+        player_create(club=club, name="Twin", user=linked)
+    assert "user" in error.value.message_dict
+
+
+def test_director_access_follows_the_role_and_the_user_link():
+    club = make_club()
+    user = make_user()
+    player = player_create(club=club, name="Dora", user=user, role="director")
+    assert director_perms(user) == (True, True, True)
+    membership_set(club=club, player=player, role="player")
+    assert director_perms(user)[1:] == (False, False)
+    assert not user.groups.filter(name=DIRECTORS_GROUP).exists()
+    membership_set(club=club, player=player, role="director")
+    assert director_perms(user) == (True, True, True)
+    # Relinking the player moves the access to the new account.
+    other = make_user()
+    player_update(player=player, user=other)
+    assert director_perms(user)[1:] == (False, False)
+    assert director_perms(other) == (True, True, True)
+
+
+def test_a_club_keeps_at_least_one_director():
+    creator = make_user()
+    club = make_club(creator=creator)
+    founder = Player.objects.get(user=creator)
+    with pytest.raises(ValidationError) as error:
+        membership_set(club=club, player=founder, role="player")
+    assert "role" in error.value.message_dict
+    second = player_create(club=club, name="Second")
+    membership_set(club=club, player=second, role="director")
+    membership_set(club=club, player=founder, role="player")
+    assert list(club.memberships.filter(role="director").values_list("player", flat=True)) == [
+        second.pk
+    ]
+
+
+def test_membership_set_adds_a_player_of_another_club():
+    club, other = make_club(), make_club()
+    player = player_create(club=other, name="Visitor")
+    membership = membership_set(club=club, player=player, role="player")
+    assert membership.club == club
+    assert set(player.clubs.all()) == {club, other}
+
+
+def test_the_directors_group_is_recreated_when_missing():
+    make_club()
+    Group.objects.filter(name=DIRECTORS_GROUP).delete()
+    user = make_user()
+    make_club(creator=user)
+    assert director_perms(user) == (True, True, True)
+
+
+# --- seasons ---------------------------------------------------------------------------------
+
+
+def test_seasons_may_not_overlap_or_end_before_they_start():
+    club = make_club()  # 2025-01-01 to 2025-12-31
+    cases = [
+        ((D(2025, 12, 1), D(2026, 6, 1)), "start_date"),
+        ((D(2024, 6, 1), D(2025, 1, 1)), "end_date"),
+        ((D(2024, 6, 1), D(2026, 6, 1)), "end_date"),
+        ((D(2026, 6, 1), D(2026, 1, 1)), "end_date"),
+        ((D(2026, 1, 1), "2026-02-30"), "end_date"),
+    ]
+    for (start, end), field in cases:
+        with pytest.raises(ValidationError) as error:
+            season_create(club=club, name="new", start_date=start, end_date=end)
+        assert list(error.value.message_dict) == [field], (start, end)
+    with pytest.raises(ValidationError) as error:
+        season_create(club=club, name="2025", start_date=D(2027, 1, 1), end_date=D(2027, 2, 1))
+    assert "name" in error.value.message_dict
+    season = season_create(club=club, name="2026", start_date="2026-01-01", end_date="2026-12-31")
+    assert season.start_date == D(2026, 1, 1)
+    assert Season.objects.filter(club=club).count() == 2
+
+
+def test_season_update_keeps_its_sessions_inside():
+    club = make_club()
+    season = club.seasons.get()
+    session_get_or_create(club=club, date=D(2025, 3, 1))
+    with pytest.raises(ValidationError) as error:
+        season_update(season=season, start_date=D(2025, 4, 1))
+    assert "start_date" in error.value.message_dict
+    assert season.start_date == D(2025, 1, 1)  # the refused value is not left on the object
+    with pytest.raises(ValidationError) as error:
+        season_update(season=season, end_date=D(2025, 2, 1))
+    assert "end_date" in error.value.message_dict
+    season_update(season=season, end_date=D(2025, 6, 30), name="Spring")
+    season.refresh_from_db()
+    assert (season.name, season.end_date) == ("Spring", D(2025, 6, 30))
+
+
+# --- sessions and tables ---------------------------------------------------------------------
+
+
+def test_session_get_or_create_finds_the_season_or_says_none_covers_the_date():
+    club = make_club()
+    session = session_get_or_create(club=club, date=PLAY_DATE)
+    assert session.season == club.seasons.get()
+    assert session_get_or_create(club=club, date=PLAY_DATE) == session
+    with pytest.raises(ValidationError) as error:
+        session_get_or_create(club=club, date=D(2030, 1, 1))
+    assert "date" in error.value.message_dict
+    session_update(session=session, notes="Pairs night")
+    assert Session.objects.get(pk=session.pk).notes == "Pairs night"
+
+
+def test_table_create_numbers_tables_and_checks_seats():
+    session = session_get_or_create(club=make_club(), date=PLAY_DATE)
+    assert [table_create(session=session).number for _ in range(2)] == [1, 2]
+    assert table_create(session=session, number=9, seats=2).seats == 2
+    assert table_create(session=session).number == 10
+    for arguments, field in [
+        ({"seats": 3}, "seats"),
+        ({"number": 9}, "number"),
+        ({"number": 0}, "number"),
+    ]:
+        with pytest.raises(ValidationError) as error:
+            table_create(session=session, **arguments)
+        assert field in error.value.message_dict
+    assert Table.objects.filter(session=session).count() == 4
