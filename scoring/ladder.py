@@ -27,6 +27,7 @@ rows this module returns. The rules are the README's "Season ladders" section:
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -44,8 +45,9 @@ ROUNDING_NEAREST_100 = "nearest_100"
 ROUNDINGS = (ROUNDING_NONE, ROUNDING_NEAREST_100)
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
-# The stored match winner ("NS", "EW" or "tie") -> North-South's result score.
-_NS_SCORE = {"NS": 1.0, "EW": 0.0, "tie": 0.5}
+# Outcome codes in a player's list of results; the stored winner -> (NS code, EW code).
+_WIN, _DRAW, _LOSS = 2, 1, 0
+_OUTCOMES = {"NS": (_WIN, _LOSS), "EW": (_LOSS, _WIN), "tie": (_DRAW, _DRAW)}
 
 
 class CountedMatch(NamedTuple):
@@ -100,21 +102,15 @@ def net_rounder(rounding: str) -> Callable[[int], int] | None:
 
 
 def result_for(winner: str, *, north_south: bool) -> str:
-    """ "win", "draw" or "loss" for one side of a match with that stored winner."""
-    score = _NS_SCORE[winner]
-    if not north_south:
-        score = 1.0 - score
-    return WIN if score == 1.0 else LOSS if score == 0.0 else DRAW
-
-
-# Indexes into a player's running tally (a list, updated in place: this loop is the hot path).
-_MATCHES, _WINS, _DRAWS, _LOSSES, _NET, _BEST, _WORST, _RATING = range(8)
+    """The result ("win", "draw" or "loss") of one side of a match with that stored winner."""
+    code = _OUTCOMES[winner][0 if north_south else 1]
+    return WIN if code == _WIN else LOSS if code == _LOSS else DRAW
 
 
 def compute_ladder(
     matches: Iterable[CountedMatch | tuple],
     *,
-    names: Mapping[int, str],
+    names: Mapping[int, str] | Callable[[set[int]], Mapping[int, str]],
     min_matches: int = 0,
     rounding: str = ROUNDING_NONE,
     k: float = RATING_K,
@@ -125,77 +121,77 @@ def compute_ladder(
 
     ``matches`` are ``CountedMatch`` values or plain tuples in the same field order (rows
     straight from the database); only complete matches belong here. ``names`` maps every
-    player id that appears to the name the ladder sorts by. Players without a counted match
-    are not on the ladder. Returns the rows in ladder order.
+    player id that appears to the name the ladder sorts by, or is a function that returns
+    that mapping for the set of player ids (called once, after the matches were read).
+    Players without a counted match are not on the ladder. Returns the rows in ladder order.
     """
     rounder = net_rounder(rounding)
     if min_matches < 0:
         raise ValueError(f"min_matches must not be negative, got {min_matches!r}")
-    tallies: dict[int, list] = {}
-    ns_score = _NS_SCORE
-
-    def tally(player: int) -> list:
-        row = tallies.get(player)
-        if row is None:
-            row = tallies[player] = [0, 0, 0, 0, 0, None, None, start]
-        return row
+    # The hot loop: per player, a list of match nets and one of outcome codes (their sums,
+    # extremes and counts are taken at the end, in C), and a running rating.
+    nets: defaultdict[int, list[int]] = defaultdict(list)
+    outcomes: defaultdict[int, list[int]] = defaultdict(list)
+    ratings: dict[int, float] = {}
+    rating = ratings.get
+    codes = _OUTCOMES
+    double_scale = 2.0 * scale
 
     for north, east, south, west, total_ns, total_ew, winner in matches:
         net = total_ns - total_ew
         if rounder is not None:
             net = rounder(net)
-        score = ns_score[winner]
+        code_ns, code_ew = codes[winner]
+        score = code_ns / 2.0  # 1 win, 0.5 draw, 0 loss
         if south is None:  # a table of two: North alone against East alone
-            ns_players = (tally(north),)
-            ew_players = (tally(east),)
-            rating_ns = ns_players[0][_RATING]
-            rating_ew = ew_players[0][_RATING]
-        else:
-            ns_players = (tally(north), tally(south))
-            ew_players = (tally(east), tally(west))
-            rating_ns = (ns_players[0][_RATING] + ns_players[1][_RATING]) / 2
-            rating_ew = (ew_players[0][_RATING] + ew_players[1][_RATING]) / 2
-        expected_ns = 1.0 / (1.0 + 10.0 ** ((rating_ew - rating_ns) / scale))
-        change = k * (score - expected_ns)
-        outcome_ns = _WINS if score == 1.0 else _LOSSES if score == 0.0 else _DRAWS
-        outcome_ew = _LOSSES if score == 1.0 else _WINS if score == 0.0 else _DRAWS
-        for players, own_net, outcome, own_change in (
-            (ns_players, net, outcome_ns, change),
-            (ew_players, -net, outcome_ew, -change),
-        ):
-            for row in players:
-                row[_MATCHES] += 1
-                row[outcome] += 1
-                row[_NET] += own_net
-                if row[_BEST] is None or own_net > row[_BEST]:
-                    row[_BEST] = own_net
-                if row[_WORST] is None or own_net < row[_WORST]:
-                    row[_WORST] = own_net
-                row[_RATING] += own_change
+            r_n, r_e = rating(north, start), rating(east, start)
+            change = k * (score - 1.0 / (1.0 + 10.0 ** ((r_e - r_n) / scale)))
+            ratings[north] = r_n + change
+            ratings[east] = r_e - change
+            nets[north].append(net)
+            nets[east].append(-net)
+            outcomes[north].append(code_ns)
+            outcomes[east].append(code_ew)
+        else:  # a side's rating is the mean of its two players'
+            r_n, r_s = rating(north, start), rating(south, start)
+            r_e, r_w = rating(east, start), rating(west, start)
+            change = k * (score - 1.0 / (1.0 + 10.0 ** ((r_e + r_w - r_n - r_s) / double_scale)))
+            ratings[north] = r_n + change
+            ratings[south] = r_s + change
+            ratings[east] = r_e - change
+            ratings[west] = r_w - change
+            nets[north].append(net)
+            nets[south].append(net)
+            nets[east].append(-net)
+            nets[west].append(-net)
+            outcomes[north].append(code_ns)
+            outcomes[south].append(code_ns)
+            outcomes[east].append(code_ew)
+            outcomes[west].append(code_ew)
 
-    def order(item: tuple[int, list]) -> tuple:
-        player, row = item
-        played = row[_MATCHES]
-        return (
-            played < min_matches,  # the qualified first
-            -row[_NET],
-            -row[_NET] / played,
-            played,
-            names[player].casefold(),
-            names[player],
-            player,
-        )
+    if callable(names):
+        names = names(set(nets))
+    tallies = [
+        (player, len(player_nets), sum(player_nets), player_nets)
+        for player, player_nets in nets.items()
+    ]
 
-    ordered = sorted(tallies.items(), key=order)
+    def order(item: tuple) -> tuple:
+        player, played, net, _nets = item
+        name = names[player]
+        # The qualified first; more net, better average, fewer matches; then by name.
+        return (played < min_matches, -net, -net / played, played, name.casefold(), name, player)
+
+    tallies.sort(key=order)
     ladder: list[LadderRow] = []
     rank = 0
     previous = None
-    for position, (player, row) in enumerate(ordered, start=1):
-        played = row[_MATCHES]
+    for position, (player, played, net, player_nets) in enumerate(tallies, start=1):
         qualified = played >= min_matches
-        key = (qualified, row[_NET], played)  # equal net and matches: equal average too
+        key = (qualified, net, played)  # equal net and matches: equal average too
         if key != previous:
             rank, previous = position, key
+        player_outcomes = outcomes[player]
         ladder.append(
             LadderRow(
                 position=position,
@@ -204,14 +200,14 @@ def compute_ladder(
                 name=names[player],
                 qualified=qualified,
                 matches=played,
-                wins=row[_WINS],
-                draws=row[_DRAWS],
-                losses=row[_LOSSES],
-                net_points=row[_NET],
-                average=round(row[_NET] / played, 2),
-                best=row[_BEST],
-                worst=row[_WORST],
-                rating=round(row[_RATING], 1),
+                wins=player_outcomes.count(_WIN),
+                draws=player_outcomes.count(_DRAW),
+                losses=player_outcomes.count(_LOSS),
+                net_points=net,
+                average=round(net / played, 2),
+                best=max(player_nets),
+                worst=min(player_nets),
+                rating=round(ratings[player], 1),
             )
         )
     return ladder

@@ -6,6 +6,7 @@ Reading a ladder never computes it: these return the rows of the season's latest
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
@@ -48,6 +49,18 @@ def seasons_with_activity() -> list[int]:
         .order_by("id")
         .values_list("id", flat=True)
     )
+
+
+def seasons_by_club(season_ids: Iterable[int] | None = None) -> dict[int, list[int]]:
+    """The given seasons (default: every season with activity) grouped by club id, each
+    list in season id order."""
+    ids = seasons_with_activity() if season_ids is None else sorted(set(season_ids))
+    clubs: dict[int, list[int]] = {}
+    for season, club in (
+        Season.objects.filter(id__in=ids).order_by("id").values_list("id", "club_id")
+    ):
+        clubs.setdefault(club, []).append(season)
+    return clubs
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,16 +15,19 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
+from functools import partial
+from itertools import groupby
+from operator import itemgetter
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from clubs.models import Player, Season
 from matches.models import Match, MatchStatus
 
-from .ladder import compute_ladder
+from .ladder import LadderRow, compute_ladder
 from .models import RunStatus, RunTrigger, Standing, StandingsRun
 
 logger = logging.getLogger(__name__)
@@ -33,7 +36,8 @@ RUNS_KEPT = 10
 """Runs kept per season (the latest); older ones are deleted by each recalculation."""
 PENDING_TTL = 10 * 60
 """Seconds a "recalculation already queued" mark lives, in case its task is lost."""
-_NAMES_CHUNK = 500  # player ids per query when reading names (SQLite's variable limit)
+_STREAM_CHUNK = 10_000  # matches per fetch from the server-side cursor
+_WITHOUT_SEASON = itemgetter(1, 2, 3, 4, 5, 6, 7)  # a counted_matches row -> CountedMatch order
 
 # The columns of a counted match, in scoring.ladder.CountedMatch order.
 COUNTED_MATCH_FIELDS = (
@@ -45,25 +49,65 @@ COUNTED_MATCH_FIELDS = (
     "total_ew",
     "winner",
 )
+# The columns of a standings row, as written.
+STANDING_FIELDS = (
+    "run_id",
+    "season_id",
+    "player_id",
+    "position",
+    "rank",
+    "qualified",
+    "matches",
+    "wins",
+    "draws",
+    "losses",
+    "net_points",
+    "average",
+    "best",
+    "worst",
+    "rating",
+)
 
 
-def counted_matches(season_id: int):
-    """A season's counted (complete) matches in playing order: session date, then match id
-    (the order matches were entered). Abandoned and in-progress matches do not count."""
+def counted_matches(season_ids: Iterable[int]):
+    """The counted (complete) matches of the seasons, as (season id, *CountedMatch) rows, by
+    season and in playing order: session date, then match id (the order matches were
+    entered). Abandoned and in-progress matches do not count."""
     return (
-        Match.objects.filter(table__session__season_id=season_id, status=MatchStatus.COMPLETE)
-        .order_by("table__session__date", "id")
-        .values_list(*COUNTED_MATCH_FIELDS)
+        Match.objects.filter(
+            table__session__season_id__in=list(season_ids), status=MatchStatus.COMPLETE
+        )
+        .order_by("table__session__season_id", "table__session__date", "id")
+        .values_list("table__session__season_id", *COUNTED_MATCH_FIELDS)
     )
 
 
-def _player_names(player_ids: Iterable[int]) -> dict[int, str]:
-    ids = sorted(player_ids)
-    names: dict[int, str] = {}
-    for start in range(0, len(ids), _NAMES_CHUNK):
-        chunk = ids[start : start + _NAMES_CHUNK]
-        names.update(Player.objects.filter(id__in=chunk).values_list("id", "name"))
+def _with_player_names(names: dict[int, str], player_ids: set[int]) -> dict[int, str]:
+    """``names`` after reading the names of the players not yet in it."""
+    missing = sorted(player_ids - names.keys())
+    chunk = connection.features.max_query_params or len(missing) or 1
+    for start in range(0, len(missing), chunk):
+        ids = missing[start : start + chunk]
+        names.update(Player.objects.filter(id__in=ids).values_list("id", "name"))
     return names
+
+
+def _write_standings(rows: list[tuple]) -> None:
+    """Insert standings rows (tuples in STANDING_FIELDS order): COPY on PostgreSQL, the
+    fastest way in, and bulk_create elsewhere."""
+    if connection.vendor == "postgresql":
+        columns = ", ".join(field for field in STANDING_FIELDS)
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(f"COPY {Standing._meta.db_table} ({columns}) FROM STDIN") as copy,
+        ):
+            for row in rows:
+                copy.write_row(row)
+        return
+    Standing.objects.bulk_create(
+        (Standing(**dict(zip(STANDING_FIELDS, row, strict=True))) for row in rows),
+        batch_size=500,
+    )
 
 
 def standings_recalculate(
@@ -83,65 +127,98 @@ def standings_recalculate(
 
     If the recalculation raises, nothing it wrote stays and a "failed" run records the error.
     """
+    runs = standings_recalculate_seasons(season_ids=[season_id], trigger=trigger, pause=pause)
+    if not runs:
+        raise Season.DoesNotExist(f"no season with id {season_id}")
+    return runs[0]
+
+
+def standings_recalculate_seasons(
+    *,
+    season_ids: Iterable[int],
+    trigger: str = RunTrigger.OTHER,
+    pause: float = 0.0,
+) -> list[StandingsRun]:
+    """Rebuild the standings of several seasons in one transaction (the nightly run of a
+    club's seasons): as ``standings_recalculate`` for each, but reading all their matches in
+    one pass through a server-side cursor. Seasons that do not exist are skipped. Returns
+    the runs in season id order."""
+    ids = sorted(set(season_ids))
     started = timezone.now()
     try:
         with transaction.atomic():
-            club = (
-                Season.objects.select_for_update(of=("self",))
-                .filter(id=season_id)
-                .values_list("club__ladder_min_matches", "club__ladder_rounding")
-                .first()
-            )
-            if club is None:
-                raise Season.DoesNotExist(f"no season with id {season_id}")
-            min_matches, rounding = club
+            # Locks in id order, as every recalculation takes them: no deadlock.
+            options = {
+                season: (min_matches, rounding)
+                for season, min_matches, rounding in Season.objects.select_for_update(of=("self",))
+                .filter(id__in=ids)
+                .order_by("id")
+                .values_list("id", "club__ladder_min_matches", "club__ladder_rounding")
+            }
+            ids = [season for season in ids if season in options]
+            if not ids:
+                return []
             if pause:
                 time.sleep(pause)
-            rows = list(counted_matches(season_id))
-            players = {player for row in rows for player in row[:4] if player is not None}
-            ladder = compute_ladder(
-                rows, names=_player_names(players), min_matches=min_matches, rounding=rounding
-            )
-            Standing.objects.filter(season_id=season_id).delete()
-            run = StandingsRun.objects.create(
-                season_id=season_id,
-                trigger=trigger,
-                started_at=started,
-                matches_counted=len(rows),
-                players_ranked=len(ladder),
-            )
-            Standing.objects.bulk_create(
-                (
-                    Standing(
-                        run_id=run.id,
-                        season_id=season_id,
-                        player_id=row.player_id,
-                        position=row.position,
-                        rank=row.rank,
-                        qualified=row.qualified,
-                        matches=row.matches,
-                        wins=row.wins,
-                        draws=row.draws,
-                        losses=row.losses,
-                        net_points=row.net_points,
-                        average=row.average,
-                        best=row.best,
-                        worst=row.worst,
-                        rating=row.rating,
+            names: dict[int, str] = {}
+            ladders: dict[int, tuple[int, list[LadderRow]]] = {season: (0, []) for season in ids}
+            stream = counted_matches(ids).iterator(chunk_size=_STREAM_CHUNK)
+            for season, group in groupby(stream, key=itemgetter(0)):
+                rows = list(map(_WITHOUT_SEASON, group))
+                min_matches, rounding = options[season]
+                ladder = compute_ladder(
+                    rows,
+                    names=partial(_with_player_names, names),
+                    min_matches=min_matches,
+                    rounding=rounding,
+                )
+                ladders[season] = (len(rows), ladder)
+
+            Standing.objects.filter(season_id__in=ids).delete()
+            runs = [
+                StandingsRun.objects.create(
+                    season_id=season,
+                    trigger=trigger,
+                    started_at=started,
+                    matches_counted=ladders[season][0],
+                    players_ranked=len(ladders[season][1]),
+                )
+                for season in ids
+            ]
+            _write_standings(
+                [
+                    (
+                        run.id,
+                        run.season_id,
+                        row.player_id,
+                        row.position,
+                        row.rank,
+                        row.qualified,
+                        row.matches,
+                        row.wins,
+                        row.draws,
+                        row.losses,
+                        row.net_points,
+                        row.average,
+                        row.best,
+                        row.worst,
+                        row.rating,
                     )
-                    for row in ladder
-                ),
-                batch_size=1000,
+                    for run in runs
+                    for row in ladders[run.season_id][1]
+                ]
             )
-            run.status = RunStatus.DONE
-            run.finished_at = timezone.now()
-            run.save(update_fields=["status", "finished_at"])
-            _prune_runs(season_id)
-            return run
-    except Season.DoesNotExist:
-        raise
+            finished = timezone.now()
+            StandingsRun.objects.filter(id__in=[run.id for run in runs]).update(
+                status=RunStatus.DONE, finished_at=finished
+            )
+            for run in runs:
+                run.status, run.finished_at = RunStatus.DONE, finished
+                _prune_runs(run.season_id)
+            return runs
     except Exception as error:
-        _record_failure(season_id, trigger=trigger, started=started, error=error)
+        for season in ids:
+            _record_failure(season, trigger=trigger, started=started, error=error)
         raise
 
 
@@ -201,9 +278,11 @@ def standings_refresh_on_commit(*, season_id: int) -> None:
 def standings_recalculate_all(
     *, season_ids: Iterable[int] | None = None, trigger: str = RunTrigger.COMMAND
 ) -> list[StandingsRun]:
-    """Recalculate the given seasons (default: every season with activity), one transaction
-    each, in this process. For ``manage.py recalculate_standings`` and the benchmark."""
-    from .selectors import seasons_with_activity
+    """Recalculate the given seasons (default: every season with activity) in this process:
+    one transaction per club, for ``manage.py recalculate_standings`` and the benchmark."""
+    from .selectors import seasons_by_club
 
-    ids = list(season_ids) if season_ids is not None else seasons_with_activity()
-    return [standings_recalculate(season_id=season_id, trigger=trigger) for season_id in ids]
+    runs = []
+    for club_season_ids in seasons_by_club(season_ids).values():
+        runs += standings_recalculate_seasons(season_ids=club_season_ids, trigger=trigger)
+    return runs

@@ -253,3 +253,31 @@ def test_a_broker_failure_does_not_block_later_refreshes(
     with django_capture_on_commit_callbacks(execute=True):  # robust: the request goes on
         standings_refresh_on_commit(season_id=season.id)
     assert cache.get(pending_key(season.id)) is None
+
+
+def test_several_seasons_in_one_pass_equal_one_at_a_time(four):
+    club = make_club(ladder_min_matches=2)
+    first, second = make_season(club, 2024), make_season(club, 2025)
+    ann, bob, cid, dot = four
+    stored_match(first, date(2024, 3, 1), (ann, bob, cid, dot), (500, 120), "NS")
+    stored_match(first, date(2024, 3, 8), (ann, cid, bob, dot), (0, 300), "EW")
+    stored_match(second, D1, (ann, bob), (0, 300), "EW")
+    empty = make_season(club, 2023)
+
+    runs = services.standings_recalculate_seasons(
+        season_ids=[second.id, first.id, empty.id, 987654], trigger="nightly"
+    )
+
+    assert [run.season_id for run in runs] == sorted([first.id, second.id, empty.id])
+    assert [run.matches_counted for run in runs] == [2, 1, 0]  # 2024, 2025, 2023 (by id)
+    together = {season.id: ladder(season) for season in (first, second)}
+    for season in (first, second):
+        standings_recalculate(season_id=season.id)
+        assert ladder(season) == together[season.id]
+    assert together[first.id] == [
+        ("Cid", 1, True, 2, 2, 0, 0, 680),
+        ("Ann", 2, True, 2, 1, 0, 1, 80),
+        ("Dot", 3, True, 2, 1, 0, 1, -80),
+        ("Bob", 4, True, 2, 0, 0, 2, -680),
+    ]
+    assert ladder(empty) == []

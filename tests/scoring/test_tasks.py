@@ -10,14 +10,14 @@ from django.conf import settings
 
 from config.celery import app
 from scoring.models import Standing, StandingsRun
-from scoring.tasks import recalculate_active_seasons, recalculate_season
+from scoring.tasks import recalculate_active_seasons, recalculate_season, recalculate_seasons
 from tests.scoring.factories import make_club, make_players, make_season, stored_match
 
 
 def test_tasks_acknowledge_late_are_requeued_when_their_worker_dies_and_have_time_limits():
     assert settings.CELERY_TASK_ACKS_LATE is True
     assert settings.CELERY_TASK_REJECT_ON_WORKER_LOST is True
-    for task in (recalculate_season, recalculate_active_seasons):
+    for task in (recalculate_season, recalculate_seasons, recalculate_active_seasons):
         assert task.acks_late is True
         assert task.reject_on_worker_lost is True
         assert 0 < task.soft_time_limit < task.time_limit <= settings.CELERY_TASK_TIME_LIMIT
@@ -68,14 +68,34 @@ def test_a_run_for_a_season_that_is_gone_is_skipped(eager_tasks, caplog):
 
 
 @pytest.mark.django_db
-def test_the_nightly_task_recalculates_every_season_with_activity(eager_tasks):
-    club = make_club()
+def test_the_nightly_task_recalculates_every_season_with_activity_one_task_per_club(
+    eager_tasks, monkeypatch
+):
+    club, other_club = make_club(), make_club()
     busy, idle = make_season(club, 2025), make_season(club, 2024)
+    older = make_season(club, 2023)
+    elsewhere = make_season(other_club, 2025)
     ann, bob = make_players(club, "Ann", "Bob")
     stored_match(busy, date(2025, 2, 1), (ann, bob), (500, 0), "NS")
+    stored_match(older, date(2023, 2, 1), (ann, bob), (0, 0), "", status="abandoned")
+    cid, dot = make_players(other_club, "Cid", "Dot")
+    stored_match(elsewhere, date(2025, 2, 1), (cid, dot), (0, 90), "EW")
+    batches = []
+    original = recalculate_seasons.delay
+    monkeypatch.setattr(
+        recalculate_seasons, "delay", lambda ids, **kw: batches.append(ids) or original(ids, **kw)
+    )
 
-    assert recalculate_active_seasons.delay().get() == [busy.id]
+    assert sorted(recalculate_active_seasons.delay().get()) == sorted(
+        [busy.id, older.id, elsewhere.id]
+    )
 
-    assert StandingsRun.objects.get().trigger == "nightly"
+    assert sorted(batches) == sorted([sorted([busy.id, older.id]), [elsewhere.id]])
+    assert set(StandingsRun.objects.values_list("season", "trigger")) == {
+        (busy.id, "nightly"),
+        (older.id, "nightly"),
+        (elsewhere.id, "nightly"),
+    }
     assert Standing.objects.filter(season=busy).count() == 2
+    assert Standing.objects.filter(season=elsewhere).count() == 2
     assert not StandingsRun.objects.filter(season=idle).exists()
