@@ -75,16 +75,10 @@ def _season_changed(match: Match) -> None:
 
 
 def _seasons_changed(season_ids) -> None:
-    """The single place that calls ``scoring.services.standings_refresh_on_commit``.
+    """The single place that calls ``scoring.services.standings_refresh_on_commit``: each
+    season's ladder is recalculated once the service's transaction commits."""
+    from scoring.services import standings_refresh_on_commit
 
-    The ladder issue provides that function; until it exists there is nothing to refresh.
-    """
-    try:
-        from scoring.services import standings_refresh_on_commit
-    except ImportError as error:
-        if error.name not in ("scoring.services", None):
-            raise  # a real import error inside scoring.services
-        return
     for season_id in sorted(season_ids):
         standings_refresh_on_commit(season_id=season_id)
 
