@@ -1,0 +1,425 @@
+"""The Django admin for clubs, players, memberships, seasons, sessions and tables.
+
+A director (a staff user whose player has a director membership, in the "Directors" group
+that ``clubs.services`` maintains) sees and changes only the clubs they direct; superusers see
+everything. Querysets, foreign-key choices and object permissions are all scoped, and every
+add or change goes through ``clubs.services`` (the forms call the service once they are
+valid, so its errors show beside the fields).
+"""
+
+from django import forms
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Membership, Player, Role, Season, Session, Table, TableSeats
+from clubs.selectors import clubs_directed_by, players_in_clubs
+from clubs.services import (
+    club_create,
+    club_update,
+    membership_set,
+    player_create,
+    player_update,
+    season_create,
+    season_update,
+    session_get_or_create,
+    session_update,
+    table_create,
+)
+
+
+def scoped_choices(model, user):
+    """The rows of ``model`` a user may pick in a form: those of the clubs they direct.
+    None for a superuser (everything) or a model that is not club data."""
+    if user.is_superuser:
+        return None
+    clubs = clubs_directed_by(user)
+    if model is Club:
+        return clubs
+    if model is Player:
+        return players_in_clubs(clubs)
+    if model is Season or model is Session:
+        return model.objects.filter(club__in=clubs)
+    if model is Table:
+        return Table.objects.filter(session__club__in=clubs)
+    if model is get_user_model():
+        return model.objects.filter(player__memberships__club__in=clubs).distinct()
+    from matches.models import Match  # matches depends on clubs
+
+    if model is Match:
+        return Match.objects.filter(table__session__club__in=clubs)
+    return None
+
+
+class ServiceForm(forms.ModelForm):
+    """A model form whose saving is a service call.
+
+    Once every field is valid, ``save_through_service`` runs (in a savepoint) and returns the
+    saved object; its ``ValidationError`` is shown beside the fields it names. The admin then
+    only logs and redirects (``ClubScopedAdmin.save_model`` writes nothing itself).
+    """
+
+    request = None  # bound by ClubScopedAdmin.get_form
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            queryset = getattr(field, "queryset", None)
+            if queryset is not None and self.request is not None:
+                scoped = scoped_choices(queryset.model, self.request.user)
+                if scoped is not None:
+                    field.queryset = scoped
+
+    @property
+    def adding(self) -> bool:
+        return self.instance.pk is None
+
+    def changed(self, names) -> dict:
+        """The cleaned values of the fields among ``names`` that changed."""
+        return {name: self.cleaned_data[name] for name in names if name in self.changed_data}
+
+    def save_through_service(self):
+        raise NotImplementedError
+
+    def _post_clean(self):
+        # The service validates and saves; the model is not validated twice.
+        if self.errors:
+            return
+        try:
+            with transaction.atomic():
+                self.instance = self.save_through_service()
+        except ValidationError as error:
+            self.add_service_error(error)
+
+    def add_service_error(self, error: ValidationError) -> None:
+        if not hasattr(error, "error_dict"):
+            self.add_error(None, error)
+            return
+        for field, errors in error.error_dict.items():
+            self.add_error(field if field in self.fields else None, errors)
+
+
+class ClubScopedAdmin(admin.ModelAdmin):
+    """Everything a director sees or picks belongs to a club they direct."""
+
+    club_lookup = "club"  # the path from this model to its club
+    add_form: type[ServiceForm] | None = None  # the form on the add page, if not ``form``
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        clubs = clubs_directed_by(request.user)
+        in_scope = self.model._default_manager.filter(**{f"{self.club_lookup}__in": clubs})
+        return queryset.filter(pk__in=in_scope.values("pk"))
+
+    def in_scope(self, request, obj) -> bool:
+        if obj is None or request.user.is_superuser:
+            return True
+        return self.get_queryset(request).filter(pk=obj.pk).exists()
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) and self.in_scope(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and self.in_scope(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and self.in_scope(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        scoped = scoped_choices(db_field.related_model, request.user)
+        if scoped is not None:
+            kwargs["queryset"] = scoped
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None and self.add_form is not None:
+            kwargs.setdefault("form", self.add_form)
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"request": request})
+
+    def save_model(self, request, obj, form, change):
+        """The form's service has saved the object already."""
+
+    def save_related(self, request, form, formsets, change):
+        """Nothing related is edited here: memberships go through their own service."""
+
+
+# --- clubs ---------------------------------------------------------------------------------
+
+CLUB_FORM_FIELDS = [
+    "name",
+    "slug",
+    "country",
+    "language",
+    "timezone",
+    "public",
+    "chicago_vulnerability",
+    "ladder_min_matches",
+    "ladder_rounding",
+]
+
+
+class ClubForm(ServiceForm):
+    class Meta:
+        model = Club
+        fields = CLUB_FORM_FIELDS
+
+    def save_through_service(self):
+        if self.adding:
+            return club_create(creator=self.request.user, **self.cleaned_data)
+        return club_update(
+            club=self.instance, actor=self.request.user, **self.changed(CLUB_FORM_FIELDS)
+        )
+
+
+@admin.register(Club)
+class ClubAdmin(ClubScopedAdmin):
+    club_lookup = "pk"
+    form = ClubForm
+    fields = CLUB_FORM_FIELDS
+    list_display = ["name", "slug", "country", "public", "chicago_vulnerability"]
+    list_filter = ["public", "country"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+# --- players and memberships ---------------------------------------------------------------
+
+
+class MembershipInline(admin.TabularInline):
+    """A player's clubs, shown read-only on the player page (changed through memberships)."""
+
+    model = Membership
+    extra = 0
+    fields = ["club", "role"]
+    readonly_fields = ["club", "role"]
+    can_delete = False
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        return queryset.filter(club__in=clubs_directed_by(request.user))
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class PlayerAddForm(ServiceForm):
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all())
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
+
+    class Meta:
+        model = Player
+        fields = ["name", "active", "user"]
+
+    def save_through_service(self):
+        data = self.cleaned_data
+        return player_create(
+            club=data["club"],
+            name=data["name"],
+            user=data.get("user"),
+            role=data["role"],
+            active=data["active"],
+        )
+
+
+class PlayerChangeForm(ServiceForm):
+    class Meta:
+        model = Player
+        fields = ["name", "active", "user"]
+
+    def save_through_service(self):
+        return player_update(player=self.instance, **self.changed(["name", "active", "user"]))
+
+
+@admin.register(Player)
+class PlayerAdmin(ClubScopedAdmin):
+    club_lookup = "memberships__club"
+    form = PlayerChangeForm
+    add_form = PlayerAddForm
+    inlines = [MembershipInline]
+    list_display = ["name", "active", "club_names"]
+    list_filter = ["active", ("memberships__club", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["name"]
+
+    def get_fields(self, request, obj=None):
+        fields = ["name", "active", "user"]
+        return ["club", "role", *fields] if obj is None else fields
+
+    def get_readonly_fields(self, request, obj=None):
+        # Only a superuser links a player to a user account (it grants a director admin access).
+        return [] if request.user.is_superuser else ["user"]
+
+    def get_inline_instances(self, request, obj=None):
+        return [] if obj is None else super().get_inline_instances(request, obj)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("memberships__club")
+
+    @admin.display(description=_("clubs"))
+    def club_names(self, player):
+        return ", ".join(sorted(m.club.name for m in player.memberships.all()))
+
+
+class MembershipForm(ServiceForm):
+    class Meta:
+        model = Membership
+        fields = ["club", "player", "role"]
+
+    def save_through_service(self):
+        club = self.cleaned_data.get("club", self.instance.club if not self.adding else None)
+        player = self.cleaned_data.get("player", self.instance.player if not self.adding else None)
+        return membership_set(club=club, player=player, role=self.cleaned_data["role"])
+
+
+@admin.register(Membership)
+class MembershipAdmin(ClubScopedAdmin):
+    form = MembershipForm
+    list_display = ["player", "club", "role"]
+    list_filter = [("club", admin.RelatedOnlyFieldListFilter), "role"]
+    search_fields = ["player__name"]
+    list_select_related = ["player", "club"]
+
+    def get_fields(self, request, obj=None):
+        return ["club", "player", "role"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else ["club", "player"]
+
+
+# --- seasons, sessions and tables ----------------------------------------------------------
+
+
+class SeasonForm(ServiceForm):
+    class Meta:
+        model = Season
+        fields = ["club", "name", "start_date", "end_date"]
+
+    def save_through_service(self):
+        if self.adding:
+            return season_create(**self.cleaned_data)
+        return season_update(
+            season=self.instance, **self.changed(["name", "start_date", "end_date"])
+        )
+
+
+@admin.register(Season)
+class SeasonAdmin(ClubScopedAdmin):
+    form = SeasonForm
+    list_display = ["name", "club", "start_date", "end_date"]
+    list_filter = [("club", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["name", "club__name"]
+    list_select_related = ["club"]
+
+    def get_fields(self, request, obj=None):
+        return ["club", "name", "start_date", "end_date"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else ["club"]
+
+
+class SessionForm(ServiceForm):
+    class Meta:
+        model = Session
+        fields = ["club", "date", "notes"]
+
+    def save_through_service(self):
+        if self.adding:
+            club, date = self.cleaned_data["club"], self.cleaned_data["date"]
+            if Session.objects.filter(club=club, date=date).exists():
+                raise ValidationError({"date": [_("The club already has a session that day.")]})
+            session = session_get_or_create(club=club, date=date)
+        else:
+            session = self.instance
+        return session_update(session=session, notes=self.cleaned_data.get("notes", ""))
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    fields = ["number", "seats"]
+    readonly_fields = ["number", "seats"]
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Session)
+class SessionAdmin(ClubScopedAdmin):
+    form = SessionForm
+    inlines = [TableInline]
+    list_display = ["date", "club", "season", "table_count"]
+    list_filter = [
+        ("club", admin.RelatedOnlyFieldListFilter),
+        ("season", admin.RelatedOnlyFieldListFilter),
+    ]
+    date_hierarchy = "date"
+    search_fields = ["club__name", "notes"]
+    list_select_related = ["club", "season"]
+
+    def get_fields(self, request, obj=None):
+        return ["club", "date", "notes"] if obj is None else ["club", "season", "date", "notes"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else ["club", "season", "date"]
+
+    def get_inline_instances(self, request, obj=None):
+        return [] if obj is None else super().get_inline_instances(request, obj)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(tables_count=Count("tables"))
+
+    @admin.display(description=_("tables"), ordering="tables_count")
+    def table_count(self, session):
+        return session.tables_count
+
+
+class TableForm(ServiceForm):
+    number = forms.IntegerField(
+        label=_("Number"),
+        required=False,
+        min_value=1,
+        help_text=_("Leave empty for the next free number."),
+    )
+    seats = forms.TypedChoiceField(
+        label=_("Seats"), choices=TableSeats.choices, coerce=int, initial=TableSeats.FOUR
+    )
+
+    class Meta:
+        model = Table
+        fields = ["session", "number", "seats"]
+
+    def save_through_service(self):
+        data = self.cleaned_data
+        return table_create(session=data["session"], number=data["number"], seats=data["seats"])
+
+
+@admin.register(Table)
+class TableAdmin(ClubScopedAdmin):
+    club_lookup = "session__club"
+    add_form = TableForm
+    list_display = ["__str__", "session", "number", "seats"]
+    list_filter = [("session__club", admin.RelatedOnlyFieldListFilter), "seats"]
+    search_fields = ["session__club__name"]
+    list_select_related = ["session__club"]
+
+    def get_fields(self, request, obj=None):
+        return ["session", "number", "seats"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # A table's number and seats are fixed once it exists (its matches depend on them).
+        return [] if obj is None else ["session", "number", "seats"]

@@ -1,0 +1,197 @@
+"""The admin through its HTTP pages: a director of club A sees and changes only club A's data
+(nothing of club B in changelists, change pages, filters or choices); superusers see all."""
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from clubs.models import Club, Membership, Player, Season, Session, Table
+from clubs.services import player_create, session_get_or_create, table_create
+from tests.clubs.factories import PLAY_DATE, make_club, make_user
+
+pytestmark = pytest.mark.django_db
+
+D = datetime.date
+
+
+@pytest.fixture
+def alpha_director():
+    return make_user("alpha_boss")
+
+
+@pytest.fixture
+def alpha(alpha_director):
+    club = make_club(creator=alpha_director, name="Alphaclub", slug="alphaclub")
+    player_create(club=club, name="Alicia Alphaplayer")
+    table_create(session=session_get_or_create(club=club, date=PLAY_DATE))
+    return club
+
+
+@pytest.fixture
+def bravo():
+    club = make_club(creator=make_user("bravo_boss"), name="Bravoclub", slug="bravoclub")
+    player_create(club=club, name="Boris Bravoplayer")
+    table_create(session=session_get_or_create(club=club, date=PLAY_DATE))
+    return club
+
+
+@pytest.fixture
+def as_alpha(client, alpha_director, alpha, bravo):
+    client.force_login(alpha_director)
+    return client
+
+
+def objects_of(club):
+    session = Session.objects.get(club=club)
+    return {
+        "club": club,
+        "player": Player.objects.get(memberships__club=club, name__endswith="player"),
+        "membership": Membership.objects.filter(club=club).first(),
+        "season": Season.objects.get(club=club),
+        "session": session,
+        "table": Table.objects.get(session=session),
+    }
+
+
+def test_changelists_show_only_the_directors_clubs(as_alpha):
+    for model in ("club", "player", "membership", "season", "session", "table"):
+        page = as_alpha.get(f"/admin/clubs/{model}/").content.decode()
+        assert "Alphaclub" in page or "Alicia" in page, model
+        assert "Bravo" not in page, model
+
+
+def test_another_clubs_change_pages_are_out_of_reach(as_alpha, bravo):
+    for model, obj in objects_of(bravo).items():
+        url = f"/admin/clubs/{model}/{obj.pk}/change/"
+        response = as_alpha.get(url, follow=True)
+        page = response.content.decode()
+        assert "Bravo" not in page, model
+        # The admin answers as for a missing object: back to the index with a message.
+        assert response.redirect_chain == [("/admin/", 302)], model
+        assert "exist" in page, model
+        response = as_alpha.post(url, {"name": "Taken over", "notes": "mine"})
+        assert response.status_code in (302, 403, 404), model
+    bravo.refresh_from_db()
+    assert bravo.name == "Bravoclub"
+    assert not Player.objects.filter(name="Taken over").exists()
+
+
+def test_their_own_change_pages_open(as_alpha, alpha):
+    for model, obj in objects_of(alpha).items():
+        assert as_alpha.get(f"/admin/clubs/{model}/{obj.pk}/change/").status_code == 200, model
+
+
+def test_choices_and_filters_hold_only_the_directors_clubs(as_alpha):
+    for url in [
+        "/admin/clubs/season/add/",
+        "/admin/clubs/session/add/",
+        "/admin/clubs/table/add/",
+        "/admin/clubs/membership/add/",
+        "/admin/clubs/player/add/",
+        "/admin/clubs/player/",  # its club filter
+        "/admin/clubs/session/",
+        "/admin/clubs/membership/",
+    ]:
+        page = as_alpha.get(url).content.decode()
+        assert "Alpha" in page, url
+        assert "Bravo" not in page, url
+
+
+def test_a_post_naming_another_clubs_rows_is_refused(as_alpha, bravo):
+    response = as_alpha.post(
+        "/admin/clubs/season/add/",
+        {"club": bravo.pk, "name": "Sneaky", "start_date": "2026-01-01", "end_date": "2026-12-31"},
+    )
+    assert response.status_code == 200  # the form again, with the error
+    assert "Select a valid choice" in response.content.decode()
+    assert not Season.objects.filter(name="Sneaky").exists()
+
+
+def test_adding_goes_through_the_services(as_alpha, alpha, alpha_director):
+    response = as_alpha.post(
+        "/admin/clubs/season/add/",
+        {"club": alpha.pk, "name": "2026", "start_date": "2026-01-01", "end_date": "2026-12-31"},
+    )
+    assert response.status_code == 302
+    assert Season.objects.filter(club=alpha, name="2026").exists()
+    # An overlap is shown beside the field, and nothing is saved.
+    response = as_alpha.post(
+        "/admin/clubs/season/add/",
+        {"club": alpha.pk, "name": "x", "start_date": "2026-06-01", "end_date": "2027-06-01"},
+    )
+    assert response.status_code == 200
+    assert "overlaps 2026" in response.content.decode()
+    assert not Season.objects.filter(name="x").exists()
+    # A player is created with their membership.
+    response = as_alpha.post(
+        "/admin/clubs/player/add/",
+        {"club": alpha.pk, "role": "player", "name": "Newcomer", "active": "on"},
+    )
+    assert response.status_code == 302
+    assert Membership.objects.get(player__name="Newcomer").club == alpha
+    # A table takes the next number when none is given.
+    session = Session.objects.get(club=alpha)
+    response = as_alpha.post("/admin/clubs/table/add/", {"session": session.pk, "seats": 2})
+    assert response.status_code == 302
+    assert Table.objects.filter(session=session).order_by("number").last().number == 2
+    # A club added by a director is theirs to direct.
+    response = as_alpha.post(
+        "/admin/clubs/club/add/",
+        {
+            "name": "Alpha Two",
+            "slug": "alpha-two",
+            "country": "PL",
+            "language": "en",
+            "timezone": "Europe/Warsaw",
+            "chicago_vulnerability": "dealer",
+            "ladder_min_matches": 0,
+            "ladder_rounding": "none",
+        },
+    )
+    assert response.status_code == 302
+    new = Club.objects.get(slug="alpha-two")
+    assert new.memberships.get(role="director").player.user == alpha_director
+
+
+def test_a_change_goes_through_the_services(as_alpha, alpha):
+    season = Season.objects.get(club=alpha)
+    Session.objects.get(club=alpha)  # on 2025-03-14
+    url = f"/admin/clubs/season/{season.pk}/change/"
+    response = as_alpha.post(
+        url, {"name": season.name, "start_date": "2025-04-01", "end_date": "2025-12-31"}
+    )
+    assert response.status_code == 200
+    assert "outside these dates" in response.content.decode()
+    season.refresh_from_db()
+    assert season.start_date == D(2025, 1, 1)
+    response = as_alpha.post(
+        url, {"name": "Renamed", "start_date": "2025-01-01", "end_date": "2025-12-31"}
+    )
+    assert response.status_code == 302
+    season.refresh_from_db()
+    assert season.name == "Renamed"
+
+
+def test_a_director_cannot_link_user_accounts(as_alpha, alpha):
+    player = Player.objects.get(name="Alicia Alphaplayer")
+    page = as_alpha.get(f"/admin/clubs/player/{player.pk}/change/").content.decode()
+    assert 'name="user"' not in page
+    assert "bravo_boss" not in page
+
+
+def test_a_superuser_sees_every_club(client, alpha, bravo):
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    page = client.get("/admin/clubs/club/").content.decode()
+    assert "Alphaclub" in page and "Bravoclub" in page
+    assert client.get(f"/admin/clubs/club/{bravo.pk}/change/").status_code == 200
+
+
+def test_staff_without_a_directorship_sees_nothing(client, alpha):
+    user = make_user("helper", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="view_club"))
+    client.force_login(user)
+    page = client.get("/admin/clubs/club/").content.decode()
+    assert "Alphaclub" not in page
+    assert client.get(f"/admin/clubs/club/{alpha.pk}/change/").status_code == 302
+    assert client.get("/admin/clubs/season/").status_code == 403
