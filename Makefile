@@ -5,7 +5,12 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.test_settings
 
-.PHONY: run test lint migrations-check bench clean
+.PHONY: run test lint migrations-check bench clean messages compilemessages
+
+# Translations: the four catalogs under locale/ (English is the source language). The ignore
+# list is the one tests/web/test_catalogs.py uses to find strings missing from the catalogs.
+LOCALES := el pl es nl
+MESSAGES_IGNORE := bench tests build docs var staticfiles node_modules docker
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +39,16 @@ migrations-check: $(VENV)/.installed-dev
 	$(TEST_ENV) $(BIN)/python manage.py check
 	$(TEST_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 
-test: lint migrations-check
+# Update the catalogs with every marked string (then translate what is new in each).
+messages: $(VENV)/.installed-dev
+	$(TEST_ENV) $(BIN)/python manage.py makemessages --add-location=file --no-obsolete \
+		$(addprefix -l ,$(LOCALES)) $(addprefix --ignore=,$(MESSAGES_IGNORE))
+
+# The compiled catalogs (.mo) are build output, not in git.
+compilemessages: $(VENV)/.installed-dev
+	$(TEST_ENV) $(BIN)/python manage.py compilemessages --ignore=.venv --ignore=build $(addprefix -l ,$(LOCALES))
+
+test: lint migrations-check compilemessages
 	$(BIN)/python -m pytest
 
 clean:

@@ -1,0 +1,194 @@
+"""Forms of the entry pages: a deal at the table, a new match.
+
+They check what a person can get wrong before anything is written (a missing field, a level
+out of range) and say so in the reader's language beside the field; the rules themselves are
+checked by ``matches.services`` through the engine, whose errors the views put beside the
+field they name.
+"""
+
+from datetime import date
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from matches.templatetags.bridge import SEAT_LETTERS, strain_html
+
+LEVELS = [(level, str(level)) for level in range(1, 8)]
+TRICKS = [(tricks, str(tricks)) for tricks in range(14)]
+DOUBLINGS = [
+    ("", "\u2013"),  # not doubled
+    ("X", pgettext_lazy("doubled", "X")),
+    ("XX", pgettext_lazy("redoubled", "XX")),
+]
+# The fields a service error may name, and where the form shows it.
+SERVICE_FIELDS = {
+    "passed_out": "passed_out",
+    "level": "level",
+    "strain": "strain",
+    "doubling": "doubling",
+    "contract": "level",
+    "declarer": "declarer",
+    "tricks": "tricks",
+}
+
+
+def strain_choices():
+    return [(code, strain_html(code)) for code in ("C", "D", "H", "S", "NT")]
+
+
+class DealForm(forms.Form):
+    """One deal: passed out, or a contract (level, strain, doubling), declarer and tricks."""
+
+    expected_sequence = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    passed_out = forms.BooleanField(label=_("Passed out"), required=False)
+    level = forms.TypedChoiceField(
+        label=_("Level"), choices=LEVELS, coerce=int, required=False, widget=forms.RadioSelect
+    )
+    strain = forms.ChoiceField(label=_("Strain"), required=False, widget=forms.RadioSelect)
+    doubling = forms.ChoiceField(
+        label=_("Doubled"), choices=DOUBLINGS, required=False, widget=forms.RadioSelect
+    )
+    declarer = forms.ChoiceField(label=_("Declarer"), required=False, widget=forms.RadioSelect)
+    tricks = forms.TypedChoiceField(
+        label=_("Tricks taken by declarer"),
+        choices=TRICKS,
+        coerce=int,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, match, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["strain"].choices = strain_choices()
+        self.fields["declarer"].choices = [
+            (
+                seat,
+                format_html('{}<small class="player">{}</small>', SEAT_LETTERS[seat], player.name),
+            )
+            for seat, player in match.seats.items()
+        ]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("passed_out"):
+            for name in ("level", "strain", "doubling", "declarer", "tricks"):
+                data[name] = None
+            return data
+        missing = {
+            "level": _("Choose the level of the contract, 1 to 7."),
+            "strain": _("Choose the strain: a suit or no trump."),
+            "declarer": _("Choose the declarer."),
+            "tricks": _("Choose the number of tricks declarer took, 0 to 13."),
+        }
+        for name, message in missing.items():
+            if data.get(name) in (None, "") and name not in self.errors:
+                self.add_error(name, message)
+        return data
+
+    def service_arguments(self) -> dict:
+        """The keyword arguments of ``deal_record`` and ``deal_correct``."""
+        data = self.cleaned_data
+        if data.get("passed_out"):
+            return {"passed_out": True}
+        return {
+            "passed_out": False,
+            "contract": f"{data['level']}{data['strain']}{data.get('doubling') or ''}",
+            "declarer": data["declarer"],
+            "tricks": data["tricks"],
+        }
+
+    def add_service_error(self, error: ValidationError) -> None:
+        """Put a service's ValidationError beside the field it names."""
+        if hasattr(error, "error_dict"):
+            for name, errors in error.error_dict.items():
+                target = SERVICE_FIELDS.get(name)
+                for message in errors:
+                    self.add_error(target, message)
+        else:
+            for message in error.messages:
+                self.add_error(None, message)
+
+    @classmethod
+    def initial_from_deal(cls, deal) -> dict:
+        """A stored deal as this form's initial values (to correct it)."""
+        if deal.passed_out:
+            return {"expected_sequence": deal.sequence, "passed_out": True}
+        return {
+            "expected_sequence": deal.sequence,
+            "level": deal.level,
+            "strain": deal.strain,
+            "doubling": deal.doubling,
+            "declarer": deal.declarer,
+            "tricks": deal.tricks,
+        }
+
+
+class MatchForm(forms.Form):
+    """A new match at the club: its kind, the players by seat, the first dealer, the date."""
+
+    kind = forms.ChoiceField(label=_("Kind"))
+    north = forms.ModelChoiceField(label=_("North"), queryset=None)
+    east = forms.ModelChoiceField(label=_("East"), queryset=None)
+    south = forms.ModelChoiceField(label=_("South"), queryset=None, required=False)
+    west = forms.ModelChoiceField(label=_("West"), queryset=None, required=False)
+    first_dealer = forms.ChoiceField(label=_("First dealer"))
+    played_on = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+
+    def __init__(self, *args, club, today: date, **kwargs):
+        from matches.models import KindChoice, SeatChoice
+
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("played_on", today)
+        kwargs["initial"].setdefault("kind", KindChoice.CHICAGO)
+        kwargs["initial"].setdefault("first_dealer", SeatChoice.N)
+        super().__init__(*args, **kwargs)
+        players = club.players.filter(active=True).order_by("name", "id")
+        for seat in ("north", "east", "south", "west"):
+            self.fields[seat].queryset = players
+        self.fields["kind"].choices = KindChoice.choices
+        self.fields["first_dealer"].choices = SeatChoice.choices
+
+    def clean(self):
+        data = super().clean()
+        two = data.get("kind") == "two_player"
+        for seat in ("south", "west"):
+            if two:
+                data[seat] = None
+            elif not data.get(seat) and seat not in self.errors:
+                self.add_error(seat, _("Choose a player for this seat."))
+        return data
+
+    def seats(self) -> dict:
+        data = self.cleaned_data
+        seats = {"N": data["north"], "E": data["east"]}
+        if data.get("south") and data.get("west"):
+            seats |= {"S": data["south"], "W": data["west"]}
+        return seats
+
+    def add_service_error(self, error: ValidationError) -> None:
+        fields = {
+            "kind": "kind",
+            "first_dealer": "first_dealer",
+            "played_on": "played_on",
+            "date": "played_on",
+            "N": "north",
+            "E": "east",
+            "S": "south",
+            "W": "west",
+            "north": "north",
+            "east": "east",
+            "south": "south",
+            "west": "west",
+        }
+        if hasattr(error, "error_dict"):
+            for name, errors in error.error_dict.items():
+                for message in errors:
+                    self.add_error(fields.get(name), message)
+        else:
+            for message in error.messages:
+                self.add_error(None, message)

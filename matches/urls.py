@@ -1,0 +1,15 @@
+from django.urls import path
+
+from matches import views
+
+app_name = "matches"
+
+urlpatterns = [
+    path("clubs/<slug:slug>/matches/new/", views.match_new, name="new"),
+    path("matches/<int:pk>/", views.match_sheet, name="sheet"),
+    path("matches/<int:pk>/sheet.pdf", views.match_sheet_pdf, name="sheet_pdf"),
+    path("matches/<int:pk>/table/", views.table_page, name="table"),
+    path("matches/<int:pk>/table/correct/", views.table_correct, name="table_correct"),
+    path("matches/<int:pk>/table/delete-last/", views.table_delete_last, name="table_delete_last"),
+    path("matches/<int:pk>/table/finish/", views.table_finish, name="table_finish"),
+]

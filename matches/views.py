@@ -1,0 +1,256 @@
+"""Match pages: the score sheet (page and PDF), the table page where a director enters each
+deal, and the form that starts a match.
+
+The views only read through ``matches.selectors`` and write through ``matches.services``;
+the figures on every page are the rules engine's (``match_sheet``).
+"""
+
+from django.contrib.staticfiles import finders
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs.models import Club
+from clubs.views import can_direct, club_for_director, club_for_reader, doors
+from matches import selectors, services
+from matches.forms import DealForm, MatchForm
+from matches.models import Match
+
+PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+LETTER_COUNTRIES = {"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "DO", "CR", "PA", "SV"}
+
+
+def _match(pk: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related(
+            "table__session__club", "table__session__season", "north", "east", "south", "west"
+        ),
+        pk=pk,
+    )
+
+
+def _sheet_context(request, match: Match) -> dict:
+    club = match.table.session.club
+    return {
+        "match": match,
+        "club": club,
+        "session": match.table.session,
+        "sheet": selectors.match_sheet(match=match),
+        "is_director": can_direct(request.user, club),
+    }
+
+
+@doors
+def match_sheet(request, pk: int):
+    """The score sheet of one match, printable on one page."""
+    match = _match(pk)
+    club_for_reader(request, match.table.session.club)
+    context = _sheet_context(request, match)
+    context["paper"] = default_paper(context["club"])
+    return render(request, "matches/sheet.html", context)
+
+
+def default_paper(club: Club) -> str:
+    return "letter" if club.country in LETTER_COUNTRIES else "a4"
+
+
+@doors
+def match_sheet_pdf(request, pk: int):
+    """The score sheet as a PDF of one page (A4, or Letter with ?paper=letter)."""
+    import weasyprint  # imported here: only this view needs it, and it is slow to import
+
+    match = _match(pk)
+    club = club_for_reader(request, match.table.session.club)
+    paper = request.GET.get("paper", default_paper(club)).lower()
+    if paper not in PAPER_SIZES:
+        paper = default_paper(club)
+    context = _sheet_context(request, match)
+    context["pdf"] = True
+    html = render_to_string("matches/sheet_pdf.html", context, request=request)
+    stylesheets = [
+        weasyprint.CSS(filename=finders.find("css/partscore.css")),
+        weasyprint.CSS(string=f"@page {{ size: {PAPER_SIZES[paper]}; margin: 12mm; }}"),
+    ]
+    pdf = weasyprint.HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf(
+        stylesheets=stylesheets
+    )
+    session = match.table.session
+    name = slugify(f"{club.slug} {session.date.isoformat()} table {match.table.number} {pk}")
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{name}.pdf"'
+    return response
+
+
+# --- The table page ----------------------------------------------------------------------
+
+
+def _table_context(request, match: Match, *, form=None, fix_form=None, fix_open=False) -> dict:
+    context = _sheet_context(request, match)
+    sheet = context["sheet"]
+    deals = list(match.deals.order_by("sequence"))
+    last = deals[-1] if deals else None
+    open_for_deals = match.status == "in_progress" and sheet.next_deal is not None
+    if form is None and open_for_deals:
+        form = DealForm(match=match, initial={"expected_sequence": len(deals) + 1})
+    if fix_form is None and last is not None:
+        fix_form = DealForm(match=match, prefix="fix", initial=DealForm.initial_from_deal(last))
+    last_row = sheet.rows[-1] if sheet.rows else None
+    counted = sum(1 for row in sheet.rows if row.number is not None)
+    context.update(
+        {
+            "form": form if open_for_deals else None,
+            "fix_form": fix_form if match.status != "abandoned" else None,
+            "fix_open": fix_open,
+            "last_deal": last,
+            "last_row": last_row,
+            "next_deal": sheet.next_deal if open_for_deals else None,
+            "deals_left": 4 - counted if match.kind == "chicago" else None,
+            "can_finish": match.kind != "chicago" and match.status == "in_progress",
+        }
+    )
+    return context
+
+
+def _render_table(request, match, status=200, **kwargs):
+    return render(
+        request, "matches/table.html", _table_context(request, match, **kwargs), status=status
+    )
+
+
+@doors
+@require_http_methods(["GET", "POST"])
+def table_page(request, pk: int):
+    """The page on the table: what the next deal is, the score so far, the form for it."""
+    match = _match(pk)
+    club_for_director(request, match.table.session.club)
+    if request.method == "GET":
+        return _render_table(request, match)
+    form = DealForm(request.POST, match=match)
+    if not form.is_valid():
+        return _render_table(request, match, status=400, form=form)
+    try:
+        services.deal_record(
+            match=match,
+            expected_sequence=form.cleaned_data["expected_sequence"],
+            actor=request.user,
+            **form.service_arguments(),
+        )
+    except ValidationError as error:
+        form.add_service_error(error)
+        return _render_table(request, _match(pk), status=400, form=form)
+    except services.MatchConflict as error:
+        form.add_error(None, str(error))
+        return _render_table(request, _match(pk), status=409, form=form)
+    return redirect("matches:table", pk=pk)
+
+
+@doors
+@require_POST
+def table_correct(request, pk: int):
+    """A director corrects the last deal entered."""
+    match = _match(pk)
+    club_for_director(request, match.table.session.club)
+    fix_form = DealForm(request.POST, match=match, prefix="fix")
+    if not fix_form.is_valid():
+        return _render_table(request, match, status=400, fix_form=fix_form, fix_open=True)
+    last = match.deals.order_by("-sequence").first()
+    sequence = fix_form.cleaned_data["expected_sequence"]
+    if last is None or last.sequence != sequence:
+        fix_form.add_error(
+            None, _("The last deal is no longer the one you corrected: check it and try again.")
+        )
+        return _render_table(request, match, status=409, fix_form=fix_form, fix_open=True)
+    try:
+        services.deal_correct(
+            match=match, sequence=sequence, actor=request.user, **fix_form.service_arguments()
+        )
+    except ValidationError as error:
+        fix_form.add_service_error(error)
+        return _render_table(request, _match(pk), status=400, fix_form=fix_form, fix_open=True)
+    except services.MatchConflict as error:
+        fix_form.add_error(None, str(error))
+        return _render_table(request, _match(pk), status=409, fix_form=fix_form, fix_open=True)
+    return redirect("matches:table", pk=pk)
+
+
+@doors
+@require_POST
+def table_delete_last(request, pk: int):
+    """A director takes back the last deal entered."""
+    match = _match(pk)
+    club_for_director(request, match.table.session.club)
+    try:
+        services.deal_delete_last(match=match, actor=request.user)
+    except (ValidationError, services.MatchConflict) as error:
+        return _render_table(request, _match(pk), status=409, **_error_form(match, error))
+    return redirect("matches:table", pk=pk)
+
+
+@doors
+@require_POST
+def table_finish(request, pk: int):
+    """A director ends an unfinished rubber; it is scored by the Laws."""
+    match = _match(pk)
+    club_for_director(request, match.table.session.club)
+    try:
+        services.match_finish(match=match, actor=request.user)
+    except (ValidationError, services.MatchConflict) as error:
+        return _render_table(request, _match(pk), status=409, **_error_form(match, error))
+    return redirect("matches:table", pk=pk)
+
+
+def _error_form(match: Match, error: Exception) -> dict:
+    """A deal form carrying ``error`` at its top, for the actions that have no form."""
+    messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+    fix_form = DealForm(match=match, prefix="fix", data={})
+    fix_form.is_valid()
+    fix_form.errors.clear()
+    for message in messages:
+        fix_form.add_error(None, message)
+    return {"fix_form": fix_form, "fix_open": True}
+
+
+# --- A new match ---------------------------------------------------------------------------
+
+
+@doors
+@require_http_methods(["GET", "POST"])
+def match_new(request, slug: str):
+    """A director starts a match: the kind, the players in their seats, the first dealer."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    today = timezone.localdate(timezone=_zone(club))
+    form = MatchForm(request.POST or None, club=club, today=today)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                match = services.match_create(
+                    club=club,
+                    kind=data["kind"],
+                    seats=form.seats(),
+                    first_dealer=data["first_dealer"],
+                    played_on=data["played_on"],
+                    actor=request.user,
+                )
+            except ValidationError as error:
+                form.add_service_error(error)
+            else:
+                return redirect(reverse("matches:table", kwargs={"pk": match.pk}))
+        status = 400
+    return render(request, "matches/new.html", {"club": club, "form": form}, status=status)
+
+
+def _zone(club: Club):
+    import zoneinfo
+
+    try:
+        return zoneinfo.ZoneInfo(club.timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")

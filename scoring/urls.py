@@ -1,0 +1,11 @@
+from django.urls import path
+
+from scoring import views
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("clubs/<slug:slug>/ladder/", views.ladder, name="current_ladder"),
+    path("clubs/<slug:slug>/seasons/<int:season_id>/ladder/", views.ladder, name="ladder"),
+    path("clubs/<slug:slug>/players/<int:player_id>/", views.player_page, name="player"),
+]

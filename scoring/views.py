@@ -1,0 +1,208 @@
+"""Ladder pages: a season's leaderboard (sortable, with each player's net points over the
+season drawn as inline SVG) and a player's page (their ladder row and match history).
+
+The rows are the stored standings (``scoring.selectors``); these views only order them and
+draw them.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from clubs.models import Club, Season
+from clubs.views import club_for_reader, doors
+from matches.models import Match, MatchStatus
+from scoring import selectors
+from scoring.ladder import ROUNDING_NONE, net_rounder
+from scoring.models import Standing
+
+# ?sort= keys of the leaderboard, and how each sorts (the first direction is the default).
+SORTS = {
+    "rank": (lambda row: (row.position,), "asc"),
+    "player": (lambda row: (row.player.name.casefold(), row.position), "asc"),
+    "matches": (lambda row: (row.matches, -row.position), "desc"),
+    "wins": (lambda row: (row.wins, -row.position), "desc"),
+    "draws": (lambda row: (row.draws, -row.position), "desc"),
+    "losses": (lambda row: (row.losses, -row.position), "desc"),
+    "net": (lambda row: (row.net_points, -row.position), "desc"),
+    "average": (lambda row: (row.average, -row.position), "desc"),
+    "rating": (lambda row: (row.rating, -row.position), "desc"),
+}
+
+
+@dataclass(frozen=True)
+class Chart:
+    """An inline SVG line of cumulative net points, in a 0..width x 0..height box."""
+
+    width: int
+    height: int
+    points: str  # "x,y x,y ..." for <polyline>, numbers never localized
+    zero_y: str
+    last: tuple[str, str] | None
+    values: tuple[int, ...]
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def chart(values: list[int], *, low: int, high: int, width: int = 100, height: int = 30) -> Chart:
+    """The polyline of ``values`` (cumulative net after each match, starting from 0) on a
+    vertical scale from ``low`` to ``high``, shared by every chart of one ladder."""
+    series = [0, *values]
+    low, high = min(low, 0), max(high, 0)
+    span = (high - low) or 1
+    pad = 2
+    step = (width - 2 * pad) / max(len(series) - 1, 1)
+
+    def y(value: int) -> float:
+        return pad + (high - value) * (height - 2 * pad) / span
+
+    coords = [(pad + i * step, y(value)) for i, value in enumerate(series)]
+    return Chart(
+        width=width,
+        height=height,
+        points=" ".join(f"{_fmt(x)},{_fmt(yy)}" for x, yy in coords),
+        zero_y=_fmt(y(0)),
+        last=(_fmt(coords[-1][0]), _fmt(coords[-1][1])) if values else None,
+        values=tuple(values),
+    )
+
+
+def season_net_series(season: Season) -> dict[int, list[int]]:
+    """Each player's cumulative net points after each of their counted matches of the season,
+    in playing order (the ladder's order and rounding)."""
+    rounder = net_rounder(season.club.ladder_rounding or ROUNDING_NONE)
+    rows = (
+        Match.objects.filter(table__session__season=season, status=MatchStatus.COMPLETE)
+        .order_by("table__session__date", "id")
+        .values_list("north_id", "east_id", "south_id", "west_id", "total_ns", "total_ew")
+    )
+    totals: dict[int, int] = defaultdict(int)
+    series: dict[int, list[int]] = defaultdict(list)
+    for north, east, south, west, total_ns, total_ew in rows:
+        net = total_ns - total_ew
+        if rounder is not None:
+            net = rounder(net)
+        for player, own in ((north, net), (south, net), (east, -net), (west, -net)):
+            if player is None:
+                continue
+            totals[player] += own
+            series[player].append(totals[player])
+    return series
+
+
+def _season(club: Club, season_id: int | None) -> Season:
+    if season_id is not None:
+        return get_object_or_404(Season.objects.select_related("club"), club=club, pk=season_id)
+    today = timezone.localdate()
+    season = (
+        club.seasons.filter(start_date__lte=today, end_date__gte=today).first()
+        or club.seasons.order_by("-start_date").first()
+    )
+    if season is None:
+        raise Http404("no season")
+    return season
+
+
+@doors
+def ladder(request, slug: str, season_id: int | None = None):
+    """A season's leaderboard: rank, player, matches, W/D/L, net, average, rating, chart."""
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    season = _season(club, season_id)
+    rows = list(selectors.ladder_rows(season_id=season.pk))
+    sort = request.GET.get("sort", "rank")
+    if sort not in SORTS:
+        sort = "rank"
+    key, default_direction = SORTS[sort]
+    direction = request.GET.get("dir", default_direction)
+    if direction not in ("asc", "desc"):
+        direction = default_direction
+    rows.sort(key=key, reverse=direction == "desc")
+
+    series = season_net_series(season)
+    everything = [value for values in series.values() for value in values]
+    low, high = (min(everything), max(everything)) if everything else (0, 0)
+    lines = [
+        {"row": row, "chart": chart(series.get(row.player_id, []), low=low, high=high)}
+        for row in rows
+    ]
+    columns = [
+        {
+            "key": name,
+            "active": name == sort,
+            "dir": direction if name == sort else SORTS[name][1],
+            # A click on the active column turns its order round.
+            "next": ("asc" if direction == "desc" else "desc") if name == sort else SORTS[name][1],
+        }
+        for name in SORTS
+    ]
+    return render(
+        request,
+        "scoring/ladder.html",
+        {
+            "club": club,
+            "season": season,
+            "seasons": club.seasons.order_by("-start_date"),
+            "lines": lines,
+            "columns": {column["key"]: column for column in columns},
+            "sort": sort,
+            "direction": direction,
+            "run": selectors.latest_run(season_id=season.pk),
+            "min_matches": club.ladder_min_matches,
+            "rounded": club.ladder_rounding != ROUNDING_NONE,
+        },
+    )
+
+
+@doors
+def player_page(request, slug: str, player_id: int):
+    """A player's ladder row in a season and their match history in it."""
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    player = get_object_or_404(club.players.all(), pk=player_id)
+    season_param = request.GET.get("season")
+    try:
+        season_id = int(season_param) if season_param else None
+    except ValueError:
+        season_id = None
+    season = _season(club, season_id)
+    standing = Standing.objects.filter(season=season, player=player).first()
+    history = selectors.player_season_history(season_id=season.pk, player_id=player.pk)
+    running, cumulative = 0, []
+    for entry in history:
+        running += entry.net_points
+        cumulative.append(running)
+    big = chart(
+        cumulative,
+        low=min(cumulative, default=0),
+        high=max(cumulative, default=0),
+        width=400,
+        height=120,
+    )
+    unfinished = (
+        Match.objects.filter(table__session__season=season, status=MatchStatus.IN_PROGRESS)
+        .filter(Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player))
+        .count()
+    )
+    return render(
+        request,
+        "scoring/player.html",
+        {
+            "club": club,
+            "player": player,
+            "season": season,
+            "seasons": club.seasons.order_by("-start_date"),
+            "standing": standing,
+            "history": [
+                {"entry": entry, "running": total}
+                for entry, total in zip(history, cumulative, strict=True)
+            ],
+            "chart": big,
+            "unfinished": unfinished,
+            "rounded": club.ladder_rounding != ROUNDING_NONE,
+        },
+    )

@@ -1,0 +1,93 @@
+"""Fixtures for the pages: compiled catalogs, clubs with players and matches."""
+
+from datetime import date
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.utils.translation import trans_real
+
+from clubs.services import club_create, player_create, season_create
+from matches.services import deal_record, match_create
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_catalogs():
+    """`make test` compiles the catalogs first; a bare pytest run compiles any that are
+    missing or older than their .po here, so the pages speak every language either way."""
+    changed = False
+    for po_path in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/django.po"):
+        mo_path = po_path.with_suffix(".mo")
+        if not mo_path.exists() or mo_path.stat().st_mtime < po_path.stat().st_mtime:
+            polib.pofile(str(po_path)).save_as_mofile(str(mo_path))
+            changed = True
+    if changed:
+        trans_real._translations = {}  # load the new catalogs on next use
+        trans_real._default = None
+
+
+DAY = date(2025, 3, 14)
+# The worked Chicago of RULES.md section 5 (first dealer North): NS 500, EW 120.
+WORKED_CHICAGO = [("2S", "N", 8), None, ("2H", "S", 9), ("3NT", "E", 8), ("1C", "W", 7)]
+
+
+def play(match, deals):
+    """Record ``deals`` (contract, declarer, tricks), None for a passed-out deal."""
+    for deal in deals:
+        if deal is None:
+            deal_record(match=match, passed_out=True)
+        else:
+            contract, declarer, tricks = deal
+            deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+    match.refresh_from_db()
+    return match
+
+
+@pytest.fixture
+def director(django_user_model):
+    return django_user_model.objects.create_user("director", password="pw")
+
+
+@pytest.fixture
+def make_club(director):
+    def make(*, slug="kifisia", name="Kifisia Bridge Club", public=True, **options):
+        club = club_create(
+            creator=director, name=name, slug=slug, country="GR", public=public, **options
+        )
+        season_create(
+            club=club, name="Spring 2025", start_date=date(2025, 1, 1), end_date=date(2025, 6, 30)
+        )
+        return club
+
+    return make
+
+
+@pytest.fixture
+def club(make_club):
+    return make_club()
+
+
+@pytest.fixture
+def players(club):
+    names = ["Anna", "Ben", "Chloe", "Dimitris", "Eva", "Filip"]
+    return [player_create(club=club, name=name) for name in names]
+
+
+@pytest.fixture
+def new_match(club, players):
+    def make(kind="chicago", seats=None, first_dealer="N", played_on=DAY):
+        if seats is None:
+            seats = dict(zip("NESW", players[:4], strict=True))
+            if kind == "two_player":
+                seats = {"N": players[0], "E": players[1]}
+        return match_create(
+            club=club, kind=kind, seats=seats, first_dealer=first_dealer, played_on=played_on
+        )
+
+    return make
+
+
+@pytest.fixture
+def worked_chicago(new_match):
+    return play(new_match(), WORKED_CHICAGO)

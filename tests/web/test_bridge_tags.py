@@ -1,0 +1,79 @@
+"""How bridge reads on the pages: the filters and the sheet layouts of matches/templatetags."""
+
+from django.utils import translation
+
+from matches.templatetags import bridge
+from scoring.engine import Contract, ItemKind, Side, make_result, score_match
+
+
+def test_vulnerability_in_words():
+    with translation.override("en"):
+        assert bridge.vulnerable_text(()) == "None"
+        assert bridge.vulnerable_text((Side.NS,)) == "N-S"
+        assert bridge.vulnerable_text((Side.EW,)) == "E-W"
+        assert bridge.vulnerable_text((Side.NS, Side.EW)) == "Both"
+        assert bridge.vulnerable_text((True, False)) == "N-S"
+
+
+def test_contract_and_result_notation():
+    assert bridge.contract_html(Contract(4, "S", "X")) == '4<span class="suit-s">♠</span>X'
+    assert bridge.contract_html(Contract(2, "H")) == '2<span class="suit-h">♥</span>'
+    with translation.override("en"):
+        assert ">NT<" in bridge.contract_html(Contract(3, "NT", "XX"))
+    assert bridge.result_text(make_result(contract="4S", declarer="N", tricks=10)) == "="
+    assert bridge.result_text(make_result(contract="4S", declarer="N", tricks=11)) == "+1"
+    assert bridge.result_text(make_result(contract="4S", declarer="N", tricks=8)) == "\u22122"
+    assert bridge.result_text(make_result(passed_out=True)) == ""
+
+
+def test_signed_net_points():
+    assert bridge.signed(380) == "+380"
+    assert bridge.signed(-50) == "\u221250"
+    assert bridge.signed(0) == "0"
+    assert bridge.signed(None) == ""
+
+
+def test_chicago_rows_mark_game_and_partscore_bonuses():
+    results = [
+        make_result(contract="2S", declarer="N", tricks=8),
+        make_result(passed_out=True),
+        make_result(contract="2H", declarer="S", tricks=9),
+        make_result(contract="3NT", declarer="E", tricks=8),
+        make_result(contract="1C", declarer="W", tricks=7),
+    ]
+    sheet = score_match("chicago", results, first_dealer="N")
+    with translation.override("en"):
+        rows = bridge.sheet_rows(sheet)
+    assert [row.number for row in rows] == [1, None, 2, 3, 4]
+    assert rows[1].passed_out and rows[1].dealer == "E" and rows[2].dealer == "E"
+    assert rows[2].marks_ns == ["game bonus 300"] and rows[2].game_by == "N-S"
+    assert rows[4].marks_ew == ["partscore bonus 100"]
+    assert [row.vulnerable for row in rows] == ["None", "E-W", "E-W", "N-S", "Both"]
+    assert (rows[0].partscore_ns, rows[2].partscore_ns) == (60, 0)
+
+
+def test_rubber_layout_writes_bonuses_above_and_trick_points_below_by_game():
+    results = [
+        make_result(contract="2S", declarer="N", tricks=9),  # 60 below, 30 above
+        make_result(contract="2H", declarer="E", tricks=7),  # one down: 50 to NS above
+        make_result(contract="2NT", declarer="S", tricks=8),  # 70 below: game (130)
+        make_result(contract="4H", declarer="W", tricks=10),  # 120 below: game EW
+        make_result(contract="3NT", declarer="N", tricks=9),  # 100 below: game, rubber 500
+    ]
+    sheet = score_match("rubber", results, first_dealer="N")
+    with translation.override("en"):
+        layout = bridge.rubber_layout(sheet)
+    assert [[line.points if line else None for line in pair] for pair in layout.above] == [
+        [500, None],
+        [50, None],
+        [30, None],
+    ]
+    assert layout.above[0][0].label == "rubber bonus"
+    assert [g["won_by"] for g in layout.games] == ["N-S", "E-W", "N-S"]
+    first_game = [
+        (ns.points if ns else None, ew.points if ew else None) for ns, ew in layout.games[0]["rows"]
+    ]
+    assert first_game == [(60, None), (70, None)]
+    assert layout.below_ns == 60 + 70 + 100 and layout.below_ew == 120
+    assert sheet.total_ns == layout.above_ns + layout.below_ns
+    assert any(item.kind is ItemKind.RUBBER_BONUS for item in sheet.rows[-1].items)

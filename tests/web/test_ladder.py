@@ -1,0 +1,111 @@
+"""The season leaderboard (sortable, with each player's net points drawn over the season),
+the player page and the session sheet."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from scoring.services import standings_recalculate
+from tests.web.conftest import DAY, WORKED_CHICAGO, play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def season_played(club, players, new_match):
+    """Two Chicagos: Anna & Chloe beat Ben & Dimitris by 380 (RULES.md's worked example),
+    then Eva & Filip (E-W) beat Anna & Ben by 590: 1NT+1 = 70, 2S= with game 60 + 500
+    (vulnerable), 3C-1 vulnerable 100 to E-W; 2D= 40 + partscore bonus 100 to N-S."""
+    first = play(new_match(), WORKED_CHICAGO)
+    seats = {"N": players[0], "E": players[4], "S": players[1], "W": players[5]}
+    second = play(
+        new_match(seats=seats),
+        [("1NT", "E", 8), ("2S", "W", 8), ("3C", "N", 8), ("2D", "S", 8)],
+    )
+    assert (second.total_ns, second.total_ew) == (140, 730)
+    season = club.seasons.get()
+    standings_recalculate(season_id=season.pk)
+    return season, first, second
+
+
+def ladder_url(season, **query):
+    url = reverse("scoring:ladder", args=[season.club.slug, season.pk])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def names_in_order(html):
+    table = html.split('id="ladder"')[1].split("</table>")[0]
+    return re.findall(r'/players/\d+/\?season=\d+">([^<]+)</a>', table)
+
+
+def test_leaderboard_rows_and_sorting(client, season_played):
+    season, *_ = season_played
+    html = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    by_rank = names_in_order(html)
+    # Net: Eva, Filip +590; Chloe +380; Anna +380 - 590; Dimitris -380; Ben -380 - 590.
+    assert by_rank == ["Eva", "Filip", "Chloe", "Anna", "Dimitris", "Ben"]
+    assert "+590" in html and "\u2212210" in html and "\u2212970" in html
+    by_name = names_in_order(
+        client.get(ladder_url(season, sort="player", dir="asc")).content.decode()
+    )
+    assert by_name == sorted(by_rank)
+    most_matches = names_in_order(client.get(ladder_url(season, sort="matches")).content.decode())
+    assert set(most_matches[:2]) == {"Anna", "Ben"}  # the only ones with two matches
+    html = client.get(ladder_url(season, sort="net", dir="asc")).content.decode()
+    assert names_in_order(html) == list(reversed(by_rank))
+    assert 'aria-sort="ascending"' in html
+
+
+def test_leaderboard_chart_is_inline_svg_with_unlocalized_numbers(client, season_played):
+    season, *_ = season_played
+    for language in ("en", "el", "pl", "nl"):
+        html = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert html.count('<svg class="spark"') == 6
+        for points in re.findall(r'<polyline class="trend" points="([^"]+)"', html):
+            for pair in points.split():
+                x, y = pair.split(",")  # a decimal comma would break the SVG
+                float(x), float(y)
+        assert "<script" not in html.split('id="ladder"')[1].split("</table>")[0]
+
+
+def test_leaderboard_in_greek(client, season_played):
+    season, *_ = season_played
+    html = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="el").content.decode()
+    assert '<html lang="el">' in html
+    for label in ("Θέση", "Παίκτης", "Αγώνες", "Καθαροί πόντοι", "Μέσος όρος", "Κατάταξη"):
+        assert label in html, label
+
+
+def test_player_page_has_ladder_row_and_history(client, season_played, players):
+    season, first, second = season_played
+    anna = players[0]
+    url = reverse("scoring:player", args=[season.club.slug, anna.pk]) + f"?season={season.pk}"
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="standing"' in html and "2 matches" in html
+    history = html.split('id="history"')[1]
+    assert reverse("matches:sheet", args=[first.pk]) in history
+    assert reverse("matches:sheet", args=[second.pk]) in history
+    assert "\u2212590" in history and "\u2212210" in history  # the second match, the running total
+    assert '<svg class="chart"' in html
+    # Polish plural of the match count: 2 -> "mecze"
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "2 mecze" in html
+
+
+def test_session_sheet_nets_each_player(client, season_played, players):
+    season, first, _second = season_played
+    url = reverse("clubs:session", args=[season.club.slug, DAY])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    table = html.split('id="session-players"')[1].split("</table>")[0]
+    rows = re.findall(r'season=\d+">([^<]+)</a></td>\s*<td class="num">(\d+)', table)
+    assert dict(rows)["Anna"] == "2"
+    for name, net in [
+        ("Eva", "+590"),
+        ("Chloe", "+380"),
+        ("Anna", "\u2212210"),
+        ("Ben", "\u2212970"),
+    ]:
+        cells = r"</a></td>\s*<td[^>]*>[^<]*</td>\s*<td[^>]*>"
+        assert re.search(name + cells + re.escape(net) + "<", table), name
+    assert html.count(reverse("matches:sheet", args=[first.pk])) == 1

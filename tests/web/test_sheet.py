@@ -1,0 +1,61 @@
+"""The score sheet page and its PDF."""
+
+import io
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tests.web.conftest import play
+
+pytestmark = pytest.mark.django_db
+
+
+def test_chicago_sheet_lists_every_deal_with_totals_and_winner(client, worked_chicago):
+    response = client.get(
+        reverse("matches:sheet", args=[worked_chicago.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert worked_chicago.total_ns == 500 and worked_chicago.total_ew == 120
+    assert 'data-total="NS">500<' in html
+    assert 'data-total="EW">120<' in html
+    assert "North-South (Anna &amp; Chloe) win by 380" in html
+    # The passed-out deal is on the sheet, not counted; the game bonus and the fourth
+    # deal's partscore bonus are marked.
+    assert "Passed out: the same player deals again; not counted." in html
+    assert "game bonus 300" in html
+    assert "partscore bonus 100" in html
+    assert html.count('class="vul"') == 3  # deals 2, 3 and 4
+
+
+def test_rubber_sheet_has_above_and_below_the_line(client, new_match):
+    rubber = play(
+        new_match(kind="rubber"),
+        [("4S", "N", 10), ("2H", "E", 8), ("3NT", "S", 10)],
+    )
+    response = client.get(reverse("matches:sheet", args=[rubber.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "above the line" in html and "below the line" in html
+    assert "Games won: N-S 2, E-W 0." in html
+    assert "rubber bonus 700" in html
+    assert rubber.total_ns == 120 + 100 + 30 + 700
+    assert f'data-total="NS">{rubber.total_ns}<' in html
+
+
+def test_pdf_is_one_page_with_the_totals(client, worked_chicago):
+    for paper in ("a4", "letter"):
+        response = client.get(
+            reverse("matches:sheet_pdf", args=[worked_chicago.pk]), {"paper": paper}
+        )
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/pdf"
+        reader = PdfReader(io.BytesIO(response.content))
+        assert len(reader.pages) == 1
+        width, height = (float(v) for v in reader.pages[0].mediabox.upper_right)
+        assert (round(width), round(height)) == ({"a4": (595, 842), "letter": (612, 792)}[paper])
+        text = reader.pages[0].extract_text()
+        assert "500" in text and "120" in text
+        assert "win by 380" in text
+        assert "Partscore" not in text.split("Deal")[0]  # no navigation above the sheet

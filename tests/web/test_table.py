@@ -1,0 +1,158 @@
+"""The table page: the next deal in large type, the form, errors beside their fields, the
+director's correction of the last deal."""
+
+import pytest
+from django.urls import reverse
+
+from tests.web.conftest import play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(client, director, new_match):
+    client.force_login(director)
+    match = new_match()
+    return match, reverse("matches:table", args=[match.pk])
+
+
+def deal(sequence, contract=None, **fields):
+    data = {"expected_sequence": sequence}
+    if contract:
+        level, strain, doubling = contract
+        data |= {"level": level, "strain": strain, "doubling": doubling}
+    return data | fields
+
+
+def test_shows_deal_dealer_and_vulnerability(client, table):
+    match, url = table
+    play(match, [("2S", "N", 8)])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<span class="value" id="deal-number">2</span>' in html
+    assert '<span class="value" id="dealer">E</span>' in html
+    assert '<span class="value vul" id="vulnerable">E-W</span>' in html
+    assert '<span class="value" id="total-ns">60</span>' in html
+    assert "3 deals to play" in html
+
+
+def test_a_whole_chicago_through_the_form(client, table):
+    match, url = table
+    entries = [
+        deal(1, (2, "S", ""), declarer="N", tricks=8),
+        deal(2, passed_out="on"),
+        deal(3, (2, "H", ""), declarer="S", tricks=9),
+        deal(4, (3, "NT", ""), declarer="E", tricks=8),
+        deal(5, (1, "C", ""), declarer="W", tricks=7),
+    ]
+    for data in entries:
+        response = client.post(url, data)
+        assert response.status_code == 302, response.content.decode()[:2000]
+    match.refresh_from_db()
+    assert (match.status, match.total_ns, match.total_ew, match.winner) == (
+        "complete",
+        500,
+        120,
+        "NS",
+    )
+    html = client.get(url).content.decode()
+    assert 'id="match-over"' in html and "win by 380" in html
+    assert 'id="deal-number"' not in html  # no next deal, no form for one
+
+
+def test_each_error_beside_its_field(client, table):
+    match, url = table
+    response = client.post(url, deal(1, (4, "S", "")), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="error-declarer">Choose the declarer.</p>' in html
+    assert 'id="error-tricks">Choose the number of tricks declarer took, 0 to 13.</p>' in html
+    assert 'id="error-level"' not in html
+    # the choices already made are kept
+    assert 'name="strain" value="S" id="id_strain_3" checked' in html
+    assert match.deals.count() == 0
+
+
+def test_errors_in_polish(client, table):
+    _match, url = table
+    response = client.post(url, deal(1), HTTP_ACCEPT_LANGUAGE="pl")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="error-level">Wybierz wysokość kontraktu, od 1 do 7.</p>' in html
+    assert 'id="error-declarer">Wybierz rozgrywającego.</p>' in html
+    assert "Rozdanie 1" in html and "zostały 4 rozdania" in html
+
+
+def test_someone_else_recorded_the_deal_first(client, table):
+    match, url = table
+    play(match, [("2S", "N", 8)])
+    response = client.post(url, deal(1, (3, "NT", ""), declarer="E", tricks=9))
+    assert response.status_code == 409
+    assert 'class="errorlist" role="alert"' in response.content.decode()
+    assert match.deals.count() == 1
+
+
+def test_htmx_swaps_the_panel_on_errors(client, table):
+    _match, url = table
+    response = client.post(url, deal(1, (4, "S", "")), HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert 'id="table-panel"' in response.content.decode()
+
+
+def test_director_corrects_and_deletes_the_last_deal(client, table):
+    match, _url = table
+    play(match, [("2S", "N", 8), ("4H", "E", 10)])
+    correct = reverse("matches:table_correct", args=[match.pk])
+    response = client.post(
+        correct,
+        {
+            "fix-expected_sequence": 2,
+            "fix-level": 4,
+            "fix-strain": "H",
+            "fix-doubling": "",
+            "fix-declarer": "E",
+            "fix-tricks": 9,
+        },
+    )
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert (match.total_ns, match.total_ew) == (60 + 100, 0)  # one down, EW vulnerable
+    # Only the last deal may be corrected from this page.
+    response = client.post(correct, {"fix-expected_sequence": 1, "fix-passed_out": "on"})
+    assert response.status_code == 409
+    assert client.post(reverse("matches:table_delete_last", args=[match.pk])).status_code == 302
+    assert list(match.deals.values_list("sequence", flat=True)) == [1]
+
+
+def test_finish_an_unfinished_rubber(client, director, new_match):
+    client.force_login(director)
+    rubber = play(new_match(kind="rubber"), [("4S", "N", 10), ("2H", "E", 8)])
+    html = client.get(reverse("matches:table", args=[rubber.pk])).content.decode()
+    assert reverse("matches:table_finish", args=[rubber.pk]) in html
+    response = client.post(reverse("matches:table_finish", args=[rubber.pk]))
+    assert response.status_code == 302
+    rubber.refresh_from_db()
+    assert rubber.status == "complete" and rubber.finished_early
+    # 120 + 300 for the game won; EW's 60 partscore in the unfinished game scores 100.
+    assert (rubber.total_ns, rubber.total_ew) == (420, 160)
+
+
+def test_start_a_match(client, director, club, players):
+    client.force_login(director)
+    url = reverse("matches:new", args=[club.slug])
+    data = {
+        "kind": "chicago",
+        "north": players[0].pk,
+        "east": players[1].pk,
+        "south": players[2].pk,
+        "first_dealer": "W",
+        "played_on": "2025-03-14",
+    }
+    response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert "Choose a player for this seat." in response.content.decode()
+    response = client.post(url, data | {"west": players[1].pk})
+    assert response.status_code == 400  # a player in two seats: the service says so
+    assert "only one seat" in response.content.decode()
+    response = client.post(url, data | {"west": players[3].pk})
+    assert response.status_code == 302
+    assert "/table/" in response["Location"]
