@@ -13,6 +13,8 @@ match or a deal is kept by django-simple-history with the acting user.
 import datetime
 import zoneinfo
 from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -74,9 +76,33 @@ def _season_changed(match: Match) -> None:
     _seasons_changed({match.table.session.season_id})
 
 
+_batched_seasons: ContextVar[set[int] | None] = ContextVar("batched_seasons", default=None)
+
+
+@contextmanager
+def season_changes_batched():
+    """Within this block, the services collect the seasons they change and the ladders are
+    told once, at the end (for bulk loads such as the demo: one recalculation per season
+    instead of one per deal)."""
+    if _batched_seasons.get() is not None:  # nested: the outer block tells the ladders
+        yield
+        return
+    token = _batched_seasons.set(set())
+    try:
+        yield
+        season_ids = _batched_seasons.get()
+    finally:
+        _batched_seasons.reset(token)
+    _seasons_changed(season_ids)
+
+
 def _seasons_changed(season_ids) -> None:
     """The single place that calls ``scoring.services.standings_refresh_on_commit``: each
     season's ladder is recalculated once the service's transaction commits."""
+    batch = _batched_seasons.get()
+    if batch is not None:
+        batch.update(season_ids)
+        return
     from scoring.services import standings_refresh_on_commit
 
     for season_id in sorted(season_ids):

@@ -464,3 +464,17 @@ def test_every_service_tells_the_ladders_once(chicago, rubber, monkeypatch):
     deal_record(match=rubber, contract="1C", declarer="N", tricks=7)
     match_finish(match=rubber)
     assert calls == [{season_id}] * 7
+
+
+def test_batched_season_changes_tell_the_ladders_once(chicago, rubber, monkeypatch):
+    calls = []
+    monkeypatch.setattr(
+        "scoring.services.standings_refresh_on_commit",
+        lambda *, season_id: calls.append(season_id),
+    )
+    with services.season_changes_batched():
+        with services.season_changes_batched():  # nested blocks report at the outer end
+            deal_record(match=chicago, contract="1C", declarer="N", tricks=7)
+        deal_record(match=rubber, contract="1C", declarer="N", tricks=7)
+        assert calls == []
+    assert calls == [chicago.table.session.season_id]

@@ -1,15 +1,18 @@
 """Load the demo once and print how to log in. Only for the embedded default (DEBUG on)."""
 
+import time
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "partscore-demo"
 
 
 class Command(BaseCommand):
-    help = "Create the demo director account (and demo data) once, and print the login."
+    help = "Create the demo director account and the demo club once, and print the login."
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8000, help="where the server will listen")
@@ -17,15 +20,39 @@ class Command(BaseCommand):
     def handle(self, *args, port, **options):
         if not settings.DEBUG:
             raise CommandError("setup_demo only runs with DEBUG on: it creates a known login.")
+        from matches.demo import DEMO_SLUG, demo_load  # the apps are ready here
+        from matches.models import Match
+
+        with transaction.atomic():
+            user = self.demo_director()
+            started = time.monotonic()
+            club = demo_load(director=user)
+        if club is None:
+            self.stdout.write(f"The demo club ({DEMO_SLUG}) is already loaded.")
+        else:
+            matches = Match.objects.filter(table__session__club=club).count()
+            self.stdout.write(
+                f"Loaded the demo club {club.name} ({matches} matches) "
+                f"in {time.monotonic() - started:.1f} s."
+            )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Log in at http://127.0.0.1:{port}/admin/ as {DEMO_USERNAME} / {DEMO_PASSWORD} "
+                f"(a director of the demo club, not a superuser)"
+            )
+        )
+
+    def demo_director(self):
+        """The demo login: a staff account that is not a superuser (it becomes the demo club's
+        director, which gives it the directors' admin permissions)."""
         User = get_user_model()
         user, created = User.objects.get_or_create(
-            username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True}
+            username=DEMO_USERNAME,
+            defaults={"is_staff": True, "first_name": "Demo", "last_name": "Director"},
         )
         if created:
             user.set_password(DEMO_PASSWORD)
-            user.save()
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"Log in at http://127.0.0.1:{port}/admin/ as {DEMO_USERNAME} / {DEMO_PASSWORD}"
-            )
-        )
+        user.is_staff = True
+        user.is_superuser = False  # an account from before the demo club was a superuser
+        user.save()
+        return user

@@ -1,0 +1,103 @@
+import datetime
+import random
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from clubs.models import Club, Membership, Session
+from matches.demo import DEMO_SLUG, random_deal
+from matches.models import Deal, Match
+from matches.selectors import match_sheet
+from scoring.engine import make_result
+
+pytestmark = pytest.mark.django_db
+
+
+def setup_demo(settings):
+    settings.DEBUG = True
+    out = StringIO()
+    call_command("setup_demo", "--port", "8123", stdout=out)
+    return out.getvalue()
+
+
+def test_setup_demo_loads_the_club_once_with_a_director_login(settings, client):
+    first = setup_demo(settings)
+    assert "director / partscore-demo" in first and "8123" in first
+    club = Club.objects.get(slug=DEMO_SLUG)
+    counts = (Match.objects.count(), Deal.objects.count(), Session.objects.count())
+    second = setup_demo(settings)
+    assert "already loaded" in second
+    assert (Match.objects.count(), Deal.objects.count(), Session.objects.count()) == counts
+
+    director = Membership.objects.get(club=club, role="director").player.user
+    assert director.username == "director"
+    assert director.is_staff and not director.is_superuser
+    assert client.login(username="director", password="partscore-demo")
+    page = client.get("/admin/matches/match/")
+    assert page.status_code == 200 and "Partscore Demo Club" in page.content.decode()
+
+
+def test_the_demo_has_every_kind_of_match(settings):
+    setup_demo(settings)
+    club = Club.objects.get(slug=DEMO_SLUG)
+    matches = Match.objects.filter(table__session__club=club)
+    chicagos = matches.filter(kind="chicago")
+    assert chicagos.count() >= 24
+    assert not chicagos.exclude(status="complete").exists()
+    rubbers = matches.filter(kind="rubber")
+    assert rubbers.filter(status="complete", finished_early=False).exists()  # won
+    assert rubbers.filter(status="complete", finished_early=True).exists()  # by the Laws
+    assert rubbers.filter(status="in_progress").exclude(deals=None).exists()
+    assert matches.filter(kind="two_player", status="complete", table__seats=2).exists()
+    assert club.seasons.count() == 1 and club.sessions.count() >= 4
+    # Every stored figure is the engine's.
+    for match in matches:
+        sheet = match_sheet(match=match)
+        assert (match.total_ns, match.total_ew) == (sheet.total_ns, sheet.total_ew)
+        stored = list(match.deals.order_by("sequence").values_list("points_ns", "points_ew"))
+        assert stored == [(row.ns, row.ew) for row in sheet.rows]
+
+
+def test_generated_results_look_like_club_bridge():
+    rng = random.Random(7)
+    deals = [random_deal(rng) for _ in range(4000)]
+    played = [d for d in deals if not d.get("passed_out")]
+    results = [make_result(**d) for d in played]
+    share = len(played) / len(deals)
+    assert 0.94 < share < 0.995  # a few pass-outs
+    within_two = sum(abs(r.overtricks) <= 2 for r in results) / len(results)
+    assert within_two > 0.9
+    made = sum(r.made for r in results) / len(results)
+    assert 0.55 < made < 0.85
+    levels = [r.contract.level for r in results]
+    slams = sum(level >= 6 for level in levels) / len(levels)
+    assert 0.03 < slams < 0.08
+    games = sum(
+        (r.contract.strain == "NT" and r.contract.level >= 3)
+        or (r.contract.strain in "HS" and r.contract.level >= 4)
+        or r.contract.level >= 5
+        for r in results
+    ) / len(results)
+    assert 0.3 < games < 0.6
+    doubled = sum(r.contract.doubling != "" for r in results) / len(results)
+    assert 0.03 < doubled < 0.12
+    assert {r.declarer for r in results} == set("NESW")
+
+
+def test_the_demo_evenings_lead_up_to_today():
+    from django.contrib.auth import get_user_model
+
+    from matches.demo import WEEKS, demo_load
+
+    user = get_user_model().objects.create_user("d", password="pw")
+    today = datetime.date(2025, 6, 6)
+    club = demo_load(director=user, seed=11, today=today)
+    dates = sorted(club.sessions.values_list("date", flat=True))
+    assert dates[-1] == today
+    assert dates[0] == today - datetime.timedelta(weeks=WEEKS)
+    season = club.seasons.get()
+    assert season.start_date <= dates[0] and today < season.end_date
+    in_progress = Match.objects.get(table__session__club=club, status="in_progress")
+    assert in_progress.table.session.date == today
+    assert demo_load(director=user, seed=11) is None  # loaded once
