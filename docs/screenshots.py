@@ -185,7 +185,7 @@ def shoot(base: str, ids: dict) -> None:
                 page.fill("#id_password", "partscore-demo")
                 page.click("input[type=submit]")
             page.goto(base + path)
-            page.screenshot(path=str(OUT / f"{name}.png"), full_page=not login)
+            page.screenshot(path=str(OUT / f"{name}.png"), full_page=True)
             context.close()
         browser.close()
     print(f"screenshots written to {OUT}")

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from clubs.models import Club, Season
 from clubs.views import club_for_reader, doors
@@ -35,14 +36,28 @@ SORTS = {
 
 
 @dataclass(frozen=True)
+class Dot:
+    x: str
+    y: str
+    value: int
+    label: str
+
+
+@dataclass(frozen=True)
 class Chart:
-    """An inline SVG line of cumulative net points, in a 0..width x 0..height box."""
+    """An inline SVG line of cumulative net points, in a 0..width x 0..height box. Every
+    coordinate is already text, so no locale's decimal comma can reach the SVG."""
 
     width: int
     height: int
-    points: str  # "x,y x,y ..." for <polyline>, numbers never localized
+    left: int  # room for the value labels
+    points: str  # "x,y x,y ..." for <polyline>
     zero_y: str
-    last: tuple[str, str] | None
+    high: int
+    high_y: str
+    low: int
+    low_y: str
+    dots: tuple[Dot, ...]
     values: tuple[int, ...]
 
 
@@ -50,25 +65,44 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}"
 
 
-def chart(values: list[int], *, low: int, high: int, width: int = 100, height: int = 30) -> Chart:
+def chart(
+    values: list[int],
+    *,
+    low: int,
+    high: int,
+    width: int = 100,
+    height: int = 30,
+    left: int = 0,
+    labels: list[str] | None = None,
+) -> Chart:
     """The polyline of ``values`` (cumulative net after each match, starting from 0) on a
-    vertical scale from ``low`` to ``high``, shared by every chart of one ladder."""
+    vertical scale from ``low`` to ``high`` (shared by every chart of one ladder), drawn
+    right of ``left``; ``labels`` name each value's match for its dot."""
     series = [0, *values]
     low, high = min(low, 0), max(high, 0)
     span = (high - low) or 1
-    pad = 2
-    step = (width - 2 * pad) / max(len(series) - 1, 1)
+    pad = 4 if left else 2
+    step = (width - left - 2 * pad) / max(len(series) - 1, 1)
 
     def y(value: int) -> float:
         return pad + (high - value) * (height - 2 * pad) / span
 
-    coords = [(pad + i * step, y(value)) for i, value in enumerate(series)]
+    coords = [(left + pad + i * step, y(value)) for i, value in enumerate(series)]
+    labels = labels or [""] * len(values)
     return Chart(
         width=width,
         height=height,
+        left=left,
         points=" ".join(f"{_fmt(x)},{_fmt(yy)}" for x, yy in coords),
         zero_y=_fmt(y(0)),
-        last=(_fmt(coords[-1][0]), _fmt(coords[-1][1])) if values else None,
+        high=high,
+        high_y=_fmt(y(high) + 4),
+        low=low,
+        low_y=_fmt(y(low)),
+        dots=tuple(
+            Dot(_fmt(x), _fmt(yy), value, label)
+            for (x, yy), value, label in zip(coords[1:], values, labels, strict=True)
+        ),
         values=tuple(values),
     )
 
@@ -180,8 +214,10 @@ def player_page(request, slug: str, player_id: int):
         cumulative,
         low=min(cumulative, default=0),
         high=max(cumulative, default=0),
-        width=400,
-        height=120,
+        width=600,
+        height=160,
+        left=52,
+        labels=[date_format(entry.played_on, "SHORT_DATE_FORMAT") for entry in history],
     )
     unfinished = (
         Match.objects.filter(table__session__season=season, status=MatchStatus.IN_PROGRESS)

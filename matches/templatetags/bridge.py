@@ -9,6 +9,7 @@ rules pages (see ``locale/``).
 from dataclasses import dataclass, field
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -214,6 +215,19 @@ def signed(value) -> str:
     if number < 0:
         return f"\u2212{-number}"
     return "0"
+
+
+@register.filter
+def signed_decimal(value, digits=1) -> str:
+    """+383.3 or \u2212220.0 (in the reader's decimal style): a signed average."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return ""
+    text = str(floatformat(number, digits))
+    if text.startswith("-"):
+        return "\u2212" + text[1:]
+    return f"+{text}" if number > 0 else text
 
 
 # --- Score sheets ----------------------------------------------------------------------

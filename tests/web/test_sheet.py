@@ -58,4 +58,16 @@ def test_pdf_is_one_page_with_the_totals(client, worked_chicago):
         text = reader.pages[0].extract_text()
         assert "500" in text and "120" in text
         assert "win by 380" in text
-        assert "Partscore" not in text.split("Deal")[0]  # no navigation above the sheet
+        assert "Log in" not in text and "Clubs" not in text  # no navigation on paper
+
+
+def test_rubber_pdf_is_one_page(client, new_match):
+    deals = [("1C", "N", 6), ("1D", "E", 6), ("2H", "S", 7)] * 3 + [("4S", "N", 10)] * 2
+    rubber = play(new_match(kind="rubber"), deals)
+    assert rubber.status == "complete" and len(deals) == 11
+    response = client.get(reverse("matches:sheet_pdf", args=[rubber.pk]), {"paper": "letter"})
+    reader = PdfReader(io.BytesIO(response.content))
+    assert len(reader.pages) == 1
+    text = reader.pages[0].extract_text()
+    assert "above the line" in text and "below the line" in text
+    assert str(rubber.total_ns) in text and str(rubber.total_ew) in text
