@@ -81,3 +81,9 @@ def test_entry_pages_only_for_the_clubs_directors(client, new_match, member, dir
     client.force_login(director)
     assert client.get(entry[0][1]).status_code == 200
     assert client.get(entry[1][1]).status_code == 200
+
+
+def test_error_pages_are_translated(client):
+    response = client.get("/no-such-page/", HTTP_ACCEPT_LANGUAGE="nl")
+    assert response.status_code == 404
+    assert "Niet gevonden" in response.content.decode()
