@@ -1,10 +1,35 @@
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.routers import SimpleRouter
+
+from api.views.base import not_found
+from api.views.clubs import ClubViewSet
+from api.views.matches import DealViewSet, MatchViewSet
+from api.views.players import PlayerViewSet
+from api.views.seasons import SeasonViewSet
+from api.views.sessions import SessionViewSet, TableViewSet
 
 app_name = "api"
+
+router = SimpleRouter()
+router.register("clubs", ClubViewSet, basename="club")
+router.register("players", PlayerViewSet, basename="player")
+router.register("seasons", SeasonViewSet, basename="season")
+router.register("sessions", SessionViewSet, basename="session")
+router.register("tables", TableViewSet, basename="table")
+router.register("matches", MatchViewSet, basename="match")
+
+deal_list = DealViewSet.as_view({"get": "list", "post": "create"})
+deal_detail = DealViewSet.as_view(
+    {"get": "retrieve", "put": "update", "patch": "partial_update", "delete": "destroy"}
+)
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its script as a file of its own, so the CSP needs no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("matches/<int:match_id>/deals/", deal_list, name="match-deals"),
+    path("matches/<int:match_id>/deals/<int:sequence>/", deal_detail, name="match-deal"),
+    *router.urls,
+    re_path(r"^[\s\S]*$", not_found, name="not-found"),  # any path, newlines included
 ]

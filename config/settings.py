@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "csp",
     "rest_framework",
     "rest_framework.authtoken",
+    "rest_framework_api_key",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -204,15 +205,21 @@ STORAGES = {
 LOGIN_URL = "admin:login"
 
 REST_FRAMEWORK = {
+    # The first class names the scheme in a 401's WWW-Authenticate header (Session has none).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.ClubAPIKeyAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ClubPermission"],
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["api.filters.StrictFilterBackend", "api.filters.OrderingFilter"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "COERCE_DECIMAL_TO_STRING": False,
     # Throttling through the shared cache, per IP address (anonymous) or per user.
     "DEFAULT_THROTTLE_CLASSES": [
@@ -235,6 +242,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": "/api/v1/",
+    "COMPONENT_SPLIT_REQUEST": True,  # request bodies without the read-only fields
+    "ENUM_NAME_OVERRIDES": {
+        "SeatEnum": "matches.models.SeatChoice",
+        "SideEnum": ["NS", "EW"],
+        "KindEnum": "matches.models.KindChoice",
+        "ScoreItemKindEnum": "api.serializers.common.ITEM_KINDS",
+    },
 }
 
 # Logs: JSON lines (plain text with DEBUG on), each with the request id; one line per

@@ -1,0 +1,147 @@
+"""One error format for every API response that is not a success.
+
+    {"code": "invalid", "detail": "tricks: tricks must be 0 to 13, got 14",
+     "errors": {"tricks": ["tricks must be 0 to 13, got 14"]}}
+
+``code`` is a stable machine-readable word (invalid, parse_error, not_authenticated,
+authentication_failed, permission_denied, not_found, method_not_allowed, conflict,
+idempotency_key_reused, throttled, ...); ``detail`` is one human sentence; ``errors`` maps
+each bad field (nested fields dotted, e.g. ``seats.N``; query parameters by name) to its
+messages, and is empty when no field is at fault.
+
+The handler also turns the services' errors into HTTP: Django's ``ValidationError`` with a
+field dict is a 400 on those fields (a view may rename service fields to its own with
+``service_error_fields``), the engine's ``InvalidInput`` a 400 on its field,
+``MatchConflict`` and the engine's ``MatchComplete`` a 409, and a database integrity error
+(a concurrent write that lost a race) a 409 instead of a 500.
+"""
+
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
+from django.http import Http404
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions, status
+from rest_framework.settings import api_settings
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from matches.services import MatchConflict
+from scoring.engine import InvalidInput, MatchComplete
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = _("The request conflicts with the current state of the data.")
+    default_code = "conflict"
+
+
+class IdempotencyKeyReused(exceptions.APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = _(
+        "This Idempotency-Key was already used for a different request; "
+        "use a new key for a new request."
+    )
+    default_code = "idempotency_key_reused"
+
+
+def _rename(field: str, renames: dict[str, str]) -> str:
+    if field == NON_FIELD_ERRORS:
+        return api_settings.NON_FIELD_ERRORS_KEY
+    return renames.get(field, field)
+
+
+def _from_django(exc: DjangoValidationError, renames: dict[str, str]) -> exceptions.ValidationError:
+    if hasattr(exc, "error_dict"):
+        detail: dict[str, list[str]] = {}
+        for field, messages in exc.message_dict.items():
+            detail.setdefault(_rename(field, renames), []).extend(messages)
+        return exceptions.ValidationError(detail)
+    return exceptions.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: exc.messages})
+
+
+def convert(exc: Exception, renames: dict[str, str] | None = None) -> Exception:
+    """The API exception for a service's or the engine's exception (others unchanged)."""
+    renames = renames or {}
+    if isinstance(exc, DjangoValidationError):
+        return _from_django(exc, renames)
+    if isinstance(exc, InvalidInput):
+        return exceptions.ValidationError({_rename(exc.field, renames): [exc.message]})
+    if isinstance(exc, MatchConflict | MatchComplete):
+        return Conflict(str(exc) or Conflict.default_detail)
+    if isinstance(exc, IntegrityError):
+        return Conflict(
+            gettext(
+                "The data changed while this request was handled (another request was "
+                "first); fetch it again and retry."
+            )
+        )
+    if isinstance(exc, Http404):
+        return exceptions.NotFound()
+    if isinstance(exc, DjangoPermissionDenied):
+        return exceptions.PermissionDenied()
+    return exc
+
+
+def flatten(detail, prefix: str = "") -> dict[str, list[str]]:
+    """A DRF error detail (nested dicts and lists) as {"dotted.field": [message, ...]}."""
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            nested_whole = key == api_settings.NON_FIELD_ERRORS_KEY and prefix
+            name = prefix.rstrip(".") if nested_whole else f"{prefix}{key}"
+            for field, messages in flatten(value, f"{name}.").items():
+                out.setdefault(field or name, []).extend(messages)
+        return out
+    if isinstance(detail, list | tuple):
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list | tuple):
+                for field, messages in flatten(value, f"{prefix}{index}.").items():
+                    out.setdefault(field, []).extend(messages)
+            else:
+                out.setdefault("", []).append(str(value))
+        if "" in out and prefix:
+            out[prefix.rstrip(".")] = out.pop("")
+        return out
+    out[""] = [str(detail)]
+    return out
+
+
+def error_body(exc: exceptions.APIException) -> dict:
+    if isinstance(exc, exceptions.ValidationError):
+        errors = flatten(exc.detail)
+        if "" in errors:
+            errors.setdefault(api_settings.NON_FIELD_ERRORS_KEY, []).extend(errors.pop(""))
+        parts = []
+        for field, messages in errors.items():
+            for message in messages:
+                shown = field != api_settings.NON_FIELD_ERRORS_KEY
+                parts.append(f"{field}: {message}" if shown else message)
+        return {
+            "code": "invalid",
+            "detail": "; ".join(parts) or gettext("Invalid input."),
+            "errors": errors,
+        }
+    detail = exc.detail
+    if isinstance(detail, list | dict):  # an APIException raised with structured detail
+        errors = flatten(detail)
+        text = "; ".join(m for messages in errors.values() for m in messages)
+        return {"code": _code(exc), "detail": text, "errors": {}}
+    return {"code": _code(exc), "detail": str(detail), "errors": {}}
+
+
+def _code(exc: exceptions.APIException) -> str:
+    code = getattr(exc.detail, "code", None)
+    return code if isinstance(code, str) else exc.default_code
+
+
+def exception_handler(exc, context):
+    view = context.get("view")
+    renames = getattr(view, "service_error_fields", None)
+    exc = convert(exc, renames)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    response.data = error_body(exc)
+    return response

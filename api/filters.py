@@ -1,0 +1,256 @@
+"""Filtering and ordering for list endpoints, strict about their query parameters.
+
+Every list accepts only its filters, ``ordering``, ``page`` and ``page_size``: any other
+query parameter is a 400 naming it (a misspelt filter silently ignored would return the
+wrong rows). ``ordering`` takes the view's public field names (comma-separated, ``-`` for
+descending) and always ends with the primary key, so pages never overlap or skip a row.
+"""
+
+import django_filters
+from django import forms
+from django.db.models import Q
+from django.utils.translation import gettext
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import extend_schema_field
+from rest_framework.exceptions import ValidationError
+from rest_framework.filters import BaseFilterBackend
+
+from clubs.models import Club, Player, Season, Session, Table
+from matches.models import KindChoice, Match, MatchStatus
+
+ORDERING_PARAM = "ordering"
+
+
+def _filters_this_action(view) -> bool:
+    return getattr(view, "action", None) in getattr(view, "filtered_actions", ("list",))
+
+
+def allowed_query_params(view) -> set[str]:
+    allowed = {ORDERING_PARAM} if getattr(view, "ordering_fields", None) else set()
+    paginator = getattr(view, "paginator", None)
+    if paginator is not None:
+        allowed |= {paginator.page_query_param, paginator.page_size_query_param}
+    filterset_class = getattr(view, "filterset_class", None)
+    if filterset_class is not None:
+        allowed |= set(filterset_class.base_filters)
+    return allowed
+
+
+class StrictFilterBackend(DjangoFilterBackend):
+    """django-filter's backend, refusing query parameters the list does not know."""
+
+    def filter_queryset(self, request, queryset, view):
+        if not _filters_this_action(view):
+            return queryset
+        allowed = allowed_query_params(view)
+        unknown = sorted(set(request.query_params) - allowed)
+        if unknown:
+            names = ", ".join(sorted(allowed))
+            message = gettext("unknown query parameter; this list accepts: %(names)s")
+            raise ValidationError({name: [message % {"names": names}] for name in unknown})
+        return super().filter_queryset(request, queryset, view)
+
+
+class OrderingFilter(BaseFilterBackend):
+    """``?ordering=name,-id``: the view's ``ordering_fields`` maps each public name to a
+    queryset path; ``ordering`` (public names) is the default. The primary key breaks ties."""
+
+    def get_ordering(self, request, view) -> list[str]:
+        fields: dict[str, str] = view.ordering_fields
+        raw = request.query_params.get(ORDERING_PARAM)
+        if raw is None:
+            wanted = list(view.ordering)
+        else:
+            wanted = [part.strip() for part in raw.split(",") if part.strip()]
+            bad = [term for term in wanted if term.removeprefix("-") not in fields]
+            if bad or not wanted:
+                message = gettext(
+                    "unknown ordering %(bad)s; order by %(names)s, '-' for descending"
+                )
+                raise ValidationError(
+                    {
+                        ORDERING_PARAM: [
+                            message
+                            % {
+                                "bad": ", ".join(repr(b) for b in bad) or repr(raw),
+                                "names": ", ".join(fields),
+                            }
+                        ]
+                    }
+                )
+        ordering = []
+        for term in wanted:
+            descending = term.startswith("-")
+            path = fields[term.removeprefix("-")]
+            ordering.append(f"-{path}" if descending else path)
+        if not any(term.removeprefix("-") in ("id", "pk") for term in ordering):
+            ordering.append("id")
+        return ordering
+
+    def filter_queryset(self, request, queryset, view):
+        if not _filters_this_action(view) or not getattr(view, "ordering_fields", None):
+            return queryset
+        return queryset.order_by(*self.get_ordering(request, view))
+
+    def get_schema_operation_parameters(self, view):
+        fields = getattr(view, "ordering_fields", None)
+        if not fields:
+            return []
+        choices = [name for field in fields for name in (field, f"-{field}")]
+        return [
+            {
+                "name": ORDERING_PARAM,
+                "required": False,
+                "in": "query",
+                "description": gettext(
+                    "Order by these fields, comma-separated, '-' for descending (default: "
+                    "%(default)s); the id always breaks ties."
+                )
+                % {"default": ",".join(view.ordering)},
+                "schema": {"type": "array", "items": {"type": "string", "enum": choices}},
+                "style": "form",
+                "explode": False,
+            }
+        ]
+
+
+# --- Filter sets ----------------------------------------------------------------------------
+
+MAX_ID = 2**63 - 1
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})
+class IdFilter(django_filters.Filter):
+    """An id: a whole number from 1 that fits a database key (a larger one is a 400, never a
+    database error)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", MAX_ID)
+        super().__init__(*args, **kwargs)
+
+
+@extend_schema_field({"type": "boolean"})
+class BoolFilter(django_filters.TypedChoiceFilter):
+    """true or false; anything else is a 400 (django-filter's BooleanFilter ignores it)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["choices"] = [("true", "true"), ("false", "false")]
+        kwargs["coerce"] = lambda value: value == "true"
+        super().__init__(*args, **kwargs)
+
+
+class ClubFilter(django_filters.FilterSet):
+    slug = django_filters.CharFilter(help_text="The club with this slug.")
+    public = BoolFilter(help_text="Public clubs only, or private only.")
+    search = django_filters.CharFilter(
+        field_name="name", lookup_expr="icontains", help_text="Part of the name, any case."
+    )
+
+    class Meta:
+        model = Club
+        fields = ["slug", "public", "search"]
+
+
+class PlayerFilter(django_filters.FilterSet):
+    club = IdFilter(
+        field_name="memberships__club_id", label="club", help_text="A club the player belongs to."
+    )
+    search = django_filters.CharFilter(
+        method="filter_search", help_text="Part of the player's name, any case."
+    )
+    active = BoolFilter(help_text="Active players only, or inactive only.")
+
+    class Meta:
+        model = Player
+        fields = ["club", "search", "active"]
+
+    def filter_search(self, queryset, name, value):
+        return queryset.filter(name__icontains=value) if value else queryset
+
+
+class SeasonFilter(django_filters.FilterSet):
+    club = IdFilter(field_name="club_id", help_text="The club's id.")
+    date = django_filters.DateFilter(
+        method="filter_date", help_text="Only the season covering this date."
+    )
+
+    class Meta:
+        model = Season
+        fields = ["club", "date"]
+
+    def filter_date(self, queryset, name, value):
+        return queryset.filter(start_date__lte=value, end_date__gte=value)
+
+
+class SessionFilter(django_filters.FilterSet):
+    club = IdFilter(field_name="club_id", help_text="The club's id.")
+    season = IdFilter(field_name="season_id", help_text="The season's id.")
+    date = django_filters.DateFilter(field_name="date", help_text="Sessions on this date.")
+    date_after = django_filters.DateFilter(
+        field_name="date", lookup_expr="gte", help_text="Sessions on or after this date."
+    )
+    date_before = django_filters.DateFilter(
+        field_name="date", lookup_expr="lte", help_text="Sessions on or before this date."
+    )
+
+    class Meta:
+        model = Session
+        fields = ["club", "season", "date", "date_after", "date_before"]
+
+
+class TableFilter(django_filters.FilterSet):
+    club = IdFilter(field_name="session__club_id", help_text="The club's id.")
+    session = IdFilter(field_name="session_id", help_text="The session's id.")
+    seats = django_filters.TypedChoiceFilter(
+        choices=[(2, "2"), (4, "4")], coerce=int, help_text="Tables of 2 or of 4."
+    )
+
+    class Meta:
+        model = Table
+        fields = ["club", "session", "seats"]
+
+
+class MatchFilter(django_filters.FilterSet):
+    club = IdFilter(field_name="table__session__club_id", help_text="The club's id.")
+    season = IdFilter(field_name="table__session__season_id", help_text="The season's id.")
+    session = IdFilter(field_name="table__session_id", help_text="The session's id.")
+    player = IdFilter(
+        method="filter_player", help_text="Matches this player played in, in any seat."
+    )
+    kind = django_filters.ChoiceFilter(choices=KindChoice.choices)
+    status = django_filters.ChoiceFilter(choices=MatchStatus.choices)
+    played_on = django_filters.DateFilter(
+        field_name="table__session__date", help_text="Matches played on this date."
+    )
+    played_after = django_filters.DateFilter(
+        field_name="table__session__date",
+        lookup_expr="gte",
+        help_text="Matches played on or after this date.",
+    )
+    played_before = django_filters.DateFilter(
+        field_name="table__session__date",
+        lookup_expr="lte",
+        help_text="Matches played on or before this date.",
+    )
+
+    class Meta:
+        model = Match
+        fields = [
+            "club",
+            "season",
+            "session",
+            "player",
+            "kind",
+            "status",
+            "played_on",
+            "played_after",
+            "played_before",
+        ]
+
+    def filter_player(self, queryset, name, value):
+        return queryset.filter(
+            Q(north_id=value) | Q(east_id=value) | Q(south_id=value) | Q(west_id=value)
+        )

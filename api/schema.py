@@ -1,0 +1,74 @@
+"""OpenAPI additions: the API key scheme, the error responses every operation can give, the
+Idempotency-Key header on POST, and anonymous access where public clubs can be read."""
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular import openapi
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from rest_framework import permissions
+
+from api import idempotency
+from api.serializers.common import ErrorSerializer
+
+ERROR_DESCRIPTIONS = {
+    "400": _("Invalid input: `errors` names each bad field or query parameter and why."),
+    "401": _("Not signed in, or a bad token or API key."),
+    "403": _("Signed in, but not allowed: not a director of the club, or a read-only key."),
+    "404": _("Not found, or another club's object (or a page past the last)."),
+    "409": _("The match accepts no such change now (e.g. a fifth Chicago deal)."),
+    "422": _("The Idempotency-Key was used before for a different request."),
+    "429": _("Too many requests: retry after the Retry-After header's seconds."),
+}
+
+
+class ClubAPIKeyScheme(OpenApiAuthenticationExtension):
+    target_class = "api.authentication.ClubAPIKeyAuthentication"
+    name = "apiKeyAuth"
+
+    def get_security_definition(self, auto_schema):
+        definition = build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix=self.target.keyword
+        )
+        definition["description"] = str(
+            _("A club's API key: `Authorization: Api-Key <key>`, read-only or read-write.")
+        )
+        return definition
+
+
+class AutoSchema(openapi.AutoSchema):
+    def get_override_parameters(self):
+        parameters = list(super().get_override_parameters())
+        if self.method == "POST":
+            parameters.append(idempotency.PARAMETER)
+        return parameters
+
+    def get_auth(self):
+        auths = super().get_auth()
+        if (
+            self.method in permissions.SAFE_METHODS
+            and getattr(self.view, "public_read", False)
+            and {} not in auths
+        ):
+            auths.append({})
+        return auths
+
+    def _error_codes(self) -> list[str]:
+        codes = ["401", "429"]
+        if self.method in permissions.SAFE_METHODS:
+            if self._is_list_view() or getattr(self.view, "paginated_action", False):
+                codes.append("400")
+            codes += ["403", "404"]
+        else:
+            codes += ["400", "403", "404", "409"]
+            if self.method == "POST":
+                codes.append("422")
+        return codes
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        for code in self._error_codes():
+            if code not in responses:
+                response = self._get_response_for_code(ErrorSerializer, code, direction=direction)
+                response["description"] = str(ERROR_DESCRIPTIONS[code])
+                responses[code] = response
+        return dict(sorted(responses.items()))

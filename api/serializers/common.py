@@ -1,0 +1,72 @@
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from matches.models import SeatChoice
+from scoring.engine import ItemKind, Side
+
+SIDES = [side.value for side in Side]
+SEATS = SeatChoice.choices
+ITEM_KINDS = [kind.value for kind in ItemKind]
+
+
+class SidePointsSerializer(serializers.Serializer):
+    """A figure for each side, e.g. ``{"NS": 620, "EW": 0}``."""
+
+    NS = serializers.IntegerField(min_value=0)
+    EW = serializers.IntegerField(min_value=0)
+
+
+def side_points(ns: int, ew: int) -> dict[str, int]:
+    return {"NS": ns, "EW": ew}
+
+
+class ScoreItemSerializer(serializers.Serializer):
+    """One line of the score sheet: what it is for, which side scores it, how many points,
+    and whether it is written below the line (trick points, towards game)."""
+
+    kind = serializers.ChoiceField(choices=ITEM_KINDS)
+    side = serializers.ChoiceField(choices=SIDES)
+    points = serializers.IntegerField(min_value=0)
+    below_line = serializers.BooleanField()
+
+    def to_representation(self, item):
+        return {
+            "kind": item.kind.value,
+            "side": item.side.value,
+            "points": item.points,
+            "below_line": item.below_line,
+        }
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": SIDES},
+        "description": "The vulnerable sides, NS first; empty when nobody is vulnerable.",
+        "example": ["EW"],
+    }
+)
+class VulnerableField(serializers.ReadOnlyField):
+    def to_representation(self, value):
+        return [side.value for side in value]
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error response: a code, one human sentence, and the fields at fault."""
+
+    code = serializers.CharField(
+        help_text=_(
+            "invalid, parse_error, not_authenticated, authentication_failed, "
+            "permission_denied, not_found, method_not_allowed, conflict, "
+            "idempotency_key_reused, throttled, ..."
+        )
+    )
+    detail = serializers.CharField(help_text=_("What went wrong, for a person to read."))
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text=_(
+            "Each bad field (nested fields dotted, e.g. seats.N; query parameters by name) "
+            "and its messages; empty when no field is at fault."
+        ),
+    )

@@ -1,0 +1,215 @@
+"""Deals and the score sheet, as the rules engine scores them (``matches.selectors.match_sheet``).
+
+Each deal row carries what was entered (passed out, or contract, declarer and tricks), what the
+table showed (deal number, dealer, who was vulnerable), the points each side scored on it and
+the breakdown: one item per line of the score sheet (``kind``, ``side``, ``points``,
+``below_line``).
+"""
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from api.serializers.common import (
+    SEATS,
+    SIDES,
+    ScoreItemSerializer,
+    SidePointsSerializer,
+    VulnerableField,
+    side_points,
+)
+from matches.models import KindChoice, MatchStatus, WinnerChoice
+from scoring.engine import InvalidInput, PassedOut, parse_contract, parse_seat
+
+# Engine fields that are parts of the API's `contract`.
+CONTRACT_PARTS = {"level": "contract", "strain": "contract", "doubling": "contract"}
+
+
+class DealRowSerializer(serializers.Serializer):
+    """One row of the score sheet (an engine ``DealRow``)."""
+
+    sequence = serializers.IntegerField(
+        min_value=1, help_text=_("Order of entry, passed-out deals included.")
+    )
+    number = serializers.IntegerField(
+        min_value=1,
+        allow_null=True,
+        help_text=_("The counted deal number; null for a passed-out Chicago deal."),
+    )
+    dealer = serializers.ChoiceField(choices=SEATS)
+    vulnerable = VulnerableField()
+    passed_out = serializers.BooleanField()
+    contract = serializers.CharField(
+        allow_null=True, help_text=_('e.g. "4SX"; null if passed out.')
+    )
+    declarer = serializers.ChoiceField(choices=SEATS, allow_null=True)
+    tricks = serializers.IntegerField(min_value=0, max_value=13, allow_null=True)
+    result = serializers.CharField(
+        allow_null=True, help_text=_('"=" made exactly, "+1" one overtrick, "-2" two down.')
+    )
+    score = SidePointsSerializer(help_text=_("Points each side scored on this deal."))
+    partscore = SidePointsSerializer(
+        help_text=_("Each side's partscore below the line after this deal (0 after a game).")
+    )
+    game_won_by = serializers.ChoiceField(choices=SIDES, allow_null=True)
+    games = SidePointsSerializer(help_text=_("Games each side has won so far in the match."))
+    items = ScoreItemSerializer(many=True, help_text=_("The breakdown of this deal's score."))
+
+    def to_representation(self, row):
+        result = row.result
+        passed_out = isinstance(result, PassedOut)
+        return {
+            "sequence": row.sequence,
+            "number": row.number,
+            "dealer": row.dealer.value,
+            "vulnerable": [side.value for side in row.vulnerable],
+            "passed_out": passed_out,
+            "contract": None if passed_out else str(result.contract),
+            "declarer": None if passed_out else result.declarer.value,
+            "tricks": None if passed_out else result.tricks,
+            "result": None if passed_out else result.result_text,
+            "score": side_points(row.ns, row.ew),
+            "partscore": side_points(row.partscore_ns, row.partscore_ew),
+            "game_won_by": row.game_won_by.value if row.game_won_by else None,
+            "games": side_points(row.games_ns, row.games_ew),
+            "items": [ScoreItemSerializer(item).data for item in row.items],
+        }
+
+
+class DealSerializer(DealRowSerializer):
+    """A recorded deal, with its match."""
+
+    match = serializers.IntegerField()
+
+    def to_representation(self, row):
+        return {"match": self.context["match"].pk, **super().to_representation(row)}
+
+
+class NextDealSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1)
+    dealer = serializers.ChoiceField(choices=SEATS)
+    vulnerable = VulnerableField()
+
+
+class SeatPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class SheetSeatsSerializer(serializers.Serializer):
+    N = SeatPlayerSerializer()
+    E = SeatPlayerSerializer()
+    S = SeatPlayerSerializer(required=False)
+    W = SeatPlayerSerializer(required=False)
+
+
+class ScoreSheetSerializer(serializers.Serializer):
+    """A match's score sheet, replayed by the rules engine from its recorded deals."""
+
+    match = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=KindChoice.choices)
+    status = serializers.ChoiceField(choices=MatchStatus.choices)
+    complete = serializers.BooleanField()
+    finished_early = serializers.BooleanField(
+        help_text=_("An unfinished rubber scored by the Laws when the session ended.")
+    )
+    winner = serializers.ChoiceField(
+        choices=WinnerChoice.choices,
+        allow_null=True,
+        help_text=_("null while the match is not complete."),
+    )
+    totals = SidePointsSerializer()
+    above = SidePointsSerializer(help_text=_("Points above the line."))
+    below = SidePointsSerializer(help_text=_("Trick points below the line."))
+    games = SidePointsSerializer()
+    seats = SheetSeatsSerializer()
+    deals = DealRowSerializer(many=True)
+    closing_items = ScoreItemSerializer(
+        many=True, help_text=_("Bonuses scored when an unfinished rubber was ended.")
+    )
+    next_deal = NextDealSerializer(
+        allow_null=True, help_text=_("What the table shows next; null once complete.")
+    )
+
+    def to_representation(self, instance):
+        match, sheet = instance
+        seats = {seat: {"id": p.pk, "name": p.name} for seat, p in match.seats.items()}
+        nxt = sheet.next_deal
+        return {
+            "match": match.pk,
+            "kind": sheet.kind.value,
+            "status": match.status,
+            "complete": sheet.complete,
+            "finished_early": sheet.finished_early,
+            "winner": sheet.winner.value if sheet.winner is not None else None,
+            "totals": side_points(sheet.total_ns, sheet.total_ew),
+            "above": side_points(sheet.above_ns, sheet.above_ew),
+            "below": side_points(sheet.below_ns, sheet.below_ew),
+            "games": side_points(sheet.games_ns, sheet.games_ew),
+            "seats": seats,
+            "deals": [DealRowSerializer(row).data for row in sheet.rows],
+            "closing_items": [ScoreItemSerializer(item).data for item in sheet.closing_items],
+            "next_deal": None
+            if nxt is None or match.status != MatchStatus.IN_PROGRESS
+            else {
+                "number": nxt.number,
+                "dealer": nxt.dealer.value,
+                "vulnerable": [side.value for side in nxt.vulnerable],
+            },
+        }
+
+
+class DealInputSerializer(serializers.Serializer):
+    """A deal's result: ``{"contract": "4SX", "declarer": "N", "tricks": 10}`` or
+    ``{"passed_out": true}``."""
+
+    passed_out = serializers.BooleanField(
+        required=False, help_text=_("true when all players passed; then nothing else is given.")
+    )
+    contract = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=20,
+        help_text=_('Level 1-7, strain C D H S NT, X or XX if doubled: "4S", "3NTX".'),
+    )
+    declarer = serializers.CharField(
+        required=False, allow_null=True, max_length=10, help_text=_("N, E, S or W.")
+    )
+    tricks = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=13,
+        help_text=_("Tricks declarer's side took, 0 to 13."),
+        error_messages={
+            "min_value": _("must be 0 to 13"),
+            "max_value": _("must be 0 to 13"),
+        },
+    )
+
+    def validate_contract(self, value):
+        if value is None:
+            return None
+        try:
+            return str(parse_contract(value))
+        except InvalidInput as error:
+            raise serializers.ValidationError(error.message) from None
+
+    def validate_declarer(self, value):
+        if value is None:
+            return None
+        try:
+            return parse_seat(value).value
+        except InvalidInput as error:
+            raise serializers.ValidationError(error.message) from None
+
+
+class DealCreateSerializer(DealInputSerializer):
+    expected_sequence = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=32767,
+        help_text=_(
+            "The sequence this deal should get; if another deal was recorded first, the "
+            "request is a 409 instead of recording a deal after it."
+        ),
+    )

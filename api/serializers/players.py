@@ -1,0 +1,70 @@
+"""Players. A player belongs to one or more clubs (memberships, each with a role); ``club``
+is the first of its clubs that the client can see (the club it was created in, usually), and
+``role`` the player's role there. Creating a player with ``club`` makes it a member of it."""
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.serializers.fields import WritableClubField
+from clubs.models import Player, Role
+
+
+class MembershipSerializer(serializers.Serializer):
+    club = serializers.IntegerField(source="club_id")
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    """Reading a player. ``memberships`` lists only clubs the client can see."""
+
+    club = serializers.SerializerMethodField()
+    role = serializers.SerializerMethodField()
+    memberships = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Player
+        fields = ["id", "club", "name", "role", "active", "memberships", "created_at"]
+        read_only_fields = fields
+
+    def _visible(self, player):
+        # Prefetched by the view as `visible_memberships` (the client's clubs only).
+        return getattr(player, "visible_memberships", None) or []
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_club(self, player) -> int | None:
+        memberships = self._visible(player)
+        return memberships[0].club_id if memberships else None
+
+    @extend_schema_field(serializers.ChoiceField(choices=Role.choices, allow_null=True))
+    def get_role(self, player) -> str | None:
+        memberships = self._visible(player)
+        return memberships[0].role if memberships else None
+
+    @extend_schema_field(MembershipSerializer(many=True))
+    def get_memberships(self, player):
+        return MembershipSerializer(self._visible(player), many=True).data
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    club = WritableClubField(help_text=_("The club the new player joins."))
+    name = serializers.CharField(max_length=100)
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+    active = serializers.BooleanField(default=True)
+
+
+class PlayerUpdateSerializer(serializers.Serializer):
+    """Change a player's name or active flag; ``role`` (with ``club``, by default the player's
+    ``club``) sets the player's role in a club the client directs."""
+
+    name = serializers.CharField(max_length=100, required=False)
+    active = serializers.BooleanField(required=False)
+    role = serializers.ChoiceField(choices=Role.choices, required=False)
+    club = WritableClubField(
+        required=False, help_text=_("The club whose role is set; only with role.")
+    )
+
+    def validate(self, attrs):
+        if "club" in attrs and "role" not in attrs:
+            raise serializers.ValidationError({"club": [_("club is only given with role.")]})
+        return attrs

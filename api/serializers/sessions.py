@@ -1,0 +1,45 @@
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from api.serializers.fields import MemberSessionField, WritableClubField
+from clubs.models import Session, Table, TableSeats
+
+
+class SessionSerializer(serializers.ModelSerializer):
+    """A club's evening on a date, in the club's season covering the date."""
+
+    club = WritableClubField(help_text=_("The club; set when the session is created."))
+    tables = serializers.IntegerField(
+        source="table_count", read_only=True, help_text=_("How many tables it has.")
+    )
+
+    class Meta:
+        model = Session
+        fields = ["id", "club", "season", "date", "notes", "tables"]
+        read_only_fields = ["id", "season"]
+        validators = []  # one session per club and date: creating returns the existing one
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is not None:
+            fields["club"].read_only = True
+            fields["date"].read_only = True
+        return fields
+
+
+class TableSerializer(serializers.ModelSerializer):
+    session = MemberSessionField(help_text=_("The session the table is in."))
+    club = serializers.IntegerField(source="session.club_id", read_only=True)
+    number = serializers.IntegerField(
+        min_value=1,
+        max_value=32767,
+        required=False,
+        help_text=_("Table number in the session; the next free number if not given."),
+    )
+    seats = serializers.ChoiceField(choices=TableSeats.choices, default=TableSeats.FOUR)
+
+    class Meta:
+        model = Table
+        fields = ["id", "club", "session", "number", "seats"]
+        read_only_fields = ["id", "club"]
+        validators = []  # the service numbers tables; a taken number is its error

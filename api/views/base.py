@@ -1,0 +1,69 @@
+from django.http import Http404
+from django.urls import Resolver404, resolve
+from django.utils.translation import gettext
+from rest_framework import viewsets
+from rest_framework.decorators import (
+    api_view,
+    authentication_classes,
+    permission_classes,
+    schema,
+)
+from rest_framework.exceptions import NotFound
+
+from api import access
+from api.permissions import ClubPermission
+
+MAX_ID = 2**63 - 1
+
+
+def checked_id(value) -> int:
+    """A path id as an int; one no row can have (too large) is a 404, not a database error."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise Http404 from None
+    if not 0 < number <= MAX_ID:
+        raise Http404
+    return number
+
+
+class ClubScopedViewSet(viewsets.GenericViewSet):
+    """A viewset over one club's rows. ``public_read``: anonymous clients read public clubs'
+    rows; ``club_id_of(obj)``: the club an object belongs to (for write permission)."""
+
+    permission_classes = [ClubPermission]
+    public_read = False
+    lookup_value_regex = r"[0-9]+"
+    service_error_fields: dict[str, str] = {}
+    http_method_names = ["get", "post", "patch", "head"]
+
+    def club_id_of(self, obj) -> int:
+        raise NotImplementedError
+
+    def can_write(self, request, obj) -> bool:
+        return access.can_write_club(request, self.club_id_of(obj))
+
+    def get_object(self):
+        self.kwargs[self.lookup_field] = checked_id(self.kwargs[self.lookup_field])
+        return super().get_object()
+
+    @property
+    def actor(self):
+        return access.signed_in_user(self.request)
+
+
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+@authentication_classes([])
+@permission_classes([])
+@schema(None)
+def not_found(request, *args, **kwargs):
+    """Any other path under /api/v1/: a JSON 404 (with a hint for a missing final slash)."""
+    message = gettext("There is no API endpoint at %(path)s.") % {"path": request.path}
+    if not request.path.endswith("/"):
+        try:
+            found = resolve(request.path + "/").url_name != "not-found"
+        except Resolver404:
+            found = False
+        if found:
+            message += " " + gettext("Did you mean %(path)s/ ?") % {"path": request.path}
+    raise NotFound(message)

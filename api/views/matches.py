@@ -1,0 +1,243 @@
+from django.utils.translation import gettext
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.response import Response
+
+from api import access, selectors
+from api.filters import MatchFilter
+from api.idempotency import idempotent
+from api.pagination import PageNumberPagination
+from api.serializers.deals import (
+    CONTRACT_PARTS,
+    DealCreateSerializer,
+    DealInputSerializer,
+    DealSerializer,
+    ScoreSheetSerializer,
+)
+from api.serializers.matches import MatchCreateSerializer, MatchSerializer
+from api.views.base import ClubScopedViewSet, checked_id
+from matches import selectors as match_selectors
+from matches import services
+from matches.models import Deal, Match
+
+SEAT_ERRORS = {"north": "seats.N", "east": "seats.E", "south": "seats.S", "west": "seats.W"}
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Matches of your clubs and of public clubs"),
+    retrieve=extend_schema(summary="A match"),
+    create=extend_schema(
+        summary="Start a match (directors)",
+        description=(
+            "Without `table` and `session` the match is filed under the club's session on "
+            "`played_on` (created if needed) at a new table; the season follows from the date."
+        ),
+        request=MatchCreateSerializer,
+        responses={201: MatchSerializer},
+    ),
+)
+class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
+    serializer_class = MatchSerializer
+    public_read = True
+    filterset_class = MatchFilter
+    ordering_fields = {
+        "played_on": "table__session__date",
+        "created_at": "created_at",
+        "updated_at": "updated_at",
+        "table": "table__number",
+        "id": "id",
+    }
+    ordering = ["-played_on", "-created_at"]
+    http_method_names = ["get", "post", "head"]
+    service_error_fields = {**SEAT_ERRORS, "date": "played_on"}
+
+    def get_queryset(self):
+        return selectors.matches_for(self.request)
+
+    def club_id_of(self, obj) -> int:
+        return obj.table.session.club_id
+
+    def _fresh(self, match) -> Match:
+        return self.get_queryset().get(pk=match.pk)
+
+    @idempotent
+    def create(self, request):
+        serializer = MatchCreateSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        match = services.match_create(**serializer.service_arguments(), actor=self.actor)
+        return Response(
+            self.get_serializer(self._fresh(match)).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(
+        summary="End an unfinished rubber, scored by the Laws (directors)",
+        request=None,
+        responses={200: MatchSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def finish(self, request, pk=None):
+        match = self.get_object()
+        match = services.match_finish(match=match, actor=self.actor)
+        return Response(self.get_serializer(self._fresh(match)).data)
+
+    @extend_schema(
+        summary="Abandon a match: it stays on record, unfinished (directors)",
+        request=None,
+        responses={200: MatchSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def abandon(self, request, pk=None):
+        match = self.get_object()
+        match = services.match_abandon(match=match, actor=self.actor)
+        return Response(self.get_serializer(self._fresh(match)).data)
+
+    @extend_schema(summary="The match's score sheet", responses={200: ScoreSheetSerializer})
+    @action(detail=True, methods=["get"], url_path="score-sheet")
+    def score_sheet(self, request, pk=None):
+        match = self.get_object()
+        match = selectors.match_with_players(Match.objects.filter(pk=match.pk)).get()
+        sheet = match_selectors.match_sheet(match=match)
+        return Response(ScoreSheetSerializer((match, sheet)).data)
+
+
+SEQUENCE = OpenApiParameter(
+    "sequence", int, OpenApiParameter.PATH, description="The deal's sequence in the match."
+)
+MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description="The match.")
+PARTIAL_CHANGES = (
+    'Only the fields given change: `{"tricks": 9}` keeps the contract and declarer; '
+    '`{"passed_out": true}` makes it a passed-out deal.'
+)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="The match's deals as scored", parameters=[MATCH_ID], responses=DealSerializer
+    ),
+    create=extend_schema(
+        summary="Record the next deal (directors)",
+        parameters=[MATCH_ID],
+        request=DealCreateSerializer,
+        responses={201: DealSerializer},
+    ),
+    retrieve=extend_schema(
+        summary="One deal as scored", parameters=[MATCH_ID, SEQUENCE], responses=DealSerializer
+    ),
+    update=extend_schema(
+        summary="Correct a deal; later deals are scored again (directors)",
+        parameters=[MATCH_ID, SEQUENCE],
+        request=DealInputSerializer,
+        responses=DealSerializer,
+    ),
+    partial_update=extend_schema(
+        summary="Correct part of a deal; later deals are scored again (directors)",
+        description=PARTIAL_CHANGES,
+        parameters=[MATCH_ID, SEQUENCE],
+        request=DealInputSerializer,
+        responses=DealSerializer,
+    ),
+    destroy=extend_schema(
+        summary="Remove the last deal (directors)",
+        description="Only the match's last deal can be removed; any other is a 409.",
+        parameters=[MATCH_ID, SEQUENCE],
+        responses={204: None},
+    ),
+)
+class DealViewSet(ClubScopedViewSet):
+    """A match's deals, addressed by their sequence (order of entry)."""
+
+    serializer_class = DealSerializer
+    public_read = True
+    pagination_class = PageNumberPagination
+    paginated_action = True
+    http_method_names = ["get", "post", "put", "patch", "delete", "head"]
+    service_error_fields = CONTRACT_PARTS
+    queryset = Match.objects.none()  # for the schema: the rows are deals of one match
+
+    def get_match(self) -> Match:
+        match_id = checked_id(self.kwargs["match_id"])
+        match = selectors.matches_for(self.request).filter(pk=match_id).first()
+        if match is None:
+            raise NotFound()
+        if self.request.method not in ("GET", "HEAD", "OPTIONS") and not access.can_write_club(
+            self.request, match.table.session.club_id
+        ):
+            raise PermissionDenied(gettext("You do not direct this club."))
+        return match
+
+    def _sheet(self, match):
+        fresh = Match.objects.select_related("table__session__club").get(pk=match.pk)
+        return fresh, match_selectors.match_sheet(match=fresh)
+
+    def _row(self, match, sequence: int):
+        match, sheet = self._sheet(match)
+        if not 1 <= sequence <= len(sheet.rows):
+            raise NotFound(gettext("This match has no deal %(sequence)s.") % {"sequence": sequence})
+        return match, sheet.rows[sequence - 1]
+
+    def _deal_response(self, match, sequence: int, code=status.HTTP_200_OK) -> Response:
+        match, row = self._row(match, sequence)
+        return Response(DealSerializer(row, context={"match": match}).data, status=code)
+
+    def list(self, request, match_id=None):
+        match, sheet = self._sheet(self.get_match())
+        rows = self.paginate_queryset(list(sheet.rows))
+        data = DealSerializer(rows, many=True, context={"match": match}).data
+        return self.get_paginated_response(data)
+
+    def retrieve(self, request, match_id=None, sequence=None):
+        return self._deal_response(self.get_match(), checked_id(sequence))
+
+    @idempotent
+    def create(self, request, match_id=None):
+        match = self.get_match()
+        serializer = DealCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        deal = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
+        return self._deal_response(match, deal.sequence, status.HTTP_201_CREATED)
+
+    def update(self, request, match_id=None, sequence=None):
+        match = self.get_match()
+        deal = self._stored_deal(match, sequence)
+        serializer = DealInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.deal_correct(
+            match=match, sequence=deal.sequence, **serializer.validated_data, actor=self.actor
+        )
+        return self._deal_response(match, deal.sequence)
+
+    def partial_update(self, request, match_id=None, sequence=None):
+        match = self.get_match()
+        deal = self._stored_deal(match, sequence)
+        serializer = DealInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        changes = serializer.validated_data
+        if changes.get("passed_out"):
+            result = {"passed_out": True}
+        else:
+            result = {
+                "passed_out": False,
+                "contract": deal.contract,
+                "declarer": deal.declarer or None,
+                "tricks": deal.tricks,
+            }
+            result.update({k: v for k, v in changes.items() if k != "passed_out"})
+        services.deal_correct(match=match, sequence=deal.sequence, **result, actor=self.actor)
+        return self._deal_response(match, deal.sequence)
+
+    def destroy(self, request, match_id=None, sequence=None):
+        match = self.get_match()
+        deal = self._stored_deal(match, sequence)
+        # The service refuses (409) unless this is still the last deal when the match is locked.
+        services.deal_delete_last(match=match, sequence=deal.sequence, actor=self.actor)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _stored_deal(self, match, sequence) -> Deal:
+        deal = match.deals.filter(sequence=checked_id(sequence)).first()
+        if deal is None:
+            raise NotFound(gettext("This match has no deal %(sequence)s.") % {"sequence": sequence})
+        return deal

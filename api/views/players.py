@@ -1,0 +1,78 @@
+from django.db import transaction
+from django.utils.translation import gettext
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+
+from api import access, selectors
+from api.filters import PlayerFilter
+from api.idempotency import idempotent
+from api.serializers.players import (
+    PlayerCreateSerializer,
+    PlayerSerializer,
+    PlayerUpdateSerializer,
+)
+from api.views.base import ClubScopedViewSet
+from clubs import services
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Players of your clubs"),
+    retrieve=extend_schema(summary="A player"),
+    create=extend_schema(
+        summary="Add a player to a club (directors)",
+        request=PlayerCreateSerializer,
+        responses={201: PlayerSerializer},
+    ),
+    partial_update=extend_schema(
+        summary="Rename a player, (de)activate, or set their role in a club (directors)",
+        request=PlayerUpdateSerializer,
+        responses={200: PlayerSerializer},
+    ),
+)
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
+    serializer_class = PlayerSerializer
+    filterset_class = PlayerFilter
+    ordering_fields = {"name": "name", "created_at": "created_at", "id": "id"}
+    ordering = ["name"]
+
+    def get_queryset(self):
+        return selectors.players_for(self.request)
+
+    def can_write(self, request, obj) -> bool:
+        return any(access.can_write_club(request, m.club_id) for m in obj.visible_memberships)
+
+    def _fresh(self, player):
+        return self.get_queryset().get(pk=player.pk)
+
+    @idempotent
+    def create(self, request):
+        serializer = PlayerCreateSerializer(
+            data=request.data, context=self.get_serializer_context()
+        )
+        serializer.is_valid(raise_exception=True)
+        player = services.player_create(**serializer.validated_data)
+        return Response(
+            self.get_serializer(self._fresh(player)).data, status=status.HTTP_201_CREATED
+        )
+
+    def partial_update(self, request, pk=None):
+        player = self.get_object()
+        serializer = PlayerUpdateSerializer(
+            data=request.data, context=self.get_serializer_context()
+        )
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        role, club = data.pop("role", None), data.pop("club", None)
+        with transaction.atomic():
+            if data:
+                player = services.player_update(player=player, **data)
+            if role is not None:
+                if club is None:
+                    club_id = player.visible_memberships[0].club_id
+                    if not access.can_write_club(request, club_id):
+                        raise PermissionDenied(gettext("You do not direct this club."))
+                    club = access.writable_clubs(request).get(pk=club_id)
+                services.membership_set(club=club, player=player, role=role)
+        return Response(self.get_serializer(self._fresh(player)).data)

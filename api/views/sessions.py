@@ -1,0 +1,101 @@
+from django.db import transaction
+from django.utils.translation import gettext
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+
+from api import access, selectors
+from api.filters import SessionFilter, TableFilter
+from api.idempotency import idempotent
+from api.serializers.sessions import SessionSerializer, TableSerializer
+from api.views.base import ClubScopedViewSet
+from clubs import services
+from clubs.models import Session
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Sessions (club evenings) of your clubs"),
+    retrieve=extend_schema(summary="A session"),
+    create=extend_schema(
+        summary="The club's session on a date, created if needed (directors)",
+        responses={
+            201: OpenApiResponse(SessionSerializer, description="Created."),
+            200: OpenApiResponse(SessionSerializer, description="It existed already."),
+        },
+    ),
+    partial_update=extend_schema(summary="Change a session's notes (directors)"),
+)
+class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
+    serializer_class = SessionSerializer
+    filterset_class = SessionFilter
+    ordering_fields = {"date": "date", "club": "club_id", "id": "id"}
+    ordering = ["-date"]
+    service_error_fields = {"played_on": "date"}
+
+    def get_queryset(self):
+        return selectors.sessions_for(self.request)
+
+    def club_id_of(self, obj) -> int:
+        return obj.club_id
+
+    def _fresh(self, session):
+        return self.get_queryset().get(pk=session.pk)
+
+    @idempotent
+    def create(self, request):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        club, date = serializer.validated_data["club"], serializer.validated_data["date"]
+        notes = serializer.validated_data.get("notes")
+        with transaction.atomic():
+            existed = Session.objects.filter(club=club, date=date).exists()
+            session = services.session_get_or_create(club=club, date=date)
+            if notes is not None:
+                session = services.session_update(session=session, notes=notes)
+        code = status.HTTP_200_OK if existed else status.HTTP_201_CREATED
+        return Response(self.get_serializer(self._fresh(session)).data, status=code)
+
+    def partial_update(self, request, pk=None):
+        session = self.get_object()
+        serializer = self.get_serializer(session, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        if "notes" in serializer.validated_data:
+            session = services.session_update(
+                session=session, notes=serializer.validated_data["notes"]
+            )
+        return Response(self.get_serializer(self._fresh(session)).data)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Tables of your clubs' sessions"),
+    retrieve=extend_schema(summary="A table"),
+    create=extend_schema(summary="Add a table to a session (directors)"),
+)
+class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
+    serializer_class = TableSerializer
+    filterset_class = TableFilter
+    ordering_fields = {"session": "session_id", "number": "number", "id": "id"}
+    ordering = ["session", "number"]
+    http_method_names = ["get", "post", "head"]
+
+    def get_queryset(self):
+        return selectors.tables_for(self.request)
+
+    def club_id_of(self, obj) -> int:
+        return obj.session.club_id
+
+    @idempotent
+    def create(self, request):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = serializer.validated_data["session"]
+        if not access.can_write_club(request, session.club_id):
+            raise PermissionDenied(gettext("You do not direct this club."))
+        table = services.table_create(
+            session=session,
+            number=serializer.validated_data.get("number"),
+            seats=serializer.validated_data["seats"],
+        )
+        table = self.get_queryset().get(pk=table.pk)
+        return Response(self.get_serializer(table).data, status=status.HTTP_201_CREATED)

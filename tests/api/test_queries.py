@@ -1,0 +1,91 @@
+"""Every list runs the same number of queries for one row per page as for a hundred."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from clubs import services as club_services
+from clubs.models import Membership, Session
+from matches import services as match_services
+from tests.api.conftest import PLAYED_ON
+
+
+@pytest.fixture
+def world(world_once):
+    """The module's shared world, each test in a savepoint rolled back after it."""
+    return world_once
+
+
+@pytest.fixture
+def busy_world(world):
+    """Club A with several rows of everything (and a player who is also in club B)."""
+    a = world.a
+    players = [club_services.player_create(club=a.club, name=f"Extra {n}") for n in range(4)]
+    Membership.objects.create(player=players[0], club=world.b.club)
+    for n in range(3):
+        match = match_services.match_create(
+            club=a.club,
+            kind="rubber" if n % 2 else "chicago",
+            seats=dict(zip("NESW", players if n % 2 else a.players, strict=True)),
+            played_on=PLAYED_ON,
+        )
+        match_services.deal_record(match=match, contract="2S", declarer="S", tricks=8)
+        match_services.deal_record(match=match, passed_out=True)
+    club_services.season_create(
+        club=a.club, name="2024", start_date="2024-01-01", end_date="2024-12-31"
+    )
+    for day in ("2025-04-01", "2025-04-08"):
+        club_services.session_get_or_create(club=a.club, date=day)
+    session = Session.objects.get(club=a.club, date=PLAYED_ON)
+    club_services.table_create(session=session)
+    club_services.club_create(
+        creator=a.director, name="Alpha II", slug="alpha-2", country="PL", public=True
+    )
+    club_services.club_update(club=a.club, public=True)  # anonymous clients see it too
+    return world
+
+
+LISTS = [
+    "/api/v1/clubs/",
+    "/api/v1/players/",
+    "/api/v1/seasons/",
+    "/api/v1/sessions/",
+    "/api/v1/tables/",
+    "/api/v1/matches/",
+]
+
+
+def count_queries(client, url) -> tuple[int, int]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200, response.json()
+    return len(queries), len(response.json()["results"])
+
+
+MEMBERS_ONLY = {"/api/v1/players/", "/api/v1/sessions/", "/api/v1/tables/"}
+CASES = [
+    (role, url)
+    for role in ("director_a", "read_key_a", "player_a", "anonymous")
+    for url in LISTS
+    if not (role == "anonymous" and url in MEMBERS_ONLY)  # a 401 for anonymous clients
+]
+
+
+@pytest.mark.parametrize(("role", "url"), CASES)
+def test_a_list_runs_the_same_queries_at_page_size_1_and_100(busy_world, role, url):
+    client = busy_world.client(role)
+    client.get(url)  # warm up per-process caches
+    one, rows_one = count_queries(client, f"{url}?page_size=1")
+    many, rows_many = count_queries(client, f"{url}?page_size=100")
+    assert rows_one == 1 and rows_many >= 2, (rows_one, rows_many)
+    assert one == many
+
+
+def test_the_deals_list_runs_the_same_queries_for_each_page_size(busy_world):
+    client = busy_world.client("director_a")
+    url = f"/api/v1/matches/{busy_world.a.match.pk}/deals/"
+    match_services.deal_record(match=busy_world.a.match, contract="1NT", declarer="E", tricks=7)
+    one, rows_one = count_queries(client, f"{url}?page_size=1")
+    many, rows_many = count_queries(client, f"{url}?page_size=100")
+    assert (rows_one, rows_many) == (1, 2)
+    assert one == many

@@ -1,0 +1,381 @@
+"""Clubs, players, seasons, sessions, tables and matches: shapes, writes, filters, bad input."""
+
+import pytest
+
+from clubs.models import Club, Membership, Player, Season, Session, Table
+from clubs.selectors import club_role
+from matches.models import Match
+from tests.api.conftest import make_user
+
+
+@pytest.fixture
+def world(world_once):
+    """The module's shared world, each test in a savepoint rolled back after it."""
+    return world_once
+
+
+CLUB_KEYS = {
+    "id",
+    "name",
+    "slug",
+    "country",
+    "language",
+    "timezone",
+    "public",
+    "chicago_vulnerability",
+    "ladder_min_matches",
+    "ladder_rounding",
+    "created_at",
+}
+
+
+def seats(players):
+    return dict(zip("NESW", (p.pk for p in players), strict=False))
+
+
+# --- clubs ---------------------------------------------------------------------------------
+
+
+def test_a_signed_in_user_creates_a_club_and_becomes_its_director(db):
+    from rest_framework.test import APIClient
+
+    user = make_user("newcomer")
+    client = APIClient()
+    client.force_login(user)  # the browser session works too
+    body = {"name": "Gamma", "slug": "gamma", "country": "ES", "public": True}
+    response = client.post("/api/v1/clubs/", body, format="json")
+    assert response.status_code == 201, response.json()
+    club = response.json()
+    assert set(club) == CLUB_KEYS
+    assert (club["name"], club["slug"], club["public"], club["timezone"]) == (
+        "Gamma",
+        "gamma",
+        True,
+        "UTC",
+    )
+    assert club_role(user, Club.objects.get(pk=club["id"])) == "director"
+
+
+@pytest.mark.parametrize(
+    ("body", "fields"),
+    [
+        ({"name": "", "slug": "x1", "country": "PL"}, {"name"}),
+        ({"name": "X", "slug": "not a slug", "country": "PL"}, {"slug"}),
+        ({"name": "X", "slug": "alpha", "country": "PL"}, {"slug"}),
+        ({"name": "X", "slug": "x2", "country": "Poland"}, {"country"}),
+        ({"name": "X", "slug": "x3", "country": "PL", "timezone": "Mars/Base"}, {"timezone"}),
+        ({"name": "X", "slug": "x4", "country": "PL", "language": "xx"}, {"language"}),
+        (
+            {"name": "X", "slug": "x5", "country": "PL", "ladder_min_matches": -1},
+            {"ladder_min_matches"},
+        ),
+        (
+            {"name": "X", "slug": "x6", "country": "PL", "chicago_vulnerability": "all"},
+            {"chicago_vulnerability"},
+        ),
+        ({"slug": "x7"}, {"name", "country"}),
+    ],
+)
+def test_bad_club_input_names_the_fields(world, director_a, body, fields):
+    count = Club.objects.count()
+    response = director_a.post("/api/v1/clubs/", body, format="json")
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == fields
+    assert Club.objects.count() == count
+
+
+def test_a_director_changes_the_clubs_options(world, director_a):
+    url = f"/api/v1/clubs/{world.a.club.pk}/"
+    response = director_a.patch(url, {"chicago_vulnerability": "non_dealer", "public": True})
+    assert response.status_code == 200
+    assert response.json()["chicago_vulnerability"] == "non_dealer"
+    assert Club.objects.get(pk=world.a.club.pk).public is True
+    assert director_a.put(url, {"name": "x"}).status_code == 405
+    assert director_a.delete(url).status_code == 405
+
+
+def test_clubs_filter_and_order(world):
+    client = world.client("director_a")
+    world.b.club.memberships.create(player=Player.objects.get(user=world.a.director))
+    names = [c["name"] for c in client.get("/api/v1/clubs/?ordering=-name").json()["results"]]
+    assert names == ["Beta", "Alpha"]
+    found = client.get("/api/v1/clubs/?slug=beta").json()["results"]
+    assert [c["slug"] for c in found] == ["beta"]
+    found = client.get("/api/v1/clubs/?search=alp").json()["results"]
+    assert [c["slug"] for c in found] == ["alpha"]
+
+
+# --- players -------------------------------------------------------------------------------
+
+
+def test_a_player_created_with_a_club_becomes_a_member(world, director_a):
+    body = {"club": world.a.club.pk, "name": "  Zoe  "}
+    response = director_a.post("/api/v1/players/", body, format="json")
+    assert response.status_code == 201
+    player = response.json()
+    assert set(player) == {"id", "club", "name", "role", "active", "memberships", "created_at"}
+    assert (player["club"], player["name"], player["role"], player["active"]) == (
+        world.a.club.pk,
+        "Zoe",
+        "player",
+        True,
+    )
+    assert player["memberships"] == [{"club": world.a.club.pk, "role": "player"}]
+    assert Membership.objects.filter(player_id=player["id"], club=world.a.club).exists()
+
+
+def test_a_player_from_another_club_is_a_400_on_club(world, director_a):
+    response = director_a.post("/api/v1/players/", {"club": world.b.club.pk, "name": "Spy"})
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"club"}
+
+
+def test_players_search_and_filters(world, director_a):
+    Player.objects.filter(pk=world.a.players[3].pk).update(active=False)
+    results = director_a.get("/api/v1/players/?search=PLAYER 2").json()["results"]
+    assert [p["id"] for p in results] == [world.a.players[1].pk]
+    results = director_a.get(f"/api/v1/players/?club={world.a.club.pk}&active=false").json()
+    assert [p["id"] for p in results["results"]] == [world.a.players[3].pk]
+    assert director_a.get(f"/api/v1/players/?club={world.b.club.pk}").json()["count"] == 0
+    assert director_a.get("/api/v1/players/?active=perhaps").status_code == 400
+
+
+def test_a_director_sets_a_players_role_and_name(world, director_a):
+    url = f"/api/v1/players/{world.a.players[1].pk}/"
+    response = director_a.patch(url, {"role": "director", "name": "Chief"}, format="json")
+    assert response.status_code == 200
+    assert (response.json()["role"], response.json()["name"]) == ("director", "Chief")
+    response = director_a.patch(url, {"club": world.a.club.pk}, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"club"}
+
+
+def test_a_player_in_two_clubs_shows_only_the_clubs_the_client_sees(world):
+    shared = world.a.players[1]
+    Membership.objects.create(player=shared, club=world.b.club)
+    seen_by_b = world.client("director_b").get(f"/api/v1/players/{shared.pk}/").json()
+    assert seen_by_b["club"] == world.b.club.pk
+    assert seen_by_b["memberships"] == [{"club": world.b.club.pk, "role": "player"}]
+    listing = world.client("director_b").get("/api/v1/players/").json()
+    assert len({p["id"] for p in listing["results"]}) == listing["count"]  # no duplicates
+
+
+# --- seasons, sessions, tables ----------------------------------------------------------------
+
+
+def test_seasons_create_update_and_refuse_overlaps(world, director_a):
+    body = {
+        "club": world.a.club.pk,
+        "name": "2026",
+        "start_date": "2026-01-01",
+        "end_date": "2026-06-30",
+    }
+    response = director_a.post("/api/v1/seasons/", body, format="json")
+    assert response.status_code == 201
+    season = response.json()
+    assert set(season) == {"id", "club", "name", "start_date", "end_date"}
+    assert director_a.get(f"/api/v1/seasons/?club={world.a.club.pk}&date=2026-02-01").json()[
+        "results"
+    ] == [season]
+    overlap = {**body, "name": "overlap", "start_date": "2026-06-01", "end_date": "2026-12-31"}
+    response = director_a.post("/api/v1/seasons/", overlap, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"start_date"}
+    backwards = {**body, "name": "back", "start_date": "2027-06-01", "end_date": "2027-01-01"}
+    response = director_a.post("/api/v1/seasons/", backwards, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"end_date"}
+    response = director_a.patch(f"/api/v1/seasons/{season['id']}/", {"end_date": "2026-12-31"})
+    assert response.status_code == 200 and response.json()["end_date"] == "2026-12-31"
+    response = director_a.patch(f"/api/v1/seasons/{season['id']}/", {"club": world.b.club.pk})
+    assert Season.objects.get(pk=season["id"]).club_id == world.a.club.pk  # club is fixed
+
+
+def test_a_session_is_created_once_per_date(world, director_a):
+    body = {"club": world.a.club.pk, "date": "2025-05-01", "notes": "Spring"}
+    first = director_a.post("/api/v1/sessions/", body, format="json")
+    assert first.status_code == 201
+    assert set(first.json()) == {"id", "club", "season", "date", "notes", "tables"}
+    assert first.json()["season"] == world.a.season.pk and first.json()["tables"] == 0
+    again = director_a.post("/api/v1/sessions/", {"club": world.a.club.pk, "date": "2025-05-01"})
+    assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
+    outside = director_a.post("/api/v1/sessions/", {"club": world.a.club.pk, "date": "2030-01-01"})
+    assert outside.status_code == 400 and set(outside.json()["errors"]) == {"date"}
+    assert Session.objects.filter(club=world.a.club).count() == 2
+
+
+def test_tables_take_the_next_number_and_refuse_a_taken_one(world, director_a):
+    session = Session.objects.get(club=world.a.club)
+    response = director_a.post("/api/v1/tables/", {"session": session.pk, "seats": 2})
+    assert response.status_code == 201
+    assert response.json() == {
+        "id": response.json()["id"],
+        "club": world.a.club.pk,
+        "session": session.pk,
+        "number": 2,
+        "seats": 2,
+    }
+    taken = director_a.post("/api/v1/tables/", {"session": session.pk, "number": 1})
+    assert taken.status_code == 400 and set(taken.json()["errors"]) == {"number"}
+    bad = director_a.post("/api/v1/tables/", {"session": session.pk, "seats": 3})
+    assert bad.status_code == 400 and set(bad.json()["errors"]) == {"seats"}
+    other = Session.objects.get(club=world.b.club)
+    response = director_a.post("/api/v1/tables/", {"session": other.pk})
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"session"}
+    assert Table.objects.filter(session=session).count() == 2
+
+
+# --- matches -------------------------------------------------------------------------------
+
+MATCH_KEYS = {
+    "id",
+    "club",
+    "season",
+    "session",
+    "table",
+    "table_number",
+    "played_on",
+    "kind",
+    "status",
+    "first_dealer",
+    "seats",
+    "totals",
+    "winner",
+    "finished_early",
+    "deals",
+    "created_at",
+    "updated_at",
+}
+
+
+def test_a_match_is_filed_under_the_dates_session_on_a_new_table(world, director_a):
+    body = {
+        "club": world.a.club.pk,
+        "kind": "chicago",
+        "played_on": "2025-06-01",
+        "seats": seats(world.a.players),
+        "first_dealer": "S",
+    }
+    response = director_a.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 201, response.json()
+    match = response.json()
+    assert set(match) == MATCH_KEYS
+    session = Session.objects.get(club=world.a.club, date="2025-06-01")
+    assert (match["session"], match["season"], match["table_number"]) == (
+        session.pk,
+        world.a.season.pk,
+        1,
+    )
+    assert match["seats"] == body["seats"] and match["first_dealer"] == "S"
+    assert match["status"] == "in_progress" and match["winner"] is None
+    assert match["totals"] == {"NS": 0, "EW": 0} and match["deals"] == 0
+
+
+def test_a_two_player_match_has_seats_n_and_e_only(world, director_a):
+    body = {"club": world.a.club.pk, "kind": "two_player", "played_on": "2025-03-14"}
+    response = director_a.post(
+        "/api/v1/matches/", {**body, "seats": seats(world.a.players[:2])}, format="json"
+    )
+    assert response.status_code == 201
+    assert response.json()["seats"] == seats(world.a.players[:2])
+    assert Table.objects.get(pk=response.json()["table"]).seats == 2
+    response = director_a.post(
+        "/api/v1/matches/", {**body, "seats": seats(world.a.players)}, format="json"
+    )
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"seats.S", "seats.W"}
+
+
+@pytest.mark.parametrize(
+    ("change", "fields"),
+    [
+        ({"kind": "bridge"}, {"kind"}),
+        ({"first_dealer": "X"}, {"first_dealer"}),
+        ({"played_on": "14/03/2025"}, {"played_on"}),
+        ({"played_on": "2031-01-01"}, {"played_on"}),
+        ({"seats": {"N": 1}}, {"seats.E"}),
+        ({"seats": "NESW"}, {"seats"}),
+        ({"club": "alpha"}, {"club"}),
+        ({"club": 999999}, {"club"}),
+    ],
+)
+def test_bad_match_input_names_the_fields(world, director_a, change, fields):
+    body = {
+        "club": world.a.club.pk,
+        "kind": "chicago",
+        "played_on": "2025-03-14",
+        "seats": seats(world.a.players),
+        **change,
+    }
+    count = Match.objects.count()
+    response = director_a.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 400, response.json()
+    assert fields <= set(response.json()["errors"])
+    assert Match.objects.count() == count
+
+
+def test_a_match_naming_another_clubs_player_is_a_400_on_that_seat(world, director_a):
+    body = {
+        "club": world.a.club.pk,
+        "kind": "rubber",
+        "played_on": "2025-03-14",
+        "seats": {**seats(world.a.players), "W": world.b.players[0].pk},
+    }
+    response = director_a.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"seats.W"}
+
+
+def test_the_same_player_twice_is_a_400_on_seats(world, director_a):
+    players = world.a.players
+    body = {
+        "club": world.a.club.pk,
+        "kind": "rubber",
+        "played_on": "2025-03-14",
+        "seats": {"N": players[0].pk, "E": players[1].pk, "S": players[0].pk, "W": players[3].pk},
+    }
+    response = director_a.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"seats"}
+
+
+def test_a_match_at_a_given_table_and_session(world, director_a):
+    session = Session.objects.get(club=world.a.club)
+    table = Table.objects.create(session=session, number=5, seats=4)
+    body = {
+        "club": world.a.club.pk,
+        "kind": "rubber",
+        "seats": seats(world.a.players),
+        "session": session.pk,
+        "table": table.pk,
+    }
+    response = director_a.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 201 and response.json()["table"] == table.pk
+    other = Table.objects.get(session__club=world.b.club)
+    response = director_a.post("/api/v1/matches/", {**body, "table": other.pk}, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"table"}
+    two = Table.objects.create(session=session, number=6, seats=2)
+    response = director_a.post(
+        "/api/v1/matches/", {**body, "kind": "chicago", "table": two.pk}, format="json"
+    )
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"kind"}
+
+
+def test_match_filters(world, director_a):
+    a_match = world.a.match.pk
+    base = "/api/v1/matches/"
+
+    def ids(query):
+        response = director_a.get(f"{base}?{query}")
+        assert response.status_code == 200, response.json()
+        return [m["id"] for m in response.json()["results"]]
+
+    assert ids(f"club={world.a.club.pk}") == [a_match]
+    assert ids(f"club={world.b.club.pk}") == []
+    assert ids(f"season={world.a.season.pk}") == [a_match]
+    assert ids(f"player={world.a.players[2].pk}") == [a_match]
+    assert ids(f"player={world.a.players[2].pk}&kind=rubber") == []
+    assert ids("status=in_progress&kind=chicago") == [a_match]
+    assert ids("played_on=2025-03-14") == [a_match]
+    assert ids("played_after=2025-03-15") == []
+    assert ids("played_before=2025-03-14&played_after=2025-03-01") == [a_match]
+    for bad in ("kind=bridge", "status=done", "played_on=yesterday", "club=-1", "club=x"):
+        response = director_a.get(f"{base}?{bad}")
+        assert response.status_code == 400
+        assert set(response.json()["errors"]) == {bad.split("=")[0]}
