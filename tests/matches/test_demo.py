@@ -3,10 +3,11 @@ import random
 from io import StringIO
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from clubs.models import Club, Membership, Session
-from matches.demo import DEMO_SLUG, random_deal
+from matches.demo import DEMO_SLUG, WEEKS, demo_load, random_deal
 from matches.models import Deal, Match
 from matches.selectors import match_sheet
 from scoring.engine import make_result
@@ -38,9 +39,10 @@ def test_setup_demo_loads_the_club_once_with_a_director_login(settings, client):
     assert page.status_code == 200 and "Partscore Demo Club" in page.content.decode()
 
 
-def test_the_demo_has_every_kind_of_match(settings):
-    setup_demo(settings)
-    club = Club.objects.get(slug=DEMO_SLUG)
+def test_the_demo_has_every_kind_of_match_leading_up_to_today():
+    user = get_user_model().objects.create_user("d", password="pw")
+    today = datetime.date(2025, 6, 6)
+    club = demo_load(director=user, seed=11, today=today)
     matches = Match.objects.filter(table__session__club=club)
     chicagos = matches.filter(kind="chicago")
     assert chicagos.count() >= 24
@@ -48,15 +50,21 @@ def test_the_demo_has_every_kind_of_match(settings):
     rubbers = matches.filter(kind="rubber")
     assert rubbers.filter(status="complete", finished_early=False).exists()  # won
     assert rubbers.filter(status="complete", finished_early=True).exists()  # by the Laws
-    assert rubbers.filter(status="in_progress").exclude(deals=None).exists()
+    in_progress = rubbers.get(status="in_progress")
+    assert in_progress.deals.exists() and in_progress.table.session.date == today
     assert matches.filter(kind="two_player", status="complete", table__seats=2).exists()
-    assert club.seasons.count() == 1 and club.sessions.count() >= 4
+    # A season of weekly evenings up to today.
+    dates = sorted(club.sessions.values_list("date", flat=True))
+    assert dates[-1] == today and dates[0] == today - datetime.timedelta(weeks=WEEKS)
+    season = club.seasons.get()
+    assert season.start_date <= dates[0] and today < season.end_date
     # Every stored figure is the engine's.
     for match in matches:
         sheet = match_sheet(match=match)
         assert (match.total_ns, match.total_ew) == (sheet.total_ns, sheet.total_ew)
         stored = list(match.deals.order_by("sequence").values_list("points_ns", "points_ew"))
         assert stored == [(row.ns, row.ew) for row in sheet.rows]
+    assert demo_load(director=user, seed=11) is None  # loaded once
 
 
 def test_generated_results_look_like_club_bridge():
@@ -83,21 +91,3 @@ def test_generated_results_look_like_club_bridge():
     doubled = sum(r.contract.doubling != "" for r in results) / len(results)
     assert 0.03 < doubled < 0.12
     assert {r.declarer for r in results} == set("NESW")
-
-
-def test_the_demo_evenings_lead_up_to_today():
-    from django.contrib.auth import get_user_model
-
-    from matches.demo import WEEKS, demo_load
-
-    user = get_user_model().objects.create_user("d", password="pw")
-    today = datetime.date(2025, 6, 6)
-    club = demo_load(director=user, seed=11, today=today)
-    dates = sorted(club.sessions.values_list("date", flat=True))
-    assert dates[-1] == today
-    assert dates[0] == today - datetime.timedelta(weeks=WEEKS)
-    season = club.seasons.get()
-    assert season.start_date <= dates[0] and today < season.end_date
-    in_progress = Match.objects.get(table__session__club=club, status="in_progress")
-    assert in_progress.table.session.date == today
-    assert demo_load(director=user, seed=11) is None  # loaded once
