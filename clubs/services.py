@@ -10,6 +10,7 @@ import datetime
 from collections.abc import Iterable
 
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.contrib.auth.management import create_permissions
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ValidationError
@@ -255,8 +256,6 @@ def player_update(*, player: Player, **fields) -> Player:
         _save(player, field="user", message=_("This user account is already linked to a player."))
     if player.user_id != user_before_id:
         if user_before_id is not None:
-            from django.contrib.auth import get_user_model
-
             _sync_director_access(get_user_model().objects.get(pk=user_before_id))
         _sync_director_access(player.user)
     return player
