@@ -5,6 +5,8 @@ The views only read through ``matches.selectors`` and write through ``matches.se
 the figures on every page are the rules engine's (``match_sheet``).
 """
 
+import logging
+
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
@@ -23,6 +25,19 @@ from matches.forms import DealForm, MatchForm
 from matches.models import Match
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+
+
+class _ScreenOnlyRules(logging.Filter):
+    """The PDF is drawn with the pages' own stylesheet; WeasyPrint warns about each rule it
+    has no use for (scrolling, screen-width media queries). Those warnings are expected."""
+
+    EXPECTED = ("Ignored `", "Invalid media type", "Expected a media type")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(self.EXPECTED)
+
+
+logging.getLogger("weasyprint").addFilter(_ScreenOnlyRules())
 LETTER_COUNTRIES = {"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "DO", "CR", "PA", "SV"}
 
 

@@ -157,8 +157,11 @@ def strain_html(strain) -> SafeString:
 
 
 def doubling_text(doubling) -> str:
+    """X or XX after a narrow no-break space (3NT\u202fX), or nothing."""
     code = _text(doubling)
-    return {"": "", "X": pgettext("doubled", "X"), "XX": pgettext("redoubled", "XX")}[code]
+    if not code:
+        return ""
+    return "\u202f" + {"X": pgettext("doubled", "X"), "XX": pgettext("redoubled", "XX")}[code]
 
 
 @register.filter

@@ -16,7 +16,7 @@ def test_vulnerability_in_words():
 
 
 def test_contract_and_result_notation():
-    assert bridge.contract_html(Contract(4, "S", "X")) == '4<span class="suit-s">♠</span>X'
+    assert bridge.contract_html(Contract(4, "S", "X")) == '4<span class="suit-s">♠</span>\u202fX'
     assert bridge.contract_html(Contract(2, "H")) == '2<span class="suit-h">♥</span>'
     with translation.override("en"):
         assert ">NT<" in bridge.contract_html(Contract(3, "NT", "XX"))

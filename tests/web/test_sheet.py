@@ -11,6 +11,22 @@ from tests.web.conftest import play
 pytestmark = pytest.mark.django_db
 
 
+def text_on_page(page) -> str:
+    """The page's text, checking that every piece of it lies inside the page (a table too
+    wide for the paper would run off its right edge)."""
+    width = float(page.mediabox.width)
+    outside = []
+
+    def visit(text, cm, tm, font, size):
+        x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
+        if text.strip() and not 0 <= x < width - 20:
+            outside.append((text, round(x)))
+
+    text = page.extract_text(visitor_text=visit)
+    assert not outside, f"text off the page: {outside[:5]}"
+    return text
+
+
 def test_chicago_sheet_lists_every_deal_with_totals_and_winner(client, worked_chicago):
     response = client.get(
         reverse("matches:sheet", args=[worked_chicago.pk]), HTTP_ACCEPT_LANGUAGE="en"
@@ -55,10 +71,20 @@ def test_pdf_is_one_page_with_the_totals(client, worked_chicago):
         assert len(reader.pages) == 1
         width, height = (float(v) for v in reader.pages[0].mediabox.upper_right)
         assert (round(width), round(height)) == ({"a4": (595, 842), "letter": (612, 792)}[paper])
-        text = reader.pages[0].extract_text()
+        text = text_on_page(reader.pages[0])
         assert "500" in text and "120" in text
         assert "win by 380" in text
         assert "Log in" not in text and "Clubs" not in text  # no navigation on paper
+
+
+def test_pdf_fits_the_page_in_every_language(client, worked_chicago):
+    url = reverse("matches:sheet_pdf", args=[worked_chicago.pk])
+    for language in ("el", "pl", "es", "nl"):
+        response = client.get(url, {"paper": "a4"}, HTTP_ACCEPT_LANGUAGE=language)
+        reader = PdfReader(io.BytesIO(response.content))
+        assert len(reader.pages) == 1, language
+        text = text_on_page(reader.pages[0])
+        assert "380" in text, language
 
 
 def test_rubber_pdf_is_one_page(client, new_match):
@@ -68,6 +94,6 @@ def test_rubber_pdf_is_one_page(client, new_match):
     response = client.get(reverse("matches:sheet_pdf", args=[rubber.pk]), {"paper": "letter"})
     reader = PdfReader(io.BytesIO(response.content))
     assert len(reader.pages) == 1
-    text = reader.pages[0].extract_text()
+    text = text_on_page(reader.pages[0])
     assert "above the line" in text and "below the line" in text
     assert str(rubber.total_ns) in text and str(rubber.total_ew) in text
