@@ -2,6 +2,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
+from api.ladders import ladder_list, player_history_list
 from api.views.base import not_found
 from api.views.clubs import ClubViewSet
 from api.views.matches import DealViewSet, MatchViewSet
@@ -30,6 +31,12 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     path("matches/<int:match_id>/deals/", deal_list, name="match-deals"),
     path("matches/<int:match_id>/deals/<int:sequence>/", deal_detail, name="match-deal"),
+    path("seasons/<int:season_id>/ladder/", ladder_list, name="season-ladder"),
+    path(
+        "seasons/<int:season_id>/players/<int:player_id>/history/",
+        player_history_list,
+        name="season-player-history",
+    ),
     *router.urls,
     re_path(r"^[\s\S]*$", not_found, name="not-found"),  # any path, newlines included
 ]

@@ -1,0 +1,251 @@
+"""Season ladders in the API (issue 6): the stored ladder of a season and a player's season
+history. Both read at the public level (``api.access``): anonymous clients read public clubs'
+ladders, members and API keys their own clubs'; any other season is a 404. Reading a ladder
+never computes it: the rows are those of the season's latest recalculation
+(``scoring.services``), and ``computed_at`` says when that finished (null: never yet).
+
+    GET /api/v1/seasons/{id}/ladder/[?min_matches=N]
+    GET /api/v1/seasons/{id}/players/{player_id}/history/
+"""
+
+import django_filters
+from django import forms
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.response import Response
+
+from api import selectors as api_selectors
+from api.pagination import PageNumberPagination
+from api.permissions import ClubPermission
+from api.views.base import checked_id
+from clubs.models import Membership, Player, Season
+from scoring import selectors
+from scoring.models import Standing
+
+# --- Serializers ----------------------------------------------------------------------------
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class StandingSerializer(serializers.ModelSerializer):
+    player = PlayerRefSerializer(help_text=_("The player on this line."))
+
+    class Meta:
+        model = Standing
+        fields = [
+            "rank",
+            "position",
+            "player",
+            "matches",
+            "wins",
+            "draws",
+            "losses",
+            "net_points",
+            "average",
+            "best",
+            "worst",
+            "rating",
+            "qualified",
+        ]
+        read_only_fields = fields
+        extra_kwargs = {
+            "rank": {"help_text": _("Shared by players equal on net points and matches.")},
+            "position": {"help_text": _("Place in the ladder's order, 1 to the number of rows.")},
+            "net_points": {"help_text": _("Own side's total minus the other side's, summed.")},
+            "average": {"help_text": _("Net points per match, to two decimals.")},
+            "best": {"help_text": _("The best match's net points.")},
+            "worst": {"help_text": _("The worst match's net points.")},
+            "rating": {"help_text": _("Elo-style rating at the end of the season's matches.")},
+            "qualified": {
+                "help_text": _(
+                    "Played at least the club's qualification minimum; players who did not "
+                    "come after all who did."
+                )
+            },
+        }
+
+
+class HistoryEntrySerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match_id")
+    date = serializers.DateField(source="played_on")
+    kind = serializers.CharField()
+    side = serializers.ChoiceField(choices=["NS", "EW"])
+    partner = PlayerRefSerializer(
+        allow_null=True, help_text=_("Null at a table of two (one player a side).")
+    )
+    opponents = PlayerRefSerializer(many=True)
+    points_for = serializers.IntegerField(source="total_for")
+    points_against = serializers.IntegerField(source="total_against")
+    net_points = serializers.IntegerField(
+        help_text=_("As the ladder counts it: rounded when the club rounds each match's net.")
+    )
+    result = serializers.ChoiceField(choices=["win", "draw", "loss"])
+    finished_early = serializers.BooleanField(
+        help_text=_("An unfinished rubber scored by the Laws.")
+    )
+
+
+# --- Filter and pagination ------------------------------------------------------------------
+
+
+@extend_schema_field({"type": "integer", "minimum": 0})
+class WholeNumberFilter(django_filters.Filter):
+    field_class = forms.IntegerField
+
+
+class LadderFilter(django_filters.FilterSet):
+    min_matches = WholeNumberFilter(
+        field_name="matches",
+        lookup_expr="gte",
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="Only players with at least this many matches.",
+    )
+
+    class Meta:
+        model = Standing
+        fields = ["min_matches"]
+
+
+class _SeasonPage(PageNumberPagination):
+    """A page of results, with the season's fields (``extra``) before them."""
+
+    def get_paginated_response(self, data):
+        page = super().get_paginated_response(data).data
+        return Response({**self.extra, **page})
+
+    def extra_schema(self) -> dict:
+        raise NotImplementedError
+
+    def get_paginated_response_schema(self, schema):
+        paged = super().get_paginated_response_schema(schema)
+        paged["properties"] = {**self.extra_schema(), **paged["properties"]}
+        paged["required"] = [*self.extra_schema(), *paged.get("required", [])]
+        return paged
+
+
+class LadderPage(_SeasonPage):
+    def extra_schema(self) -> dict:
+        return {
+            "season": {"type": "integer", "example": 12},
+            "computed_at": {
+                "type": "string",
+                "format": "date-time",
+                "nullable": True,
+                "description": "When the ladder was last computed; null if never yet.",
+            },
+        }
+
+
+class HistoryPage(_SeasonPage):
+    def extra_schema(self) -> dict:
+        return {
+            "season": {"type": "integer", "example": 12},
+            "player": {
+                "type": "object",
+                "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+            },
+        }
+
+
+# --- Views ----------------------------------------------------------------------------------
+
+SEASON_ID = OpenApiParameter(
+    "season_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The season's id."
+)
+PLAYER_ID = OpenApiParameter(
+    "player_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The player's id."
+)
+
+
+class _SeasonReadView(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """A read-only list about one season the client may read at the public level."""
+
+    permission_classes = [ClubPermission]
+    public_read = True
+    http_method_names = ["get", "head"]
+
+    @cached_property
+    def season(self) -> Season:
+        season_id = checked_id(self.kwargs["season_id"])
+        return get_object_or_404(api_selectors.seasons_for(self.request), pk=season_id)
+
+
+@extend_schema(
+    summary="A season's ladder",
+    description=(
+        "The stored ladder, in order: net points, then average, then fewer matches, then name; "
+        "players below the club's qualification minimum after the qualified. Reading never "
+        "computes it: it is recalculated after every change to the season's matches and "
+        "in full every night. `computed_at` is when that last finished."
+    ),
+    parameters=[SEASON_ID],
+)
+class LadderViewSet(_SeasonReadView):
+    serializer_class = StandingSerializer
+    filterset_class = LadderFilter
+    pagination_class = LadderPage
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Standing.objects.none()
+        return selectors.ladder_rows(season_id=self.season.pk)
+
+    def list(self, request, *args, **kwargs):
+        run = selectors.latest_run(season_id=self.season.pk)
+        self.paginator.extra = {
+            "season": self.season.pk,
+            "computed_at": (
+                serializers.DateTimeField().to_representation(run.finished_at) if run else None
+            ),
+        }
+        return super().list(request, *args, **kwargs)
+
+
+@extend_schema(
+    summary="A player's season history",
+    description=(
+        "Each counted match the player played in the season, in playing order: date, "
+        "partner (null at a table of two), opponents, points and the net points the ladder "
+        "counted."
+    ),
+    parameters=[SEASON_ID, PLAYER_ID],
+)
+class PlayerHistoryViewSet(_SeasonReadView):
+    serializer_class = HistoryEntrySerializer
+    pagination_class = HistoryPage
+
+    @cached_property
+    def player(self) -> Player:
+        player = get_object_or_404(Player, pk=checked_id(self.kwargs["player_id"]))
+        in_season = Standing.objects.filter(season=self.season, player=player).exists()
+        if (
+            not in_season
+            and not Membership.objects.filter(club_id=self.season.club_id, player=player).exists()
+        ):
+            raise Http404  # not a player of this club
+        return player
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Standing.objects.none()
+        return selectors.player_season_history(season_id=self.season.pk, player_id=self.player.pk)
+
+    def list(self, request, *args, **kwargs):
+        self.paginator.extra = {
+            "season": self.season.pk,
+            "player": {"id": self.player.pk, "name": self.player.name},
+        }
+        return super().list(request, *args, **kwargs)
+
+
+ladder_list = LadderViewSet.as_view({"get": "list"})
+player_history_list = PlayerHistoryViewSet.as_view({"get": "list"})
