@@ -20,11 +20,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connection
+from rest_framework.test import APIClient
 
 from clubs.models import Player
 from clubs.services import club_create, player_create, season_create
 from config.celery import app as celery_app
-from matches.services import deal_record, match_create
+from matches.services import match_create
 from scoring.ladder import compute_ladder
 from scoring.models import RunStatus, Standing, StandingsRun
 from scoring.services import counted_matches, pending_key, standings_recalculate
@@ -161,10 +162,10 @@ def a_season_with_matches(matches: int = 6):
     return season, players
 
 
-def test_a_deal_recorded_through_the_services_updates_the_ladder_through_the_worker(workers):
+def test_deals_recorded_through_the_api_update_the_ladder_through_the_worker(workers):
     worker = workers("ladder")
-    user = get_user_model().objects.create_user(username="worker-boss", password="pw")
-    club = club_create(creator=user, name="Worker Club", slug="worker-club", country="GR")
+    director = get_user_model().objects.create_user(username="worker-boss", password="pw")
+    club = club_create(creator=director, name="Worker Club", slug="worker-club", country="GR")
     season = season_create(
         club=club, name="2025", start_date=date(2025, 1, 1), end_date=date(2025, 12, 31)
     )
@@ -173,6 +174,8 @@ def test_a_deal_recorded_through_the_services_updates_the_ladder_through_the_wor
         seat: player_create(club=club, name=name) for seat, name in zip("NESW", "ABCD", strict=True)
     }
     match = match_create(club=club, kind="chicago", seats=seats, played_on=date(2025, 3, 14))
+    api = APIClient()
+    api.force_authenticate(director)
     for deal in (
         {"contract": "2S", "declarer": "N", "tricks": 8},
         {"passed_out": True},
@@ -180,7 +183,9 @@ def test_a_deal_recorded_through_the_services_updates_the_ladder_through_the_wor
         {"contract": "3NT", "declarer": "E", "tricks": 8},
         {"contract": "1C", "declarer": "W", "tricks": 7},
     ):
-        deal_record(match=match, **deal)  # each commits, and enqueues after its commit
+        # Each request commits its deal, then enqueues the season's recalculation.
+        response = api.post(f"/api/v1/matches/{match.id}/deals/", deal, format="json")
+        assert response.status_code == 201, response.json()
 
     # The runs before the last deal counted no match; wait for the one after it.
     run = wait_until(
