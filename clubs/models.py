@@ -6,6 +6,7 @@ database too, in the migrations (an exclusion constraint on PostgreSQL, triggers
 """
 
 import zoneinfo
+from functools import cache
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -17,8 +18,14 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import ChicagoVulnerability
 
 
+@cache
+def time_zone_names() -> frozenset[str]:
+    """The IANA names this system knows (reading them scans the zone files, so once)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
 def validate_timezone(value: str) -> None:
-    if value not in zoneinfo.available_timezones():
+    if value not in time_zone_names():
         raise ValidationError(
             _("%(value)s is not a time zone name such as Europe/Warsaw."),
             params={"value": value},
