@@ -156,6 +156,8 @@ class MatchForm(forms.Form):
     def clean(self):
         data = super().clean()
         two = data.get("kind") == "two_player"
+        if two and data.get("first_dealer") not in (None, "N", "E"):
+            self.add_error("first_dealer", _("At a table of two, North or East deals first."))
         for seat in ("south", "west"):
             if two:
                 data[seat] = None

@@ -156,3 +156,23 @@ def test_start_a_match(client, director, club, players):
     response = client.post(url, data | {"west": players[3].pk})
     assert response.status_code == 302
     assert "/table/" in response["Location"]
+
+
+def test_start_a_two_player_match(client, director, club, players):
+    client.force_login(director)
+    url = reverse("matches:new", args=[club.slug])
+    data = {
+        "kind": "two_player",
+        "north": players[0].pk,
+        "east": players[1].pk,
+        "first_dealer": "S",
+        "played_on": "2025-03-14",
+    }
+    response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="es")
+    assert response.status_code == 400
+    assert "En una mesa de dos reparte primero Norte o Este." in response.content.decode()
+    response = client.post(url, data | {"first_dealer": "E"})
+    assert response.status_code == 302
+    table = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<span class="value" id="dealer">E</span>' in table
+    assert 'name="declarer" value="S"' not in table  # only North and East declare
