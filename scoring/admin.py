@@ -2,7 +2,6 @@
 ``manage.py recalculate_standings`` or change a match to recompute them)."""
 
 from django.contrib import admin
-from django.utils.translation import gettext_lazy as _
 
 from .models import Standing, StandingsRun
 
@@ -57,8 +56,3 @@ class StandingAdmin(ReadOnlyAdmin):
     list_select_related = ["player", "season__club"]
     search_fields = ["player__name", "season__name"]
     ordering = ["season", "position"]
-    readonly_fields = ["run"]
-
-    @admin.display(description=_("club"))
-    def club(self, obj):
-        return obj.season.club
