@@ -12,6 +12,8 @@ import json
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test.utils import override_settings
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, Phase, settings
@@ -70,7 +72,19 @@ def map_path_parameters(context, path_parameters):
 
 
 @pytest.fixture
-def director_token(world_once):
+def in_test_transaction():
+    """Requests go straight to the WSGI application, whose request signals would close the
+    test's database connection (and its transaction) on PostgreSQL; Django's test client
+    disconnects them the same way."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def director_token(world_once, in_test_transaction):
     a = world_once.a
     EXISTING.update(
         clubs=a.club.pk,
