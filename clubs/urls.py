@@ -1,5 +1,6 @@
 from datetime import date
 
+from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
 from clubs import views
@@ -22,6 +23,15 @@ register_converter(IsoDateConverter, "isodate")
 app_name = "clubs"
 
 urlpatterns = [
+    # Players log in here (the admin's login is for staff only); directors may use either.
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="clubs/login.html", redirect_authenticated_user=True, next_page="/"
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path("clubs/<slug:slug>/", views.club_detail, name="detail"),
     path("clubs/<slug:slug>/sessions/<isodate:day>/", views.session_sheet, name="session"),
 ]

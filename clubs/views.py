@@ -11,6 +11,7 @@ from datetime import date
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Session
@@ -58,7 +59,7 @@ def doors(view):
         try:
             return view(request, *args, **kwargs)
         except LoginRequired:
-            return redirect_to_login(request.get_full_path())
+            return redirect_to_login(request.get_full_path(), login_url=reverse("clubs:login"))
 
     wrapped.__name__ = view.__name__
     wrapped.__doc__ = view.__doc__

@@ -180,10 +180,10 @@ def shoot(base: str, ids: dict) -> None:
             )
             page = context.new_page()
             if login:
-                page.goto(f"{base}/admin/login/?next={path}")
+                page.goto(f"{base}/login/?next={path}")
                 page.fill("#id_username", "director")
                 page.fill("#id_password", "partscore-demo")
-                page.click("input[type=submit]")
+                page.click("button[type=submit]")
             page.goto(base + path)
             page.screenshot(path=str(OUT / f"{name}.png"), full_page=True)
             context.close()

@@ -47,7 +47,7 @@ def test_private_club_pages_need_a_member(
     for url in reading_pages(worked_chicago):
         response = client.get(url)
         assert response.status_code == 302, url
-        assert response["Location"].startswith(reverse("admin:login")), url
+        assert response["Location"].startswith(reverse("clubs:login")), url
     client.force_login(outsider)
     for url in reading_pages(worked_chicago):
         assert client.get(url).status_code == 403, url
@@ -87,3 +87,16 @@ def test_error_pages_are_translated(client):
     response = client.get("/no-such-page/", HTTP_ACCEPT_LANGUAGE="nl")
     assert response.status_code == 404
     assert "Niet gevonden" in response.content.decode()
+
+
+def test_a_member_logs_in_on_the_pages_login(client, worked_chicago, member):
+    club = worked_chicago.table.session.club
+    club.public = False
+    club.save()
+    url = reverse("matches:sheet", args=[worked_chicago.pk])
+    login = client.get(url)["Location"]
+    response = client.post(login, {"username": "member", "password": "pw", "next": url})
+    assert response.status_code == 302 and response["Location"] == url
+    assert client.get(url).status_code == 200
+    assert client.post(reverse("clubs:logout")).status_code == 302
+    assert client.get(url).status_code == 302
