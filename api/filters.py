@@ -10,6 +10,7 @@ import django_filters
 from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema_field
 from rest_framework.exceptions import ValidationError
@@ -143,10 +144,10 @@ class BoolFilter(django_filters.TypedChoiceFilter):
 
 
 class ClubFilter(django_filters.FilterSet):
-    slug = django_filters.CharFilter(help_text="The club with this slug.")
-    public = BoolFilter(help_text="Public clubs only, or private only.")
+    slug = django_filters.CharFilter(help_text=_("The club with this slug."))
+    public = BoolFilter(help_text=_("Public clubs only, or private only."))
     search = django_filters.CharFilter(
-        field_name="name", lookup_expr="icontains", help_text="Part of the name, any case."
+        field_name="name", lookup_expr="icontains", help_text=_("Part of the name, any case.")
     )
 
     class Meta:
@@ -155,13 +156,11 @@ class ClubFilter(django_filters.FilterSet):
 
 
 class PlayerFilter(django_filters.FilterSet):
-    club = IdFilter(
-        field_name="memberships__club_id", label="club", help_text="A club the player belongs to."
-    )
+    club = IdFilter(field_name="memberships__club_id", help_text=_("A club the player belongs to."))
     search = django_filters.CharFilter(
-        method="filter_search", help_text="Part of the player's name, any case."
+        method="filter_search", help_text=_("Part of the player's name, any case.")
     )
-    active = BoolFilter(help_text="Active players only, or inactive only.")
+    active = BoolFilter(help_text=_("Active players only, or inactive only."))
 
     class Meta:
         model = Player
@@ -172,9 +171,9 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class SeasonFilter(django_filters.FilterSet):
-    club = IdFilter(field_name="club_id", help_text="The club's id.")
+    club = IdFilter(field_name="club_id", help_text=_("The club's id."))
     date = django_filters.DateFilter(
-        method="filter_date", help_text="Only the season covering this date."
+        method="filter_date", help_text=_("Only the season covering this date.")
     )
 
     class Meta:
@@ -186,14 +185,14 @@ class SeasonFilter(django_filters.FilterSet):
 
 
 class SessionFilter(django_filters.FilterSet):
-    club = IdFilter(field_name="club_id", help_text="The club's id.")
-    season = IdFilter(field_name="season_id", help_text="The season's id.")
-    date = django_filters.DateFilter(field_name="date", help_text="Sessions on this date.")
+    club = IdFilter(field_name="club_id", help_text=_("The club's id."))
+    season = IdFilter(field_name="season_id", help_text=_("The season's id."))
+    date = django_filters.DateFilter(field_name="date", help_text=_("Sessions on this date."))
     date_after = django_filters.DateFilter(
-        field_name="date", lookup_expr="gte", help_text="Sessions on or after this date."
+        field_name="date", lookup_expr="gte", help_text=_("Sessions on or after this date.")
     )
     date_before = django_filters.DateFilter(
-        field_name="date", lookup_expr="lte", help_text="Sessions on or before this date."
+        field_name="date", lookup_expr="lte", help_text=_("Sessions on or before this date.")
     )
 
     class Meta:
@@ -202,10 +201,10 @@ class SessionFilter(django_filters.FilterSet):
 
 
 class TableFilter(django_filters.FilterSet):
-    club = IdFilter(field_name="session__club_id", help_text="The club's id.")
-    session = IdFilter(field_name="session_id", help_text="The session's id.")
+    club = IdFilter(field_name="session__club_id", help_text=_("The club's id."))
+    session = IdFilter(field_name="session_id", help_text=_("The session's id."))
     seats = django_filters.TypedChoiceFilter(
-        choices=[(2, "2"), (4, "4")], coerce=int, help_text="Tables of 2 or of 4."
+        choices=[(2, "2"), (4, "4")], coerce=int, help_text=_("Tables of 2 or of 4.")
     )
 
     class Meta:
@@ -214,26 +213,26 @@ class TableFilter(django_filters.FilterSet):
 
 
 class MatchFilter(django_filters.FilterSet):
-    club = IdFilter(field_name="table__session__club_id", help_text="The club's id.")
-    season = IdFilter(field_name="table__session__season_id", help_text="The season's id.")
-    session = IdFilter(field_name="table__session_id", help_text="The session's id.")
+    club = IdFilter(field_name="table__session__club_id", help_text=_("The club's id."))
+    season = IdFilter(field_name="table__session__season_id", help_text=_("The season's id."))
+    session = IdFilter(field_name="table__session_id", help_text=_("The session's id."))
     player = IdFilter(
-        method="filter_player", help_text="Matches this player played in, in any seat."
+        method="filter_player", help_text=_("Matches this player played in, in any seat.")
     )
     kind = django_filters.ChoiceFilter(choices=KindChoice.choices)
     status = django_filters.ChoiceFilter(choices=MatchStatus.choices)
     played_on = django_filters.DateFilter(
-        field_name="table__session__date", help_text="Matches played on this date."
+        field_name="table__session__date", help_text=_("Matches played on this date.")
     )
     played_after = django_filters.DateFilter(
         field_name="table__session__date",
         lookup_expr="gte",
-        help_text="Matches played on or after this date.",
+        help_text=_("Matches played on or after this date."),
     )
     played_before = django_filters.DateFilter(
         field_name="table__session__date",
         lookup_expr="lte",
-        help_text="Matches played on or before this date.",
+        help_text=_("Matches played on or before this date."),
     )
 
     class Meta:

@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.response import Response
@@ -12,10 +13,10 @@ from clubs import services
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Clubs you belong to, and public clubs"),
-    retrieve=extend_schema(summary="A club"),
-    create=extend_schema(summary="Create a club; you become its director"),
-    partial_update=extend_schema(summary="Change a club's name or options (directors)"),
+    list=extend_schema(summary=_("Clubs you belong to, and public clubs")),
+    retrieve=extend_schema(summary=_("A club")),
+    create=extend_schema(summary=_("Create a club; you become its director")),
+    partial_update=extend_schema(summary=_("Change a club's name or options (directors)")),
 )
 class ClubViewSet(
     mixins.ListModelMixin,

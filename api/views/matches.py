@@ -1,4 +1,5 @@
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.decorators import action
@@ -26,11 +27,11 @@ SEAT_ERRORS = {"north": "seats.N", "east": "seats.E", "south": "seats.S", "west"
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Matches of your clubs and of public clubs"),
-    retrieve=extend_schema(summary="A match"),
+    list=extend_schema(summary=_("Matches of your clubs and of public clubs")),
+    retrieve=extend_schema(summary=_("A match")),
     create=extend_schema(
-        summary="Start a match (directors)",
-        description=(
+        summary=_("Start a match (directors)"),
+        description=_(
             "Without `table` and `session` the match is filed under the club's session on "
             "`played_on` (created if needed) at a new table; the season follows from the date."
         ),
@@ -72,7 +73,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
         )
 
     @extend_schema(
-        summary="End an unfinished rubber, scored by the Laws (directors)",
+        summary=_("End an unfinished rubber, scored by the Laws (directors)"),
         request=None,
         responses={200: MatchSerializer},
     )
@@ -84,7 +85,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
         return Response(self.get_serializer(self._fresh(match)).data)
 
     @extend_schema(
-        summary="Abandon a match: it stays on record, unfinished (directors)",
+        summary=_("Abandon a match: it stays on record, unfinished (directors)"),
         request=None,
         responses={200: MatchSerializer},
     )
@@ -95,7 +96,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
         match = services.match_abandon(match=match, actor=self.actor)
         return Response(self.get_serializer(self._fresh(match)).data)
 
-    @extend_schema(summary="The match's score sheet", responses={200: ScoreSheetSerializer})
+    @extend_schema(summary=_("The match's score sheet"), responses={200: ScoreSheetSerializer})
     @action(detail=True, methods=["get"], url_path="score-sheet")
     def score_sheet(self, request, pk=None):
         match = self.get_object()
@@ -105,10 +106,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
 
 
 SEQUENCE = OpenApiParameter(
-    "sequence", int, OpenApiParameter.PATH, description="The deal's sequence in the match."
+    "sequence", int, OpenApiParameter.PATH, description=_("The deal's sequence in the match.")
 )
-MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description="The match.")
-PARTIAL_CHANGES = (
+MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description=_("The match."))
+PARTIAL_CHANGES = _(
     'Only the fields given change: `{"tricks": 9}` keeps the contract and declarer; '
     '`{"passed_out": true}` makes it a passed-out deal.'
 )
@@ -116,33 +117,33 @@ PARTIAL_CHANGES = (
 
 @extend_schema_view(
     list=extend_schema(
-        summary="The match's deals as scored", parameters=[MATCH_ID], responses=DealSerializer
+        summary=_("The match's deals as scored"), parameters=[MATCH_ID], responses=DealSerializer
     ),
     create=extend_schema(
-        summary="Record the next deal (directors)",
+        summary=_("Record the next deal (directors)"),
         parameters=[MATCH_ID],
         request=DealCreateSerializer,
         responses={201: DealSerializer},
     ),
     retrieve=extend_schema(
-        summary="One deal as scored", parameters=[MATCH_ID, SEQUENCE], responses=DealSerializer
+        summary=_("One deal as scored"), parameters=[MATCH_ID, SEQUENCE], responses=DealSerializer
     ),
     update=extend_schema(
-        summary="Correct a deal; later deals are scored again (directors)",
+        summary=_("Correct a deal; later deals are scored again (directors)"),
         parameters=[MATCH_ID, SEQUENCE],
         request=DealInputSerializer,
         responses=DealSerializer,
     ),
     partial_update=extend_schema(
-        summary="Correct part of a deal; later deals are scored again (directors)",
+        summary=_("Correct part of a deal; later deals are scored again (directors)"),
         description=PARTIAL_CHANGES,
         parameters=[MATCH_ID, SEQUENCE],
         request=DealInputSerializer,
         responses=DealSerializer,
     ),
     destroy=extend_schema(
-        summary="Remove the last deal (directors)",
-        description="Only the match's last deal can be removed; any other is a 409.",
+        summary=_("Remove the last deal (directors)"),
+        description=_("Only the match's last deal can be removed; any other is a 409."),
         parameters=[MATCH_ID, SEQUENCE],
         responses={204: None},
     ),

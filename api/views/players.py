@@ -1,5 +1,6 @@
 from django.db import transaction
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.exceptions import PermissionDenied
@@ -18,15 +19,15 @@ from clubs import services
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Players of your clubs"),
-    retrieve=extend_schema(summary="A player"),
+    list=extend_schema(summary=_("Players of your clubs")),
+    retrieve=extend_schema(summary=_("A player")),
     create=extend_schema(
-        summary="Add a player to a club (directors)",
+        summary=_("Add a player to a club (directors)"),
         request=PlayerCreateSerializer,
         responses={201: PlayerSerializer},
     ),
     partial_update=extend_schema(
-        summary="Rename a player, (de)activate, or set their role in a club (directors)",
+        summary=_("Rename a player, (de)activate, or set their role in a club (directors)"),
         request=PlayerUpdateSerializer,
         responses={200: PlayerSerializer},
     ),

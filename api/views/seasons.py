@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.response import Response
@@ -11,10 +12,10 @@ from clubs import services
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Seasons of your clubs and of public clubs"),
-    retrieve=extend_schema(summary="A season"),
-    create=extend_schema(summary="Add a season to a club (directors)"),
-    partial_update=extend_schema(summary="Rename a season or change its dates (directors)"),
+    list=extend_schema(summary=_("Seasons of your clubs and of public clubs")),
+    retrieve=extend_schema(summary=_("A season")),
+    create=extend_schema(summary=_("Add a season to a club (directors)")),
+    partial_update=extend_schema(summary=_("Rename a season or change its dates (directors)")),
 )
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     """Seasons. Season-level reports (the ladder, issue 6) are added here as actions."""

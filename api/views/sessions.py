@@ -1,5 +1,6 @@
 from django.db import transaction
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.exceptions import PermissionDenied
@@ -15,16 +16,16 @@ from clubs.models import Session
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Sessions (club evenings) of your clubs"),
-    retrieve=extend_schema(summary="A session"),
+    list=extend_schema(summary=_("Sessions (club evenings) of your clubs")),
+    retrieve=extend_schema(summary=_("A session")),
     create=extend_schema(
-        summary="The club's session on a date, created if needed (directors)",
+        summary=_("The club's session on a date, created if needed (directors)"),
         responses={
-            201: OpenApiResponse(SessionSerializer, description="Created."),
-            200: OpenApiResponse(SessionSerializer, description="It existed already."),
+            201: OpenApiResponse(SessionSerializer, description=_("Created.")),
+            200: OpenApiResponse(SessionSerializer, description=_("It existed already.")),
         },
     ),
-    partial_update=extend_schema(summary="Change a session's notes (directors)"),
+    partial_update=extend_schema(summary=_("Change a session's notes (directors)")),
 )
 class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     serializer_class = SessionSerializer
@@ -68,9 +69,9 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScope
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Tables of your clubs' sessions"),
-    retrieve=extend_schema(summary="A table"),
-    create=extend_schema(summary="Add a table to a session (directors)"),
+    list=extend_schema(summary=_("Tables of your clubs' sessions")),
+    retrieve=extend_schema(summary=_("A table")),
+    create=extend_schema(summary=_("Add a table to a session (directors)")),
 )
 class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     serializer_class = TableSerializer

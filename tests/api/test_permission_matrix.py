@@ -106,6 +106,18 @@ CASES = [
         (401, 403, R, 404, 403, R),
         body=lambda w: {"name": "Year 2025"},
     ),
+    Case(
+        "season ladder",
+        "get",
+        lambda w: f"/api/v1/seasons/{w.a.season.pk}/ladder/",
+        (404, R, R, 404, R, R),
+    ),
+    Case(
+        "player season history",
+        "get",
+        lambda w: f"/api/v1/seasons/{w.a.season.pk}/players/{w.a.players[0].pk}/history/",
+        (404, R, R, 404, R, R),
+    ),
     # sessions
     Case("sessions list", "get", lambda w: "/api/v1/sessions/", (401, R, R, R, R, R)),
     Case(

@@ -379,3 +379,73 @@ def test_match_filters(world, director_a):
         response = director_a.get(f"{base}?{bad}")
         assert response.status_code == 400
         assert set(response.json()["errors"]) == {bad.split("=")[0]}
+
+
+# --- bad input for each remaining field --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "fields"),
+    [
+        ("/api/v1/players/", {"name": "x"}, {"club"}),
+        ("/api/v1/players/", {"club": "A"}, {"club", "name"}),
+        ("/api/v1/players/", {"club": None, "name": ""}, {"club", "name"}),
+        ("/api/v1/players/", {"club": 0, "name": "x" * 101}, {"club", "name"}),
+        (
+            "/api/v1/players/",
+            {"name": "x", "role": "captain", "active": "often"},
+            {"club", "role", "active"},
+        ),
+        (
+            "/api/v1/seasons/",
+            {"name": "", "start_date": "2026-13-01", "end_date": "soon"},
+            {"club", "name", "start_date", "end_date"},
+        ),
+        ("/api/v1/sessions/", {"date": "31.12.2025"}, {"club", "date"}),
+        ("/api/v1/sessions/", {"date": "2025-05-01", "notes": 7}, {"club"}),
+        (
+            "/api/v1/tables/",
+            {"session": "x", "number": 0, "seats": "four"},
+            {"session", "number", "seats"},
+        ),
+    ],
+)
+def test_bad_input_names_every_bad_field(world, director_a, url, body, fields):
+    snapshot = [
+        list(m.objects.values_list("pk", flat=True)) for m in (Player, Season, Session, Table)
+    ]
+    response = director_a.post(url, body, format="json")
+    assert response.status_code == 400, response.json()
+    assert set(response.json()["errors"]) == fields
+    assert snapshot == [
+        list(m.objects.values_list("pk", flat=True)) for m in (Player, Season, Session, Table)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "fields"),
+    [
+        ("clubs", {"country": "Greece", "timezone": "Nowhere"}, {"country", "timezone"}),
+        ("players", {"name": "", "active": "x"}, {"name", "active"}),
+        ("players", {"role": "boss"}, {"role"}),
+        ("seasons", {"start_date": "2026-01-01"}, {"end_date"}),
+        ("seasons", {"end_date": "2024-01-01"}, {"end_date"}),
+        ("sessions", {"notes": ["a"]}, {"notes"}),
+    ],
+)
+def test_bad_updates_name_the_fields(world, director_a, url, body, fields):
+    ids = {
+        "clubs": world.a.club.pk,
+        "players": world.a.players[0].pk,
+        "seasons": world.a.season.pk,
+        "sessions": Session.objects.get(club=world.a.club).pk,
+    }
+    response = director_a.patch(f"/api/v1/{url}/{ids[url]}/", body, format="json")
+    assert response.status_code == 400, response.json()
+    assert set(response.json()["errors"]) == fields
+
+
+def test_the_last_director_cannot_step_down(world, director_a):
+    me = Player.objects.get(user=world.a.director)
+    response = director_a.patch(f"/api/v1/players/{me.pk}/", {"role": "player"}, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"role"}
