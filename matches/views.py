@@ -25,6 +25,8 @@ from matches.forms import DealForm, MatchForm
 from matches.models import Match
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+# Where Letter is the usual paper; everywhere else the PDF defaults to A4.
+LETTER_COUNTRIES = {"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "DO", "CR", "PA", "SV"}
 
 
 class _ScreenOnlyRules(logging.Filter):
@@ -38,7 +40,6 @@ class _ScreenOnlyRules(logging.Filter):
 
 
 logging.getLogger("weasyprint").addFilter(_ScreenOnlyRules())
-LETTER_COUNTRIES = {"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "DO", "CR", "PA", "SV"}
 
 
 def _match(pk: int) -> Match:
@@ -66,9 +67,7 @@ def match_sheet(request, pk: int):
     """The score sheet of one match, printable on one page."""
     match = _match(pk)
     club_for_reader(request, match.table.session.club)
-    context = _sheet_context(request, match)
-    context["paper"] = default_paper(context["club"])
-    return render(request, "matches/sheet.html", context)
+    return render(request, "matches/sheet.html", _sheet_context(request, match))
 
 
 def default_paper(club: Club) -> str:
