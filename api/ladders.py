@@ -107,7 +107,7 @@ class LadderFilter(django_filters.FilterSet):
         lookup_expr="gte",
         min_value=0,
         max_value=2**31 - 1,
-        help_text="Only players with at least this many matches.",
+        help_text=_("Only players with at least this many matches."),
     )
 
     class Meta:
@@ -140,7 +140,7 @@ class LadderPage(_SeasonPage):
                 "type": "string",
                 "format": "date-time",
                 "nullable": True,
-                "description": "When the ladder was last computed; null if never yet.",
+                "description": _("When the ladder was last computed; null if never yet."),
             },
         }
 
@@ -159,10 +159,10 @@ class HistoryPage(_SeasonPage):
 # --- Views ----------------------------------------------------------------------------------
 
 SEASON_ID = OpenApiParameter(
-    "season_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The season's id."
+    "season_id", OpenApiTypes.INT, OpenApiParameter.PATH, description=_("The season's id.")
 )
 PLAYER_ID = OpenApiParameter(
-    "player_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The player's id."
+    "player_id", OpenApiTypes.INT, OpenApiParameter.PATH, description=_("The player's id.")
 )
 
 
@@ -180,8 +180,8 @@ class _SeasonReadView(mixins.ListModelMixin, viewsets.GenericViewSet):
 
 
 @extend_schema(
-    summary="A season's ladder",
-    description=(
+    summary=_("A season's ladder"),
+    description=_(
         "The stored ladder, in order: net points, then average, then fewer matches, then name; "
         "players below the club's qualification minimum after the qualified. Reading never "
         "computes it: it is recalculated after every change to the season's matches and "
@@ -211,8 +211,8 @@ class LadderViewSet(_SeasonReadView):
 
 
 @extend_schema(
-    summary="A player's season history",
-    description=(
+    summary=_("A player's season history"),
+    description=_(
         "Each counted match the player played in the season, in playing order: date, "
         "partner (null at a table of two), opponents, points and the net points the ladder "
         "counted."
