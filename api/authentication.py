@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
 from api.models import ClubAPIKey
+from config.logging import bind
 
 KEYWORD = "Api-Key"
 
@@ -34,6 +35,7 @@ class ClubAPIKeyAuthentication(authentication.BaseAuthentication):
             key = None
         if key is None or key.has_expired:
             raise exceptions.AuthenticationFailed(_("Invalid, revoked or expired API key."))
+        bind(user=f"key:{key.prefix}", club=key.club.slug)
         return (AnonymousUser(), key)
 
     def authenticate_header(self, request):

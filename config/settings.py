@@ -223,12 +223,14 @@ REST_FRAMEWORK = {
     "COERCE_DECIMAL_TO_STRING": False,
     # Throttling through the shared cache, per IP address (anonymous) or per user.
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "api.throttling.AnonymousClientThrottle",
+        "api.throttling.SignedInUserThrottle",
+        "api.throttling.APIKeyRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON", "120/min"),
         "user": os.environ.get("API_THROTTLE_USER", "1200/min"),
+        "api_key": os.environ.get("API_THROTTLE_KEY", "1200/min"),
     },
     # Reverse proxies in front that append to X-Forwarded-For (0: use the peer address).
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),

@@ -7,6 +7,7 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 # Suites are not throttled; tests/config/test_throttling.py sets a low rate of its own.
 os.environ.setdefault("API_THROTTLE_ANON", "100000/min")
 os.environ.setdefault("API_THROTTLE_USER", "100000/min")
+os.environ.setdefault("API_THROTTLE_KEY", "100000/min")
 
 from config.settings import *  # noqa: F403
 

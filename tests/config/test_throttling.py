@@ -11,6 +11,9 @@ from rest_framework.test import APIRequestFactory, force_authenticate
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from api.models import ClubAPIKey
+from clubs.models import Club
+
 
 class Ping(APIView):
     """A view with the project's default throttles, as every API view has."""
@@ -24,7 +27,9 @@ class Ping(APIView):
 @pytest.fixture
 def low_rates(monkeypatch):
     # DRF reads the rates once, at import; the test suite runs with high ones.
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": "3/min", "user": "4/min"})
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {"anon": "3/min", "user": "4/min", "api_key": "2/min"}
+    )
 
 
 @pytest.fixture
@@ -36,8 +41,9 @@ def client_ip():
 
 def test_both_throttles_are_on_by_default():
     assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] == [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "api.throttling.AnonymousClientThrottle",
+        "api.throttling.SignedInUserThrottle",
+        "api.throttling.APIKeyRateThrottle",
     ]
 
 
@@ -68,3 +74,26 @@ def test_a_user_over_its_rate_gets_429_with_retry_after(low_rates, django_user_m
         cache.delete(f"throttle_user_{user.pk}")
     assert statuses == [200, 200, 200, 200, 429]
     assert int(response["Retry-After"]) > 0
+
+
+@pytest.mark.django_db
+def test_an_api_key_is_throttled_as_itself_not_as_its_address(low_rates, client_ip):
+    club = Club.objects.create(name="Keyed", slug="keyed", country="NL")
+    key, raw = ClubAPIKey.objects.create_key(name="scoreboard app", club=club)
+    view, factory = Ping.as_view(), APIRequestFactory()
+
+    def keyed():
+        return view(
+            factory.get("/ping/", REMOTE_ADDR=client_ip, HTTP_AUTHORIZATION=f"Api-Key {raw}")
+        )
+
+    try:
+        statuses = [keyed().status_code for _ in range(3)]
+        # The key's requests did not use up the address's anonymous allowance.
+        anonymous = [
+            view(factory.get("/ping/", REMOTE_ADDR=client_ip)).status_code for _ in range(3)
+        ]
+    finally:
+        cache.delete(f"throttle_api_key_{key.pk}")
+    assert statuses == [200, 200, 429]
+    assert anonymous == [200, 200, 200]
