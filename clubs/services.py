@@ -53,6 +53,8 @@ CLUB_FIELDS = frozenset(
         "ladder_rounding",
     }
 )
+LADDER_OPTIONS = ("ladder_min_matches", "ladder_rounding")
+"""Club options that change a ladder computed from the same matches."""
 PLAYER_FIELDS = frozenset({"name", "user", "active"})
 SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
 
@@ -207,10 +209,12 @@ def club_update(*, club: Club, actor=None, **fields) -> Club:
     """Change a club's name, slug, country, language, time zone, ``public`` or options.
 
     Changing ``chicago_vulnerability`` re-scores every Chicago match of the club with the new
-    option, so the stored figures always equal what the engine computes.
+    option, so the stored figures always equal what the engine computes; changing a ladder
+    option recalculates the club's ladders once the change commits.
     """
     _check_fields(fields, CLUB_FIELDS, "club_update")
-    before = Club.objects.filter(pk=club.pk).values_list("chicago_vulnerability", flat=True).get()
+    scoring_options = ("chicago_vulnerability", *LADDER_OPTIONS)
+    before = Club.objects.filter(pk=club.pk).values(*scoring_options).get()
     with _restored_on_error(club, CLUB_FIELDS):
         for name, value in fields.items():
             if name == "country" and isinstance(value, str):
@@ -218,10 +222,15 @@ def club_update(*, club: Club, actor=None, **fields) -> Club:
             setattr(club, name, value)
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))
-    if club.chicago_vulnerability != before:
+    if club.chicago_vulnerability != before["chicago_vulnerability"]:
         from matches.services import club_matches_rescore  # matches depends on clubs
 
-        club_matches_rescore(club=club, actor=actor)
+        club_matches_rescore(club=club, actor=actor)  # refreshes the ladders it changes
+    if any(getattr(club, name) != before[name] for name in LADDER_OPTIONS):
+        from scoring.services import standings_refresh_on_commit  # scoring depends on clubs
+
+        for season_id in club.seasons.values_list("id", flat=True):
+            standings_refresh_on_commit(season_id=season_id)
     return club
 
 

@@ -5,7 +5,7 @@ import datetime
 
 import pytest
 
-from clubs.services import club_create, player_create, season_create
+from clubs.services import club_create, club_update, player_create, season_create
 from matches.services import (
     deal_correct,
     deal_delete_last,
@@ -135,3 +135,29 @@ def test_a_two_player_rubber(club, seats, eager_tasks, django_capture_on_commit_
         deal_record(match=match, contract="4S", declarer="N", tricks=10)
         deal_record(match=match, contract="4H", declarer="N", tricks=10)
     assert ladder(club) == [("Ann", 1, 1, 0, 940), ("Bob", 1, 0, 1, -940)]
+
+
+def test_changing_a_ladder_option_recalculates_the_clubs_ladders(
+    club, seats, eager_tasks, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_create(club=club, kind="chicago", seats=seats, played_on=PLAYED_ON)
+        for deal in WORKED_EXAMPLE:
+            deal_record(match=match, **deal)
+    assert set(Standing.objects.filter(season__club=club).values_list("qualified", flat=True)) == {
+        True
+    }
+
+    runs = StandingsRun.objects.filter(season__club=club)
+    runs_before = runs.count()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        club_update(club=club, ladder_min_matches=2, ladder_rounding="nearest_100")
+    rows = Standing.objects.filter(season__club=club)
+    # NS won by 380: rounded to 400; one match is below the new minimum of two.
+    assert {(row.qualified, row.net_points) for row in rows} == {(False, 400), (False, -400)}
+    assert runs.count() == runs_before + 1
+
+    with django_capture_on_commit_callbacks(execute=True):
+        club_update(club=club, name="Ladder Club of Leiden")
+    assert runs.count() == runs_before + 1  # nothing a ladder depends on changed
