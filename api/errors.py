@@ -29,6 +29,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from matches.services import MatchConflict
 from scoring.engine import InvalidInput, MatchComplete
+from scoring.messages import engine_message
 
 
 class Conflict(exceptions.APIException):
@@ -67,8 +68,10 @@ def convert(exc: Exception, renames: dict[str, str] | None = None) -> Exception:
     if isinstance(exc, DjangoValidationError):
         return _from_django(exc, renames)
     if isinstance(exc, InvalidInput):
-        return exceptions.ValidationError({_rename(exc.field, renames): [exc.message]})
-    if isinstance(exc, MatchConflict | MatchComplete):
+        return exceptions.ValidationError({_rename(exc.field, renames): [engine_message(exc)]})
+    if isinstance(exc, MatchComplete):
+        return Conflict(engine_message(exc))
+    if isinstance(exc, MatchConflict):
         return Conflict(str(exc) or Conflict.default_detail)
     if isinstance(exc, IntegrityError):
         return Conflict(

@@ -40,6 +40,7 @@ from scoring.engine import (
     parse_seat,
     score_match,
 )
+from scoring.messages import engine_message
 
 
 class MatchConflict(Exception):
@@ -57,7 +58,8 @@ SEAT_FIELDS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
 
 
 def _invalid(error: InvalidInput) -> ValidationError:
-    return ValidationError({error.field: [error.message]})
+    """The engine's error as a form error on its field, in the active language."""
+    return ValidationError({error.field: [engine_message(error)]})
 
 
 def _players(kind: Kind) -> int:
@@ -202,7 +204,7 @@ def _score(
     except InvalidInput as error:
         raise _invalid(error) from None
     except MatchComplete as error:
-        raise MatchConflict(str(error)) from None
+        raise MatchConflict(engine_message(error)) from None
 
 
 def _store_totals(match: Match, sheet: Sheet, *, actor, reason: str) -> None:

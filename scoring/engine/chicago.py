@@ -11,7 +11,7 @@ again by the same player and is not counted. No rubber bonus; honours are not sc
 from collections.abc import Sequence
 
 from .contract import SIDE_SCORES, ItemKind, ScoreItem
-from .errors import InvalidInput, MatchComplete
+from .errors import InvalidInput, MatchComplete, gettext_noop
 from .notation import DealResult, PassedOut, Played, Seat, Side, not_a_result, parse_seat
 from .sheet import (
     VULNERABLE,
@@ -49,7 +49,8 @@ def parse_vulnerability(value: ChicagoVulnerability | str) -> ChicagoVulnerabili
     except ValueError:
         raise InvalidInput(
             "vulnerability",
-            f"vulnerability must be 'dealer' or 'non_dealer', got {value!r}",
+            gettext_noop("vulnerability must be 'dealer' or 'non_dealer', got %(value)s"),
+            value=repr(value),
         ) from None
 
 
@@ -58,8 +59,11 @@ def check_players(players: int) -> None:
     if players != 4:
         raise InvalidInput(
             "kind",
-            f"Chicago is played by exactly four players, got {players!r}; a table of two plays "
-            "the two-player game (Draw Bridge), scored as a rubber",
+            gettext_noop(
+                "Chicago is played by exactly four players, got %(value)s; a table of two plays "
+                "the two-player game (Draw Bridge), scored as a rubber"
+            ),
+            value=repr(players),
         )
 
 
@@ -120,8 +124,10 @@ def score_chicago(
     for sequence, result in enumerate(results, 1):
         if counted == DEALS:
             raise MatchComplete(
-                f"a Chicago match is exactly {DEALS} deals and all {DEALS} have been played; "
-                f"it accepts no further deal (result {sequence})"
+                gettext_noop(
+                    "a Chicago match is exactly 4 deals and all 4 have been played; "
+                    "it accepts no further deal"
+                )
             )
         deal, vul_flags = schedule[counted]
         if not isinstance(result, Played):

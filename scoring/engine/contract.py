@@ -8,7 +8,7 @@ counts x 2 vulnerabilities), so scoring a contract is a list index. Honours are 
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .errors import InvalidInput
+from .errors import InvalidInput, gettext_noop
 from .notation import Contract, Doubling, Side, Strain, check_tricks, parse_contract
 
 
@@ -208,5 +208,9 @@ def score_contract(contract: Contract | str, *, vulnerable: bool, tricks: int) -
     if type(tricks) is not int or not 0 <= tricks <= 13:
         check_tricks(tricks)
     if type(vulnerable) is not bool:
-        raise InvalidInput("vulnerable", f"vulnerable must be True or False, got {vulnerable!r}")
+        raise InvalidInput(
+            "vulnerable",
+            gettext_noop("vulnerable must be True or False, got %(value)s"),
+            value=repr(vulnerable),
+        )
     return _SCORES[(contract._index * 14 + tricks) * 2 + vulnerable]

@@ -1,8 +1,48 @@
-"""The errors the engine raises. Every one is a ``ValueError`` a service can catch as one type."""
+"""The errors the engine raises. Every one is a ``ValueError`` a service can catch as one type.
+
+A message is a translatable ``template`` with named ``%(name)s`` placeholders and its
+``params`` (plain values already formatted for display); ``message`` is the English text,
+``template % params``. The engine imports no Django, so it only marks each template with its
+own ``gettext_noop`` (``makemessages`` extracts that keyword); whoever shows the error to a
+person translates it in the active language: ``gettext(error.template) % error.params``.
+"""
+
+
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` as a translatable template (extracted by ``makemessages``); unchanged."""
+    return message
+
+
+def _format(template: str, params: dict[str, object]) -> str:
+    return template % params if params else template
+
+
+def _rebuild(cls: type["ScoringError"], args: tuple[str, ...], params: dict[str, object]):
+    return cls(*args, **params)
 
 
 class ScoringError(ValueError):
-    """Base of every error the scoring engine raises."""
+    """Base of every error the scoring engine raises: ``template``, ``params`` and ``message``."""
+
+    template: str
+    params: dict[str, object]
+    message: str
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+        self.message = _format(template, params)
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _args(self) -> tuple[str, ...]:
+        return (self.template,)
+
+    def __reduce__(self):
+        # Picklable (task queues pickle exceptions) although __init__ takes keyword parameters.
+        return (_rebuild, (type(self), self._args(), dict(self.params)))
 
 
 class InvalidInput(ScoringError):
@@ -13,17 +53,12 @@ class InvalidInput(ScoringError):
     message next to it; ``message`` says what is wrong and what is allowed.
     """
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, field: str, template: str, /, **params: object) -> None:
         self.field = field
-        self.message = message
+        super().__init__(template, **params)
 
-    def __str__(self) -> str:
-        return self.message
-
-    def __reduce__(self) -> tuple[type["InvalidInput"], tuple[str, str]]:
-        # Picklable (task queues pickle exceptions) although __init__ takes two arguments.
-        return (type(self), (self.field, self.message))
+    def _args(self) -> tuple[str, ...]:
+        return (self.field, self.template)
 
 
 class MatchComplete(ScoringError):

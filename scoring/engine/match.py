@@ -5,7 +5,7 @@ correct entry would have given."""
 from collections.abc import Sequence
 
 from .chicago import check_players, score_chicago
-from .errors import InvalidInput, MatchComplete
+from .errors import InvalidInput, MatchComplete, gettext_noop
 from .notation import DealResult, Seat
 from .rubber import score_rubber
 from .sheet import ChicagoVulnerability, Kind, Sheet
@@ -19,7 +19,9 @@ def parse_kind(value: Kind | str) -> Kind:
         return Kind(str(value).strip().lower().replace("-", "_"))
     except ValueError:
         raise InvalidInput(
-            "kind", f"kind must be one of chicago, rubber, two_player, got {value!r}"
+            "kind",
+            gettext_noop("kind must be one of chicago, rubber, two_player, got %(value)s"),
+            value=repr(value),
         ) from None
 
 
@@ -44,15 +46,24 @@ def score_match(
     if kind is Kind.CHICAGO and players is not None:
         check_players(players)
     if players is not None and players != expected:
-        hint = " (a table of two plays two_player)" if players == 2 else ""
-        raise InvalidInput(
-            "kind", f"a {kind} match is played by {expected} players, got {players!r}{hint}"
-        )
+        # Not Chicago: check_players has refused any table but four.
+        if kind is Kind.TWO_PLAYER:
+            template = gettext_noop("a two_player match is played by 2 players, got %(value)s")
+        elif players == 2:
+            template = gettext_noop(
+                "a rubber match is played by 4 players, got %(value)s "
+                "(a table of two plays two_player)"
+            )
+        else:
+            template = gettext_noop("a rubber match is played by 4 players, got %(value)s")
+        raise InvalidInput("kind", template, value=repr(players))
     if kind is Kind.CHICAGO:
         if finished:
             raise InvalidInput(
                 "kind",
-                "only a rubber can be finished early; a Chicago match is always four deals",
+                gettext_noop(
+                    "only a rubber can be finished early; a Chicago match is always four deals"
+                ),
             )
         return score_chicago(results, first_dealer=first_dealer, vulnerability=vulnerability)
     return score_rubber(results, first_dealer=first_dealer, players=expected, finished=finished)
@@ -80,10 +91,16 @@ def check_next(
             players=players,
         )
         if sheet.finished_early:
-            raise MatchComplete(
-                f"the {sheet.kind} was finished early after {len(sheet.rows)} deals; "
-                "it accepts no further deal"
-            )
+            if sheet.kind is Kind.TWO_PLAYER:
+                template = gettext_noop(
+                    "the two-player rubber was finished early, after deal %(deal)s; "
+                    "it accepts no further deal"
+                )
+            else:
+                template = gettext_noop(
+                    "the rubber was finished early, after deal %(deal)s; it accepts no further deal"
+                )
+            raise MatchComplete(template, deal=len(sheet.rows))
     return score_match(
         kind,
         [*results, new],

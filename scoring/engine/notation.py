@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .errors import InvalidInput
+from .errors import InvalidInput, gettext_noop
 
 
 class Side(StrEnum):
@@ -45,8 +45,14 @@ class Seat(StrEnum):
                 return Seat.E
             if self is Seat.E:
                 return Seat.N
-            raise InvalidInput("first_dealer", f"a table of two has only seats N and E, got {self}")
-        raise InvalidInput("kind", f"players must be 4 or 2, got {players!r}")
+            raise InvalidInput(
+                "first_dealer",
+                gettext_noop("a table of two has only seats N and E, got %(seat)s"),
+                seat=self.value,
+            )
+        raise InvalidInput(
+            "kind", gettext_noop("players must be 4 or 2, got %(value)s"), value=repr(players)
+        )
 
 
 _CLOCKWISE = {Seat.N: Seat.E, Seat.E: Seat.S, Seat.S: Seat.W, Seat.W: Seat.N}
@@ -70,7 +76,6 @@ class Doubling(StrEnum):
     REDOUBLED = "XX"
 
 
-_STRAIN_NAMES = "C, D, H, S, NT"
 _STRAINS: dict[str, Strain] = {
     "C": Strain.C,
     "♣": Strain.C,
@@ -117,8 +122,15 @@ def parse_strain(text: str | Strain) -> Strain:
         strain = _STRAINS.get(_normalise(text))
         if strain is not None:
             return strain
-    shown = "nothing" if text == "" else repr(text)
-    raise InvalidInput("strain", f"strain must be one of {_STRAIN_NAMES}, got {shown}")
+    if text == "":
+        raise InvalidInput(
+            "strain", gettext_noop("strain must be one of C, D, H, S, NT, got nothing")
+        )
+    raise InvalidInput(
+        "strain",
+        gettext_noop("strain must be one of C, D, H, S, NT, got %(value)s"),
+        value=repr(text),
+    )
 
 
 def parse_doubling(text: str | Doubling) -> Doubling:
@@ -129,7 +141,14 @@ def parse_doubling(text: str | Doubling) -> Doubling:
         doubling = _DOUBLINGS.get(_normalise(text))
         if doubling is not None:
             return doubling
-    raise InvalidInput("doubling", f"doubling must be X, XX or nothing, got {text!r}")
+    raise InvalidInput("doubling", _DOUBLING_ERROR, value=repr(text))
+
+
+_SEAT_ERRORS = {
+    "declarer": gettext_noop("declarer must be one of N, E, S, W, got %(value)s"),
+    "first_dealer": gettext_noop("first_dealer must be one of N, E, S, W, got %(value)s"),
+}
+_SEAT_ERROR = gettext_noop("%(field)s must be one of N, E, S, W, got %(value)s")
 
 
 def parse_seat(text: str | Seat, *, field: str = "declarer") -> Seat:
@@ -141,19 +160,26 @@ def parse_seat(text: str | Seat, *, field: str = "declarer") -> Seat:
         seat = _SEATS.get(_normalise(text))
         if seat is not None:
             return seat
-    raise InvalidInput(field, f"{field} must be one of N, E, S, W, got {text!r}")
+    template = _SEAT_ERRORS.get(field, _SEAT_ERROR)
+    raise InvalidInput(field, template, field=field, value=repr(text))
+
+
+_LEVEL_ERROR = gettext_noop("level must be 1 to 7, got %(value)s")
+_DOUBLING_ERROR = gettext_noop("doubling must be X, XX or nothing, got %(value)s")
 
 
 def check_level(level: object) -> int:
     if type(level) is not int or not 1 <= level <= 7:
-        raise InvalidInput("level", f"level must be 1 to 7, got {level!r}")
+        raise InvalidInput("level", _LEVEL_ERROR, value=repr(level))
     return level
 
 
 def check_tricks(tricks: object) -> int:
     """Tricks taken by declarer: 0 to 13."""
     if type(tricks) is not int or not 0 <= tricks <= 13:
-        raise InvalidInput("tricks", f"tricks must be 0 to 13, got {tricks!r}")
+        raise InvalidInput(
+            "tricks", gettext_noop("tricks must be 0 to 13, got %(value)s"), value=repr(tricks)
+        )
     return tricks
 
 
@@ -203,26 +229,35 @@ def parse_contract(text: str | Contract) -> Contract:
     if isinstance(text, Contract):
         return text
     if not isinstance(text, str):
-        raise InvalidInput("contract", f"contract must be text like '4S' or '3NTX', got {text!r}")
+        raise InvalidInput(
+            "contract",
+            gettext_noop("contract must be text like '4S' or '3NTX', got %(value)s"),
+            value=repr(text),
+        )
     normal = _normalise(text)
     if not normal:
         raise InvalidInput(
             "contract",
-            "contract is empty: write a level 1 to 7, a strain (C, D, H, S, NT) and X or XX "
-            "if doubled, like '4S' or '3NTX'",
+            gettext_noop(
+                "contract is empty: write a level 1 to 7, a strain (C, D, H, S, NT) and X or XX "
+                "if doubled, like '4S' or '3NTX'"
+            ),
         )
     match = _CONTRACT.fullmatch(normal)
     if match is None:
         raise InvalidInput(
             "contract",
-            f"contract must start with a level 1 to 7, like '4S' or '3NTX', got {text!r}",
+            gettext_noop(
+                "contract must start with a level 1 to 7, like '4S' or '3NTX', got %(value)s"
+            ),
+            value=repr(text),
         )
     digits, strain, doubling = match.groups()
     level = int(digits)
     if not 1 <= level <= 7:
-        raise InvalidInput("level", f"level must be 1 to 7, got {level}")
+        raise InvalidInput("level", _LEVEL_ERROR, value=repr(level))
     if len(doubling) > 2:
-        raise InvalidInput("doubling", f"doubling must be X, XX or nothing, got {doubling!r}")
+        raise InvalidInput("doubling", _DOUBLING_ERROR, value=repr(doubling))
     return Contract(level, parse_strain(strain), _DOUBLINGS[doubling])
 
 
@@ -282,21 +317,31 @@ def make_result(
     A passed-out deal has no contract, declarer or tricks; a played deal needs all three.
     """
     if type(passed_out) is not bool:
-        raise InvalidInput("passed_out", f"passed_out must be True or False, got {passed_out!r}")
+        raise InvalidInput(
+            "passed_out",
+            gettext_noop("passed_out must be True or False, got %(value)s"),
+            value=repr(passed_out),
+        )
     given = {"contract": contract, "declarer": declarer, "tricks": tricks}
     if passed_out:
         extra = [name for name, value in given.items() if value is not None]
         if extra:
             raise InvalidInput(
                 "passed_out",
-                f"a passed-out deal has no contract, declarer or tricks; got {', '.join(extra)}",
+                gettext_noop(
+                    "a passed-out deal has no contract, declarer or tricks; got %(fields)s"
+                ),
+                fields=", ".join(extra),
             )
         return PassedOut()
     for name, value in given.items():
         if value is None:
             raise InvalidInput(
                 name,
-                f"a played deal needs a contract, a declarer and tricks; {name} is missing",
+                gettext_noop(
+                    "a played deal needs a contract, a declarer and tricks; %(field)s is missing"
+                ),
+                field=name,
             )
     assert contract is not None and declarer is not None and tricks is not None
     return Played(parse_contract(contract), parse_seat(declarer), check_tricks(tricks))
@@ -306,6 +351,9 @@ def not_a_result(value: object, sequence: int) -> InvalidInput:
     """The error for a results entry that is neither ``Played`` nor ``PassedOut``."""
     return InvalidInput(
         "contract",
-        f"deal {sequence} must be a played or passed-out result (see make_result), "
-        f"got {type(value).__name__}",
+        gettext_noop(
+            "deal %(deal)s must be a played or passed-out result (see make_result), got %(type)s"
+        ),
+        deal=sequence,
+        type=type(value).__name__,
     )

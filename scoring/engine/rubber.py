@@ -14,7 +14,7 @@ scored.
 from collections.abc import Sequence
 
 from .contract import SIDE_SCORES, ItemKind, ScoreItem
-from .errors import InvalidInput, MatchComplete
+from .errors import InvalidInput, MatchComplete, gettext_noop
 from .notation import DealResult, PassedOut, Played, Seat, Side, not_a_result, parse_seat
 from .sheet import (
     VULNERABLE,
@@ -62,15 +62,25 @@ def score_rubber(
     elif players == 2:
         kind = Kind.TWO_PLAYER
     else:
-        raise InvalidInput("kind", f"a rubber is played by 4 players or 2, got {players!r}")
+        raise InvalidInput(
+            "kind",
+            gettext_noop("a rubber is played by 4 players or 2, got %(value)s"),
+            value=repr(players),
+        )
     if type(finished) is not bool:
-        raise InvalidInput("kind", f"finished must be True or False, got {finished!r}")
+        raise InvalidInput(
+            "kind",
+            gettext_noop("finished must be True or False, got %(value)s"),
+            value=repr(finished),
+        )
     first_dealer = parse_seat(first_dealer, field="first_dealer")
     if players == 2 and first_dealer not in (Seat.N, Seat.E):
         raise InvalidInput(
             "first_dealer",
-            f"a table of two has only seats N and E; first_dealer must be N or E, "
-            f"got {first_dealer}",
+            gettext_noop(
+                "a table of two has only seats N and E; first_dealer must be N or E, got %(seat)s"
+            ),
+            seat=first_dealer.value,
         )
 
     rows: list[DealRow] = []
@@ -83,8 +93,12 @@ def score_rubber(
     for sequence, result in enumerate(results, 1):
         if rubber_won_by is not None:
             raise MatchComplete(
-                f"the rubber ended on deal {sequence - 1} ({_SIDES[rubber_won_by]} won two "
-                f"games); it accepts no further deal"
+                gettext_noop(
+                    "the rubber ended on deal %(deal)s (%(side)s won two games); "
+                    "it accepts no further deal"
+                ),
+                deal=sequence - 1,
+                side=_SIDES[rubber_won_by].value,
             )
         vulnerable = VULNERABLE[(games[0] > 0, games[1] > 0)]
         if not isinstance(result, Played):
@@ -113,8 +127,12 @@ def score_rubber(
         if players == 2 and declarer is not Seat.N and declarer is not Seat.E:
             raise InvalidInput(
                 "declarer",
-                f"a table of two has only seats N and E; declarer must be N or E, "
-                f"got {declarer} (deal {sequence})",
+                gettext_noop(
+                    "a table of two has only seats N and E; declarer must be N or E, "
+                    "got %(seat)s (deal %(deal)s)"
+                ),
+                seat=declarer.value,
+                deal=sequence,
             )
         s = 0 if declarer is Seat.N or declarer is Seat.S else 1
         vul = games[s] > 0

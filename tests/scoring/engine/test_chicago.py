@@ -216,9 +216,9 @@ def test_no_fifth_deal(extra: object) -> None:
     with pytest.raises(MatchComplete) as error:
         score_chicago(results, first_dealer=Seat.N)  # type: ignore[arg-type]
     assert str(error.value) == (
-        "a Chicago match is exactly 4 deals and all 4 have been played; "
-        "it accepts no further deal (result 6)"
+        "a Chicago match is exactly 4 deals and all 4 have been played; it accepts no further deal"
     )
+    assert error.value.params == {}
 
 
 def test_bad_input() -> None:

@@ -137,8 +137,17 @@ def test_no_deal_after_the_rubber(extra: object) -> None:
 
 def test_no_deal_after_finishing_early() -> None:
     results = deals("1NT N 7")
-    with pytest.raises(MatchComplete, match="finished early after 1 deals"):
+    with pytest.raises(MatchComplete) as error:
         check_next("rubber", results, deal("1C E 7"), first_dealer="N", finished=True)
+    assert str(error.value) == (
+        "the rubber was finished early, after deal 1; it accepts no further deal"
+    )
+    assert error.value.params == {"deal": 1}
+    with pytest.raises(MatchComplete) as error:
+        check_next("two_player", results, deal("1C E 7"), first_dealer="N", finished=True)
+    assert str(error.value) == (
+        "the two-player rubber was finished early, after deal 1; it accepts no further deal"
+    )
     assert check_next("rubber", results, deal("1C E 7"), first_dealer="N").total_ew == 20
     won = deals("4S N 10", "3NT S 9")
     with pytest.raises(MatchComplete, match="the rubber ended on deal 2"):
