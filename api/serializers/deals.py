@@ -19,6 +19,7 @@ from api.serializers.common import (
 )
 from matches.models import KindChoice, MatchStatus, WinnerChoice
 from scoring.engine import InvalidInput, PassedOut, parse_contract, parse_seat
+from scoring.messages import engine_message
 
 # Engine fields that are parts of the API's `contract`.
 CONTRACT_PARTS = {"level": "contract", "strain": "contract", "doubling": "contract"}
@@ -192,7 +193,7 @@ class DealInputSerializer(serializers.Serializer):
         try:
             return str(parse_contract(value))
         except InvalidInput as error:
-            raise serializers.ValidationError(error.message) from None
+            raise serializers.ValidationError(engine_message(error)) from None
 
     def validate_declarer(self, value):
         if value is None:
@@ -200,7 +201,7 @@ class DealInputSerializer(serializers.Serializer):
         try:
             return parse_seat(value).value
         except InvalidInput as error:
-            raise serializers.ValidationError(error.message) from None
+            raise serializers.ValidationError(engine_message(error)) from None
 
 
 class DealCreateSerializer(DealInputSerializer):

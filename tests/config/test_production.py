@@ -56,7 +56,7 @@ def test_production_defaults_are_the_safe_ones(tmp_path):
     assert values["hsts"] >= 365 * 24 * 3600
     assert values["secure_cookies"] == [True, True]
     assert values["proxy_header"] is None  # trusting X-Forwarded-Proto is opt-in
-    assert values["throttle"] == {"anon": "120/min", "user": "1200/min"}
+    assert values["throttle"] == {"anon": "120/min", "user": "1200/min", "api_key": "1200/min"}
     assert values["log_format"] == "json"
 
 
@@ -67,11 +67,12 @@ def test_the_environment_overrides_each_switch(tmp_path):
         SECURE_PROXY_SSL_HEADER="1",
         API_THROTTLE_ANON="10/min",
         API_THROTTLE_USER="100/hour",
+        API_THROTTLE_KEY="50/min",
         LOG_FORMAT="plain",
     )
     assert values["ssl_redirect"] is False
     assert values["proxy_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
-    assert values["throttle"] == {"anon": "10/min", "user": "100/hour"}
+    assert values["throttle"] == {"anon": "10/min", "user": "100/hour", "api_key": "50/min"}
     assert values["log_format"] == "plain"
 
 
