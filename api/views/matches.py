@@ -99,8 +99,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     @extend_schema(summary=_("The match's score sheet"), responses={200: ScoreSheetSerializer})
     @action(detail=True, methods=["get"], url_path="score-sheet")
     def score_sheet(self, request, pk=None):
-        match = self.get_object()
-        match = selectors.match_with_players(Match.objects.filter(pk=match.pk)).get()
+        match = selectors.match_for_sheet(request, checked_id(pk))
+        if match is None:
+            raise NotFound()
         sheet = match_selectors.match_sheet(match=match)
         return Response(ScoreSheetSerializer((match, sheet)).data)
 
