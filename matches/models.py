@@ -9,6 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Table
@@ -154,10 +155,10 @@ class Match(models.Model):
 
 
 class StrainChoice(models.TextChoices):
-    C = Strain.C, _("clubs")
-    D = Strain.D, _("diamonds")
-    H = Strain.H, _("hearts")
-    S = Strain.S, _("spades")
+    C = Strain.C, pgettext_lazy("suit", "clubs")
+    D = Strain.D, pgettext_lazy("suit", "diamonds")
+    H = Strain.H, pgettext_lazy("suit", "hearts")
+    S = Strain.S, pgettext_lazy("suit", "spades")
     NT = Strain.NT, _("no trump")
 
 
