@@ -119,6 +119,8 @@ TEMPLATES = [
 # Database: DATABASE_URL (e.g. postgres://user@host:5432/partscore), or SQLite under var/.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 DATABASES = {"default": database_config(DATABASE_URL, VAR_DIR / "partscore.sqlite3")}
+if not DATABASE_URL:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # var/ is git-ignored: a fresh clone has none
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Celery and the cache: Redis when REDIS_URL is set, in-process and local otherwise.

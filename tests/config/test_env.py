@@ -1,5 +1,8 @@
 """The environment switches: SQLite or PostgreSQL, in-process tasks or a Redis broker."""
 
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -134,3 +137,23 @@ def test_env_list(monkeypatch):
     assert env_list("PARTSCORE_HOSTS", []) == ["a.example", "b.example"]
     monkeypatch.delenv("PARTSCORE_HOSTS")
     assert env_list("PARTSCORE_HOSTS", ["x"]) == ["x"]
+
+
+def test_the_embedded_default_creates_its_data_folder(tmp_path):
+    """A fresh clone has no var/ (it is git-ignored): the settings make it."""
+    var_dir = tmp_path / "fresh" / "var"
+    env = {**os.environ, "PARTSCORE_VAR_DIR": str(var_dir), "DEBUG": "1"}
+    env.pop("DATABASE_URL", None)
+    code = (
+        "import django; django.setup(); "
+        "from django.db import connection; connection.ensure_connection()"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (var_dir / "partscore.sqlite3").exists()
