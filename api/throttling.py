@@ -2,18 +2,36 @@
 
 A club's API key is throttled as itself (scope ``api_key``), not as an anonymous client of
 its IP address: many third-party apps may share an address, and one app's key is one client.
+
+When the cache does not answer (Redis down), a throttle lets the request through and logs a
+warning: an outage of the cache must not stop the API (deals are still recorded while Redis
+is down; ``bench/faults.py``), and the requests are counted again once it is back.
 """
 
+import logging
+
+from redis.exceptions import RedisError
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 from api.models import ClubAPIKey
+
+logger = logging.getLogger(__name__)
 
 
 def _api_key(request) -> ClubAPIKey | None:
     return request.auth if isinstance(request.auth, ClubAPIKey) else None
 
 
-class AnonymousClientThrottle(AnonRateThrottle):
+class _AllowWhenCacheIsDown:
+    def allow_request(self, request, view):
+        try:
+            return super().allow_request(request, view)
+        except RedisError as error:
+            logger.warning("API throttle not applied: the cache is unreachable (%s)", error)
+            return True
+
+
+class AnonymousClientThrottle(_AllowWhenCacheIsDown, AnonRateThrottle):
     """Anonymous clients, per IP address; requests with an API key are counted per key."""
 
     def get_cache_key(self, request, view):
@@ -22,7 +40,7 @@ class AnonymousClientThrottle(AnonRateThrottle):
         return super().get_cache_key(request, view)
 
 
-class SignedInUserThrottle(UserRateThrottle):
+class SignedInUserThrottle(_AllowWhenCacheIsDown, UserRateThrottle):
     """Signed-in users, per user (DRF's own class would also count anonymous clients)."""
 
     def get_cache_key(self, request, view):
@@ -31,7 +49,7 @@ class SignedInUserThrottle(UserRateThrottle):
         return super().get_cache_key(request, view)
 
 
-class APIKeyRateThrottle(SimpleRateThrottle):
+class APIKeyRateThrottle(_AllowWhenCacheIsDown, SimpleRateThrottle):
     """Requests made with a club API key, per key."""
 
     scope = "api_key"

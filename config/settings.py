@@ -139,11 +139,17 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers log through LOGGING below, as JSON too
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-# Season ladders: the nightly full recalculation (scoring.tasks) at 03:15 UTC.
+# Season ladders: the nightly full recalculation (scoring.tasks) at 03:15 UTC, and every
+# minute the catch-up of changes whose own recalculation was lost (Redis down at the time).
 CELERY_BEAT_SCHEDULE = {
     "recalculate-standings-nightly": {
         "task": "scoring.recalculate_active_seasons",
         "schedule": crontab(hour=3, minute=15),
+    },
+    "recalculate-standings-behind": {
+        "task": "scoring.recalculate_seasons_behind",
+        "schedule": 60.0,
+        "options": {"expires": 55},  # one at a time: a late one is dropped, not piled up
     },
 }
 # Redis hands a task whose worker died (acks late, never acknowledged) to another worker

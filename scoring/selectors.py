@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 
 from clubs.models import Player, Season
 from matches.models import Match, MatchStatus
@@ -48,6 +48,29 @@ def seasons_with_activity() -> list[int]:
         Season.objects.filter(Exists(has_match) | Exists(has_rows))
         .order_by("id")
         .values_list("id", flat=True)
+    )
+
+
+def seasons_behind(*, since: datetime, margin: timedelta) -> list[int]:
+    """Ids of the seasons whose ladder may not have seen a change: a match of the season
+    changed (``updated_at``) since ``since`` and no later than ``margin`` before the season's
+    latest finished run started (or the season has no finished run). ``margin`` covers a
+    change saved before a run started and committed after that run read the matches."""
+    latest_start = (
+        StandingsRun.objects.filter(
+            season_id=OuterRef("table__session__season_id"), status=RunStatus.DONE
+        )
+        .order_by("-started_at")
+        .values("started_at")[:1]
+    )
+    return sorted(
+        set(
+            Match.objects.filter(updated_at__gte=since)
+            .annotate(latest_start=Subquery(latest_start))
+            .filter(Q(latest_start__isnull=True) | Q(updated_at__gte=F("latest_start") - margin))
+            .values_list("table__session__season_id", flat=True)
+            .distinct()
+        )
     )
 
 

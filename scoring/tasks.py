@@ -10,15 +10,17 @@ which hands it out again after the broker's visibility timeout
 
 import logging
 import time
+from datetime import timedelta
 
 from celery import shared_task
 from django.core.cache import cache
+from django.utils import timezone
 
 from clubs.models import Season
 
 from . import services
 from .models import RunTrigger
-from .selectors import seasons_by_club
+from .selectors import seasons_behind, seasons_by_club
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +29,10 @@ SEASON_SOFT_TIME_LIMIT = 5 * 60
 SEASON_TIME_LIMIT = 6 * 60
 NIGHTLY_SOFT_TIME_LIMIT = 60  # only enqueues one task per club
 NIGHTLY_TIME_LIMIT = 90
+# The catch-up (every minute): changes of the last day (older ones the nightly run covers),
+# and a change saved up to a minute before a run started may have committed after it read.
+CATCH_UP_WINDOW = timedelta(days=1)
+CATCH_UP_MARGIN = timedelta(minutes=1)
 
 
 @shared_task(
@@ -131,3 +137,23 @@ def recalculate_active_seasons() -> list[int]:
         len(clubs),
     )
     return [season for ids in clubs.values() for season in ids]
+
+
+@shared_task(
+    name="scoring.recalculate_seasons_behind",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=NIGHTLY_SOFT_TIME_LIMIT,
+    time_limit=NIGHTLY_TIME_LIMIT,
+)
+def recalculate_seasons_behind() -> list[int]:
+    """The catch-up, every minute (beat): queue a recalculation of every season with a match
+    changed since its ladder's latest run started. A change queues its own recalculation when
+    it commits, but that is lost if the broker is down at that moment (Redis stopped) or the
+    process dies right after the commit; this queues it again once the broker answers."""
+    seasons = seasons_behind(since=timezone.now() - CATCH_UP_WINDOW, margin=CATCH_UP_MARGIN)
+    for season_id in seasons:
+        services.standings_refresh_on_commit(season_id=season_id)  # at once: no transaction
+    if seasons:
+        logger.info("standings catch-up: seasons=%s", ",".join(map(str, seasons)))
+    return seasons
