@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 
 from clubs.models import Player, Season
 from matches.models import Match, MatchStatus
@@ -56,21 +56,24 @@ def seasons_behind(*, since: datetime, margin: timedelta) -> list[int]:
     changed (``updated_at``) since ``since`` and no later than ``margin`` before the season's
     latest finished run started (or the season has no finished run). ``margin`` covers a
     change saved before a run started and committed after that run read the matches."""
-    latest_start = (
-        StandingsRun.objects.filter(
-            season_id=OuterRef("table__session__season_id"), status=RunStatus.DONE
-        )
-        .order_by("-started_at")
-        .values("started_at")[:1]
+    changed = dict(
+        Match.objects.filter(updated_at__gte=since)
+        .values("table__session__season_id")
+        .annotate(last=Max("updated_at"))
+        .order_by()
+        .values_list("table__session__season_id", "last")
+    )
+    started = dict(
+        StandingsRun.objects.filter(season_id__in=list(changed), status=RunStatus.DONE)
+        .values("season_id")
+        .annotate(start=Max("started_at"))
+        .order_by()
+        .values_list("season_id", "start")
     )
     return sorted(
-        set(
-            Match.objects.filter(updated_at__gte=since)
-            .annotate(latest_start=Subquery(latest_start))
-            .filter(Q(latest_start__isnull=True) | Q(updated_at__gte=F("latest_start") - margin))
-            .values_list("table__session__season_id", flat=True)
-            .distinct()
-        )
+        season
+        for season, last in changed.items()
+        if season not in started or last >= started[season] - margin
     )
 
 
