@@ -77,6 +77,9 @@ def celery_config(redis_url: str | None) -> dict[str, Any]:
                 "BACKEND": "django.core.cache.backends.redis.RedisCache",
                 "LOCATION": redis_url,
                 "KEY_PREFIX": "partscore",
+                # A Redis that hangs must fail fast (the API then lets requests through
+                # unthrottled) instead of stalling every request until gunicorn's timeout.
+                "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
             },
         },
     }

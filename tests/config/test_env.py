@@ -1,13 +1,16 @@
 """The environment switches: SQLite or PostgreSQL, in-process tasks or a Redis broker."""
 
 import os
+import socket
 import subprocess
 import sys
 import threading
 import time
 
 import pytest
+import redis
 from django.conf import settings
+from django.core.cache.backends.redis import RedisCache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, connections, transaction
 from django.db.utils import ConnectionHandler
@@ -93,6 +96,7 @@ def test_redis_url_makes_redis_the_broker_and_the_cache():
     assert config["CELERY_BROKER_URL"] == "redis://cache.example:6379/2"
     assert config["CACHES"]["default"]["BACKEND"].endswith("RedisCache")
     assert config["CACHES"]["default"]["LOCATION"] == "redis://cache.example:6379/2"
+    assert config["CACHES"]["default"]["OPTIONS"]["socket_timeout"] <= 2  # fail fast when hung
 
 
 def test_celery_follows_the_environment():
@@ -157,3 +161,20 @@ def test_the_embedded_default_creates_its_data_folder(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert (var_dir / "partscore.sqlite3").exists()
+
+
+def test_a_hung_redis_cache_fails_fast():
+    """A server that accepts connections and never answers: the cache gives up in seconds."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    url = f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+    options = celery_config(url)["CACHES"]["default"]
+    cache = RedisCache(url, {"OPTIONS": options["OPTIONS"]})
+    started = time.monotonic()
+    try:
+        with pytest.raises(redis.exceptions.TimeoutError):
+            cache.get("anything")
+    finally:
+        listener.close()
+    assert time.monotonic() - started < 5
