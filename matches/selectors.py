@@ -2,10 +2,8 @@
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from clubs.selectors import clubs_visible_to
 from matches.models import Deal, Match
 from scoring.engine import (
     Kind,
@@ -39,15 +37,6 @@ def match_sheet(*, match: Match) -> Sheet:
         finished=match.finished_early,
         players=2 if kind is Kind.TWO_PLAYER else 4,
     )
-
-
-def matches_visible_to(user, *, include_public: bool = False) -> QuerySet[Match]:
-    """Superuser: every match. Otherwise the matches of the clubs the user's player is a
-    member of; with ``include_public``, also those of public clubs (anonymous users too)."""
-    if user is not None and user.is_superuser:
-        return Match.objects.all()
-    clubs = clubs_visible_to(user, include_public=include_public)
-    return Match.objects.filter(table__session__club__in=clubs)
 
 
 @dataclass(frozen=True)

@@ -555,15 +555,6 @@ def _rescore(match: Match, *, actor) -> Match:
 
 
 @transaction.atomic
-def match_rescore(*, match: Match, actor=None) -> Match:
-    """Score the match again from its entered results and store any figure that changed
-    (after a club option changed). The entered results are unchanged."""
-    locked = _rescore(match, actor=actor)
-    _season_changed(locked)
-    return locked
-
-
-@transaction.atomic
 def club_matches_rescore(*, club: Club, actor=None, kind=Kind.CHICAGO) -> int:
     """Re-score every match of ``kind`` at ``club``; returns how many were re-scored."""
     ids = list(

@@ -211,8 +211,3 @@ def compute_ladder(
             )
         )
     return ladder
-
-
-def expected_score(rating: float, other: float, *, scale: float = RATING_SCALE) -> float:
-    """The expected result (0..1) of a side rated ``rating`` against one rated ``other``."""
-    return 1.0 / (1.0 + 10.0 ** ((other - rating) / scale))

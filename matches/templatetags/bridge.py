@@ -185,21 +185,6 @@ def result_text(result) -> str:
     return f"+{over}" if over > 0 else f"\u2212{-over}"
 
 
-@register.filter
-def deal_contract_html(deal) -> SafeString:
-    """A stored ``matches.models.Deal`` as 4♠X by N, =."""
-    if deal.passed_out:
-        return format_html("<em>{}</em>", _("passed out"))
-    return format_html(
-        "{}{}{} {} {}",
-        deal.level,
-        strain_html(deal.strain),
-        doubling_text(deal.doubling),
-        seat_letter(deal.declarer),
-        _signed_over(deal.tricks - deal.level - 6),
-    )
-
-
 def _signed_over(over: int) -> str:
     if over == 0:
         return "="
