@@ -10,7 +10,7 @@ again by the same player and is not counted. No rubber bonus; honours are not sc
 
 from collections.abc import Sequence
 
-from .contract import SIDE_SCORES, ItemKind, ScoreItem
+from .contract import ItemKind, ScoreItem
 from .errors import InvalidInput, MatchComplete, gettext_noop
 from .notation import DealResult, PassedOut, Played, Seat, Side, not_a_result, parse_seat
 from .sheet import (
@@ -24,6 +24,7 @@ from .sheet import (
     new_sheet,
     winner_by_points,
 )
+from .tally import passed_out_row, play
 
 DEALS = 4
 GAME_BONUS = {False: 300, True: 500}
@@ -134,46 +135,21 @@ def score_chicago(
             if not isinstance(result, PassedOut):
                 raise not_a_result(result, sequence)
             rows.append(
-                new_row(
-                    sequence=sequence,
-                    number=None,
-                    dealer=deal.dealer,
-                    vulnerable=deal.vulnerable,
-                    result=result,
-                    items=(),
-                    ns=0,
-                    ew=0,
-                    partscore_ns=part[0],
-                    partscore_ew=part[1],
-                    game_won_by=None,
-                    games_ns=games[0],
-                    games_ew=games[1],
-                )
+                passed_out_row(sequence, None, deal.dealer, deal.vulnerable, result, part, games)
             )
             continue
         counted += 1
-        s = 0 if result.declarer is Seat.N or result.declarer is Seat.S else 1
-        vul = vul_flags[s]
-        key = ((result.contract._index * 14 + result.tricks) * 2 + vul) * 2 + s
-        items, tricks_below, declarer_points, defender_points = SIDE_SCORES[key]
-        points = [defender_points, defender_points]
-        points[s] = declarer_points
-        game_won_by = None
-        if tricks_below:
-            below[s] += tricks_below
-            part[s] += tricks_below
-            if part[s] >= 100:
-                game_won_by = _SIDES[s]
-                games[s] += 1
-                part = [0, 0]
-                bonus = _GAME_ITEMS[s * 2 + vul]
-            elif counted == DEALS:
-                bonus = _PARTSCORE_ITEMS[s]
-            else:
-                bonus = None
-            if bonus is not None:
-                items += (bonus,)
-                points[s] += bonus.points
+        s, items, points, tricks_below, game = play(result, vul_flags, part, games, below)
+        game_won_by = _SIDES[s] if game else None
+        if game:
+            bonus = _GAME_ITEMS[s * 2 + vul_flags[s]]
+        elif tricks_below and counted == DEALS:
+            bonus = _PARTSCORE_ITEMS[s]
+        else:
+            bonus = None
+        if bonus is not None:
+            items += (bonus,)
+            points[s] += bonus.points
         above[s] += points[s] - tricks_below
         above[1 - s] += points[1 - s]
         rows.append(

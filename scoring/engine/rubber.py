@@ -13,7 +13,7 @@ scored.
 
 from collections.abc import Sequence
 
-from .contract import SIDE_SCORES, ItemKind, ScoreItem
+from .contract import ItemKind, ScoreItem
 from .errors import InvalidInput, MatchComplete, gettext_noop
 from .notation import DealResult, PassedOut, Played, Seat, Side, not_a_result, parse_seat
 from .sheet import (
@@ -27,6 +27,7 @@ from .sheet import (
     new_sheet,
     winner_by_points,
 )
+from .tally import passed_out_row, play
 
 GAMES_TO_WIN = 2
 RUBBER_BONUS = {0: 700, 1: 500}  # by the games the losing side won
@@ -100,27 +101,12 @@ def score_rubber(
                 deal=sequence - 1,
                 side=_SIDES[rubber_won_by].value,
             )
-        vulnerable = VULNERABLE[(games[0] > 0, games[1] > 0)]
+        vul_flags = (games[0] > 0, games[1] > 0)
+        vulnerable = VULNERABLE[vul_flags]
         if not isinstance(result, Played):
             if not isinstance(result, PassedOut):
                 raise not_a_result(result, sequence)
-            rows.append(
-                new_row(
-                    sequence=sequence,
-                    number=sequence,
-                    dealer=dealer,
-                    vulnerable=vulnerable,
-                    result=result,
-                    items=(),
-                    ns=0,
-                    ew=0,
-                    partscore_ns=part[0],
-                    partscore_ew=part[1],
-                    game_won_by=None,
-                    games_ns=games[0],
-                    games_ew=games[1],
-                )
-            )
+            rows.append(passed_out_row(sequence, sequence, dealer, vulnerable, result, part, games))
             dealer = dealer.next(players)
             continue
         declarer = result.declarer
@@ -134,25 +120,13 @@ def score_rubber(
                 seat=declarer.value,
                 deal=sequence,
             )
-        s = 0 if declarer is Seat.N or declarer is Seat.S else 1
-        vul = games[s] > 0
-        key = ((result.contract._index * 14 + result.tricks) * 2 + vul) * 2 + s
-        items, tricks_below, declarer_points, defender_points = SIDE_SCORES[key]
-        points = [defender_points, defender_points]
-        points[s] = declarer_points
-        game_won_by = None
-        if tricks_below:
-            below[s] += tricks_below
-            part[s] += tricks_below
-            if part[s] >= 100:
-                game_won_by = _SIDES[s]
-                games[s] += 1
-                part = [0, 0]
-                if games[s] == GAMES_TO_WIN:
-                    rubber_won_by = s
-                    bonus = _RUBBER_ITEMS[s * 2 + games[1 - s]]
-                    items += (bonus,)
-                    points[s] += bonus.points
+        s, items, points, tricks_below, game = play(result, vul_flags, part, games, below)
+        game_won_by = _SIDES[s] if game else None
+        if game and games[s] == GAMES_TO_WIN:
+            rubber_won_by = s
+            bonus = _RUBBER_ITEMS[s * 2 + games[1 - s]]
+            items += (bonus,)
+            points[s] += bonus.points
         above[s] += points[s] - tricks_below
         above[1 - s] += points[1 - s]
         rows.append(
