@@ -20,6 +20,7 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.response import Response
 
 from api import selectors as api_selectors
+from api.cache import cached_read, path_owner
 from api.pagination import PageNumberPagination
 from api.permissions import ClubPermission
 from api.views.base import checked_id
@@ -199,6 +200,7 @@ class LadderViewSet(_SeasonReadView):
             return Standing.objects.none()
         return selectors.ladder_rows(season_id=self.season.pk)
 
+    @cached_read(path_owner("season", "season_id"))
     def list(self, request, *args, **kwargs):
         run = selectors.latest_run(season_id=self.season.pk)
         self.paginator.extra = {
@@ -239,6 +241,7 @@ class PlayerHistoryViewSet(_SeasonReadView):
             return Standing.objects.none()
         return selectors.player_season_history(season_id=self.season.pk, player_id=self.player.pk)
 
+    @cached_read(path_owner("season", "season_id"))
     def list(self, request, *args, **kwargs):
         self.paginator.extra = {
             "season": self.season.pk,

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
+from clubs.generations import club_generation_bump
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table, TableSeats
 from clubs.selectors import clubs_directed_by, players_in_clubs
 from clubs.services import (
@@ -147,6 +148,15 @@ class ClubScopedAdmin(admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         """Nothing related is edited here: memberships go through their own service."""
+
+    def delete_queryset(self, request, queryset):
+        """Deleting (superusers only) also tells the read cache that the clubs changed."""
+        club_ids = set(queryset.values_list(self.club_lookup, flat=True))
+        super().delete_queryset(request, queryset)
+        club_generation_bump(club_ids=club_ids - {None})
+
+    def delete_model(self, request, obj):
+        self.delete_queryset(request, self.model._default_manager.filter(pk=obj.pk))
 
 
 # --- clubs ---------------------------------------------------------------------------------

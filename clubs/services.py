@@ -19,6 +19,7 @@ from django.db.models import Max, Q
 from django.forms import DateField
 from django.utils.translation import gettext as _
 
+from clubs.generations import club_generation_bump
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import is_director
 
@@ -201,6 +202,7 @@ def club_create(
         player = Player.objects.create(name=player_name, user=creator)
     Membership.objects.create(player=player, club=club, role=Role.DIRECTOR)
     _sync_director_access(creator)
+    club_generation_bump(club_ids=[club.pk])
     return club
 
 
@@ -222,6 +224,7 @@ def club_update(*, club: Club, actor=None, **fields) -> Club:
             setattr(club, name, value)
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))
+    club_generation_bump(club_ids=[club.pk])
     if club.chicago_vulnerability != before["chicago_vulnerability"]:
         from matches.services import club_matches_rescore  # matches depends on clubs
 
@@ -245,6 +248,7 @@ def player_create(*, club: Club, name, user=None, role="player", active=True) ->
     _full_clean(player)
     _save(player, field="user", message=_("This user account is already linked to a player."))
     Membership.objects.create(player=player, club=club, role=role)
+    club_generation_bump(club_ids=[club.pk])
     if user is not None and role == Role.DIRECTOR:
         _sync_director_access(user)
     return player
@@ -263,6 +267,7 @@ def player_update(*, player: Player, **fields) -> Player:
             setattr(player, name, value)
         _full_clean(player)
         _save(player, field="user", message=_("This user account is already linked to a player."))
+    club_generation_bump(club_ids=player.memberships.values_list("club_id", flat=True))
     if player.user_id != user_before_id:
         if user_before_id is not None:
             _sync_director_access(get_user_model().objects.get(pk=user_before_id))
@@ -290,6 +295,7 @@ def membership_set(*, club: Club, player: Player, role) -> Membership:
                 )
         membership.role = role
         membership.save(update_fields=["role"])
+    club_generation_bump(club_ids=[club.pk])
     if player.user_id is not None:
         _sync_director_access(player.user)
     return membership
@@ -359,6 +365,7 @@ def season_create(*, club: Club, name, start_date, end_date) -> Season:
     )
     _check_season(season)
     _save(season, field="start_date", message=_("The season overlaps another season."))
+    club_generation_bump(club_ids=[season.club_id])
     return season
 
 
@@ -376,6 +383,7 @@ def season_update(*, season: Season, **fields) -> Season:
             setattr(season, name, value)
         _check_season(season)
         _save(season, field="start_date", message=_("The season overlaps another season."))
+    club_generation_bump(club_ids=[season.club_id])
     return season
 
 
@@ -401,9 +409,11 @@ def session_get_or_create(*, club: Club, date) -> Session:
         )
     try:
         with transaction.atomic():
-            return Session.objects.create(club=club, season=season, date=date)
+            session = Session.objects.create(club=club, season=season, date=date)
     except IntegrityError:  # created by a concurrent request a moment ago
         return Session.objects.get(club=club, date=date)
+    club_generation_bump(club_ids=[club.pk])
+    return session
 
 
 @transaction.atomic
@@ -412,6 +422,7 @@ def session_update(*, session: Session, notes) -> Session:
         raise ValidationError({"notes": [_("Notes must be text.")]})
     session.notes = notes
     session.save(update_fields=["notes"])
+    club_generation_bump(club_ids=[session.club_id])
     return session
 
 
@@ -433,4 +444,5 @@ def table_create(*, session: Session, number=None, seats=4) -> Table:
         )
     table = Table(session=session, number=number, seats=int(seats))
     _save(table, field="number", message=_("This table number is taken."))
+    club_generation_bump(club_ids=[session.club_id])
     return table

@@ -127,6 +127,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 _celery = celery_config(REDIS_URL)
 CACHES = _celery["CACHES"]
+# The API's read cache (api.cache): on by default only with a cache every process shares
+# (Redis); the embedded default's cache is per process and could not be invalidated.
+API_READ_CACHE = env_bool("API_READ_CACHE", bool(REDIS_URL))
+API_READ_CACHE_SECONDS = int(os.environ.get("API_READ_CACHE_SECONDS", "300"))
+API_READ_CACHE_NAMESPACE = os.environ.get("API_READ_CACHE_NAMESPACE", "reads")
 CELERY_BROKER_URL = _celery["CELERY_BROKER_URL"]
 CELERY_TASK_ALWAYS_EAGER = _celery["CELERY_TASK_ALWAYS_EAGER"]
 CELERY_TASK_EAGER_PROPAGATES = _celery["CELERY_TASK_EAGER_PROPAGATES"]

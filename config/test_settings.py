@@ -8,6 +8,9 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ.setdefault("API_THROTTLE_ANON", "100000/min")
 os.environ.setdefault("API_THROTTLE_USER", "100000/min")
 os.environ.setdefault("API_THROTTLE_KEY", "100000/min")
+# The read cache is on in every test (one process: the local cache is shared); each test
+# gets a namespace of its own (tests/conftest.py).
+os.environ.setdefault("API_READ_CACHE", "1")
 
 from config.settings import *  # noqa: F403
 

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.generations import club_generation_bump
 from clubs.models import Club, Membership, Player, Session, Table
 from clubs.services import _as_date, session_get_or_create, table_create
 from matches.models import Deal, Match, MatchStatus
@@ -74,8 +75,10 @@ def _attribute(instance, actor, reason: str) -> None:
 
 
 def _season_changed(match: Match) -> None:
-    """Tell the ladders that this match's season changed (once per service call)."""
+    """Tell the ladders that this match's season changed, and the read cache that its club's
+    data did (once per service call)."""
     _seasons_changed({match.table.session.season_id})
+    club_generation_bump(club_ids=[match.table.session.club_id])
 
 
 _batched_seasons: ContextVar[set[int] | None] = ContextVar("batched_seasons", default=None)
@@ -566,4 +569,5 @@ def club_matches_rescore(*, club: Club, actor=None, kind=Kind.CHICAGO) -> int:
     for pk in ids:
         seasons.add(_rescore(Match(pk=pk), actor=actor).table.session.season_id)
     _seasons_changed(seasons)
+    club_generation_bump(club_ids=[club.pk])
     return len(ids)

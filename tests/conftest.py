@@ -1,5 +1,16 @@
+import uuid
+
 import pytest
 from django.conf import settings
+
+
+@pytest.fixture(autouse=True)
+def read_cache_namespace(settings, monkeypatch):
+    """A fresh read cache for each test: ids are reused from test to test (and from run to
+    run on the same Redis). The environment carries it to the workers a test starts."""
+    namespace = f"test-reads-{uuid.uuid4().hex}"
+    settings.API_READ_CACHE_NAMESPACE = namespace
+    monkeypatch.setenv("API_READ_CACHE_NAMESPACE", namespace)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
 from api import access, selectors
+from api.cache import cached_read, filter_owner, path_owner
 from api.filters import MatchFilter
 from api.idempotency import idempotent
 from api.pagination import PageNumberPagination
@@ -63,6 +64,14 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     def _fresh(self, match) -> Match:
         return self.get_queryset().get(pk=match.pk)
 
+    @cached_read(filter_owner("session", "season", "club"))
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    @cached_read(path_owner("match", "pk"))
+    def retrieve(self, request, *args, **kwargs):
+        return super().retrieve(request, *args, **kwargs)
+
     @idempotent
     def create(self, request):
         serializer = MatchCreateSerializer(data=request.data, context=self.get_serializer_context())
@@ -98,6 +107,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
 
     @extend_schema(summary=_("The match's score sheet"), responses={200: ScoreSheetSerializer})
     @action(detail=True, methods=["get"], url_path="score-sheet")
+    @cached_read(path_owner("match", "pk"))
     def score_sheet(self, request, pk=None):
         match = selectors.match_for_sheet(request, checked_id(pk))
         if match is None:
@@ -185,12 +195,14 @@ class DealViewSet(ClubScopedViewSet):
         match, row = self._row(match, sequence)
         return Response(DealSerializer(row, context={"match": match}).data, status=code)
 
+    @cached_read(path_owner("match", "match_id"))
     def list(self, request, match_id=None):
         match, sheet = self._sheet(self.get_match())
         rows = self.paginate_queryset(list(sheet.rows))
         data = DealSerializer(rows, many=True, context={"match": match}).data
         return self.get_paginated_response(data)
 
+    @cached_read(path_owner("match", "match_id"))
     def retrieve(self, request, match_id=None, sequence=None):
         return self._deal_response(self.get_match(), checked_id(sequence))
 

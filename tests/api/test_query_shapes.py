@@ -9,6 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from matches import services as match_services
 
 
+@pytest.fixture(autouse=True)
+def uncached(settings):
+    """The queries an answer computes: the read cache (tests/api/test_read_cache.py) off."""
+    settings.API_READ_CACHE = False
+
+
 @pytest.fixture
 def world(world_once):
     """The module's shared world, each test in a savepoint rolled back after it."""

@@ -1,0 +1,149 @@
+"""The API's read cache: GET answers about one club, kept in the shared cache until the club's
+data changes.
+
+A cached view names the object its answer is about (``Owner``: a match, a season, a session
+or a club, from the URL). The answer is stored under the request's full URL and language with
+the club's generation (``clubs.generations``) read *before* it was computed, and served again
+only while that generation is still the club's, to a client that may read the club (the
+club's members and keys, and everyone for a public club). Every committed write to a club's
+data gives the club a new generation, so no client ever reads an answer older than the last
+write it could see. Only answers of 200 are stored; anything else (a 404, a 400 for a bad
+filter) is computed each time.
+
+On only with a cache that every process shares (``API_READ_CACHE``, on with ``REDIS_URL``).
+If the cache fails, the view answers from the database as if nothing were cached.
+"""
+
+import hashlib
+import logging
+from collections.abc import Callable
+from functools import wraps
+from typing import NamedTuple
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.translation import get_language
+from rest_framework.response import Response
+
+from api import access
+from clubs.generations import club_generation
+from clubs.models import Club, Season, Session
+from matches.models import Match
+
+logger = logging.getLogger(__name__)
+
+
+class Owner(NamedTuple):
+    """The object an answer is about: ``kind`` is "match", "season", "session" or "club"."""
+
+    kind: str
+    id: int
+
+
+# How each kind of object reaches its club. These never change once the row exists.
+_CLUB_OF = {
+    "match": lambda pk: Match.objects.filter(pk=pk).values_list("table__session__club_id"),
+    "season": lambda pk: Season.objects.filter(pk=pk).values_list("club_id"),
+    "session": lambda pk: Session.objects.filter(pk=pk).values_list("club_id"),
+    "club": lambda pk: Club.objects.filter(pk=pk).values_list("pk"),
+}
+
+
+def whole_id(value) -> int | None:
+    """A positive id from a URL (converted or not) or a query string, or None."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 19:
+        value = int(value)
+    if type(value) is int and 0 < value < 2**63:
+        return value
+    return None
+
+
+def _key(*parts) -> str:
+    return ":".join((settings.API_READ_CACHE_NAMESPACE, *map(str, parts)))
+
+
+def _entry_key(request) -> str:
+    url = request.build_absolute_uri()
+    digest = hashlib.blake2b(url.encode(), digest_size=16).hexdigest()
+    return _key("answer", get_language(), digest)
+
+
+def _may_read(request, club_id: int, public: bool) -> bool:
+    """As ``access.public_filter``: a public club, or one of the client's member clubs."""
+    if public:
+        return True
+    return access.member_clubs(request).filter(pk=club_id).exists()
+
+
+def cached_read(owner: Callable[..., Owner | None]):
+    """Cache a GET view's answer. ``owner(view, request, **kwargs)`` names the object the
+    answer is about, or None for an answer that is not about one club (not cached)."""
+
+    def decorate(method):
+        @wraps(method)
+        def view_method(view, request, *args, **kwargs):
+            about = owner(view, request, **kwargs) if settings.API_READ_CACHE else None
+            if about is None:
+                return method(view, request, *args, **kwargs)
+            try:
+                club_key, entry_key = _key("club-of", *about), _entry_key(request)
+                found = cache.get_many([club_key, entry_key])
+                club_id = found.get(club_key)
+                if club_id is None:
+                    row = _CLUB_OF[about.kind](about.id).first()
+                    if row is None:  # no such object: the view answers (a 404 or an empty list)
+                        return method(view, request, *args, **kwargs)
+                    club_id = row[0]
+                    cache.set(club_key, club_id, timeout=settings.API_READ_CACHE_SECONDS)
+                generation = club_generation(club_id)
+                entry = found.get(entry_key)
+                fresh = entry is not None and entry[0] == generation
+                if fresh and _may_read(request, club_id, public=entry[1]):
+                    return Response(entry[2])
+            except Exception:
+                logger.warning("the read cache failed; answering from the database", exc_info=True)
+                return method(view, request, *args, **kwargs)
+            response = method(view, request, *args, **kwargs)
+            if response.status_code != 200:
+                return response
+            public = bool(Club.objects.filter(pk=club_id).values_list("public", flat=True).first())
+            # Only an answer given to a client that may read the club is everyone's answer
+            # (a list's filter on a club the client may not read answers an empty list).
+            if _may_read(request, club_id, public):
+                try:
+                    cache.set(
+                        entry_key,
+                        (generation, public, response.data),
+                        timeout=settings.API_READ_CACHE_SECONDS,
+                    )
+                except Exception:
+                    logger.warning("could not store an answer in the read cache", exc_info=True)
+            return response
+
+        return view_method
+
+    return decorate
+
+
+def path_owner(kind: str, kwarg: str) -> Callable[..., Owner | None]:
+    """The object named by the URL's ``kwarg``."""
+
+    def owner(view, request, **kwargs) -> Owner | None:
+        object_id = whole_id(kwargs.get(kwarg))
+        return None if object_id is None else Owner(kind, object_id)
+
+    return owner
+
+
+def filter_owner(*params: str) -> Callable[..., Owner | None]:
+    """A list's rows all belong to the club of the first of ``params`` (query parameters
+    named after the kind of object) given in the query string; without one, no single club."""
+
+    def owner(view, request, **kwargs) -> Owner | None:
+        for param in params:
+            object_id = whole_id(request.query_params.get(param))
+            if object_id is not None:
+                return Owner(param, object_id)
+        return None
+
+    return owner
