@@ -1,14 +1,16 @@
-"""The API's read cache: GET answers about one club, kept in the shared cache until the club's
-data changes.
+"""The API's read cache: GET answers about one club, kept in the shared cache until what they
+show changes.
 
 A cached view names the object its answer is about (``Owner``: a match, a season, a session
-or a club, from the URL). The answer is stored under the request's full URL and language with
-the club's generation (``clubs.generations``) read *before* it was computed, and served again
-only while that generation is still the club's, to a client that may read the club (the
-club's members and keys, and everyone for a public club). Every committed write to a club's
-data gives the club a new generation, so no client ever reads an answer older than the last
-write it could see. Only answers of 200 are stored; anything else (a 404, a 400 for a bad
-filter) is computed each time.
+or a club, from the URL) and what else the answer shows beyond the club's own data
+(``depends``: the match, the club's matches, the season's ladder). The answer is stored
+under the request's full URL and language with the generations (``clubs.generations``) of
+the club and of those, read *before* it was computed, and served again only while they are
+unchanged, to a client that may read the club (the club's members and keys, and everyone for
+a public club). The services renew the generations with every write, so no client ever reads
+an answer older than the last write it could see; a deal recorded at one table leaves the
+other matches' score sheets cached. Only answers of 200 are stored; anything else (a 404, a
+400 for a bad filter) is computed each time.
 
 On only with a cache that every process shares (``API_READ_CACHE``, on with ``REDIS_URL``).
 If the cache fails, the view answers from the database as if nothing were cached.
@@ -26,7 +28,7 @@ from django.utils.translation import get_language
 from rest_framework.response import Response
 
 from api import access
-from clubs.generations import club_generation
+from clubs.generations import generations
 from clubs.models import Club, Season, Session
 from matches.models import Match
 
@@ -75,9 +77,17 @@ def _may_read(request, club_id: int, public: bool) -> bool:
     return access.member_clubs(request).filter(pk=club_id).exists()
 
 
-def cached_read(owner: Callable[..., Owner | None]):
+def _scopes(about: Owner, club_id: int, depends: tuple[str, ...]) -> list[tuple[str, int]]:
+    ids = {"match": about.id, "matches": club_id, "ladder": about.id}
+    return [("club", club_id), *((name, ids[name]) for name in depends)]
+
+
+def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...]):
     """Cache a GET view's answer. ``owner(view, request, **kwargs)`` names the object the
-    answer is about, or None for an answer that is not about one club (not cached)."""
+    answer is about, or None for an answer that is not about one club (not cached).
+    ``depends``, beyond the club's own data: "match" (the owner, a match, and its deals),
+    "matches" (the club's matches) and "ladder" (the owner's, a season's, stored ladder)."""
+    assert set(depends) <= {"match", "matches", "ladder"}, depends
 
     def decorate(method):
         @wraps(method)
@@ -95,9 +105,9 @@ def cached_read(owner: Callable[..., Owner | None]):
                         return method(view, request, *args, **kwargs)
                     club_id = row[0]
                     cache.set(club_key, club_id, timeout=settings.API_READ_CACHE_SECONDS)
-                generation = club_generation(club_id)
+                tokens = generations(_scopes(about, club_id, depends))
                 entry = found.get(entry_key)
-                fresh = entry is not None and entry[0] == generation
+                fresh = entry is not None and entry[0] == tokens
                 if fresh and _may_read(request, club_id, public=entry[1]):
                     return Response(entry[2])
             except Exception:
@@ -113,7 +123,7 @@ def cached_read(owner: Callable[..., Owner | None]):
                 try:
                     cache.set(
                         entry_key,
-                        (generation, public, response.data),
+                        (tokens, public, response.data),
                         timeout=settings.API_READ_CACHE_SECONDS,
                     )
                 except Exception:

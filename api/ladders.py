@@ -200,7 +200,7 @@ class LadderViewSet(_SeasonReadView):
             return Standing.objects.none()
         return selectors.ladder_rows(season_id=self.season.pk)
 
-    @cached_read(path_owner("season", "season_id"))
+    @cached_read(path_owner("season", "season_id"), depends=("ladder",))
     def list(self, request, *args, **kwargs):
         run = selectors.latest_run(season_id=self.season.pk)
         self.paginator.extra = {
@@ -241,7 +241,7 @@ class PlayerHistoryViewSet(_SeasonReadView):
             return Standing.objects.none()
         return selectors.player_season_history(season_id=self.season.pk, player_id=self.player.pk)
 
-    @cached_read(path_owner("season", "season_id"))
+    @cached_read(path_owner("season", "season_id"), depends=("matches", "ladder"))
     def list(self, request, *args, **kwargs):
         self.paginator.extra = {
             "season": self.season.pk,

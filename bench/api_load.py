@@ -101,6 +101,27 @@ def deal_requests(match_ids: list[int]) -> list[str]:
     ]
 
 
+def prime_reads(port: int, requests: Path) -> None:
+    """Send each GET line of a request file once (8 at a time), so that the rounds read the
+    answers from the read cache; stops at the first answer that is not a 200."""
+    import http.client
+    from concurrent.futures import ThreadPoolExecutor
+
+    def get(line: str) -> None:
+        connection = http.client.HTTPConnection(common.HOST, port, timeout=30)
+        try:
+            connection.request("GET", line.split(" ", 2)[1])
+            status = connection.getresponse().status
+        finally:
+            connection.close()
+        if status != 200:
+            raise RuntimeError(f"{line}: {status}")
+
+    lines = [line for line in requests.read_text().splitlines() if line.startswith("GET ")]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(get, lines))
+
+
 def median_round(runs: list[dict]) -> dict:
     ordered = sorted(runs, key=lambda run: run["rps"])
     return ordered[(len(ordered) - 1) // 2]
@@ -114,11 +135,15 @@ def measure(
     authorization: str = "",
     deal_files=(),
     database: str = "",
+    prime: bool = False,
 ) -> dict[str, list[dict]]:
     """Every endpoint once per round (deals with a fresh file each round)."""
     runs: dict[str, list[dict]] = {name: [] for name in files}
     if deal_files:
         runs["deals"] = []
+    if prime:  # every read once: the answers a club's readers come back to, now cached
+        for path in files.values():
+            prime_reads(port, path)
     for path in files.values():  # warm-up: every worker, every code path
         common.run_wrk(port, path, seconds=2, connections=args.connections)
     for round_number in range(args.rounds):
@@ -229,7 +254,11 @@ def run_postgresql(args) -> list[str]:
         }
         if "deals" not in args.endpoints:
             deal_files = []
-        env = common.server_env(database_url=args.database_url, redis_url=redis.url)
+        env = common.server_env(
+            database_url=args.database_url,
+            redis_url=redis.url,
+            API_READ_CACHE="1" if args.read_cache == "on" else "0",
+        )
         server = common.Gunicorn(
             env, workers=args.workers, port=args.port, extra=tuple(args.gunicorn_args.split())
         )
@@ -241,12 +270,14 @@ def run_postgresql(args) -> list[str]:
             authorization=f"Token {token}",
             deal_files=deal_files,
             database=args.database_url.rsplit("/", 1)[1],
+            prime=args.read_cache == "on",
         )
         server.stop()
         server = None
         recorded = _recorded_deals()
         lines = report(
-            f"PostgreSQL, 1,000,000-deal history, gunicorn {args.workers} workers"
+            f"PostgreSQL, 1,000,000-deal history, read cache {args.read_cache}, "
+            f"gunicorn {args.workers} workers"
             f"{' ' + args.gunicorn_args if args.gunicorn_args else ''}, "
             f"{args.connections} connections, {args.seconds:.0f} s x {args.rounds} rounds",
             runs,
@@ -335,6 +366,13 @@ def main() -> None:
         "--endpoints",
         default=",".join([*READS, "deals"]),
         help="a comma-separated subset of: " + ", ".join([*READS, "deals"]) + " (floor always)",
+    )
+    parser.add_argument(
+        "--read-cache",
+        choices=["on", "off"],
+        default="on",
+        help="on (with Redis): every read request is sent once before the rounds, so the rounds"
+        " measure answers from the read cache; off: every answer is computed",
     )
     parser.add_argument("--step", choices=["sqlite-requests"], help=argparse.SUPPRESS)
     args = parser.parse_args()

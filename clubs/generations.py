@@ -1,20 +1,28 @@
-"""A generation per club: a token that changes after every committed write to the club's
-data, so that copies of what was read from the club (the API's read cache, ``api.cache``)
-know when they are stale.
+"""Generations: tokens that change after every committed write to what they cover, so that
+copies of what was read (the API's read cache, ``api.cache``) know when they are stale.
 
-The services call ``club_generation_bump`` for every club a write touches. The club gets a
-new token at once and another once the transaction commits: a reader that computed its copy
-before the commit stored it under a token that no longer matches. The first also covers a
+A scope is what a token covers:
+
+- ``("club", id)``: all of a club's data (the club, its players, seasons, sessions and
+  tables, and everything below them);
+- ``("match", id)``: one match and its deals;
+- ``("matches", club id)``: which matches a club has and their states (the lists);
+- ``("ladder", season id)``: a season's stored ladder.
+
+A copy records the tokens of the scopes it depends on, read *before* it was computed, and is
+used only while they are all unchanged. The services bump the scopes each write touches: at
+once, and again once the transaction commits, so that a reader that computed its copy before
+the commit stored it under a token that no longer matches. The first bump also covers a
 process that dies between the commit and the second (only copies computed in that moment
-would outlive the change), and the tests, whose transactions never commit. The tokens live
-in the shared cache with the copies and expire with them (``API_READ_CACHE_SECONDS``), which
-bounds how long a copy can outlive a change whose tokens could not be set (the cache was
-unreachable: its copies were too).
+would outlive the change), and the tests, whose transactions never commit. Copies expire
+after ``API_READ_CACHE_SECONDS``, which bounds how long one can outlive a change whose tokens
+could not be set (the cache was unreachable, so were its copies); tokens are kept a day, so
+that a quiet club's copies do not all expire at once.
 """
 
 import logging
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.conf import settings
 from django.core.cache import cache
@@ -22,36 +30,56 @@ from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
+GENERATION_SECONDS = 24 * 3600
+Scope = tuple[str, int]
 
-def generation_key(club_id: int) -> str:
-    return f"{settings.API_READ_CACHE_NAMESPACE}:club-generation:{club_id}"
+
+def _key(scope: Scope) -> str:
+    return f"{settings.API_READ_CACHE_NAMESPACE}:generation:{scope[0]}:{scope[1]}"
 
 
-def club_generation_bump(*, club_ids: Iterable[int]) -> None:
-    """Give each club a new generation once the current transaction commits."""
+def _bump(scopes: Iterable[Scope]) -> None:
     if not settings.API_READ_CACHE:
         return
-    keys = [generation_key(club_id) for club_id in set(club_ids)]
+    keys = sorted({_key(scope) for scope in scopes})
     if not keys:
         return
 
     def bump() -> None:
         token = uuid.uuid4().hex
         try:
-            cache.set_many(dict.fromkeys(keys, token), timeout=settings.API_READ_CACHE_SECONDS)
+            cache.set_many(dict.fromkeys(keys, token), timeout=GENERATION_SECONDS)
         except Exception:  # the cache is down: its copies are unreachable too, until they expire
-            logger.warning("could not renew the read cache generation of %s", keys, exc_info=True)
+            logger.warning("could not renew the read cache generations %s", keys, exc_info=True)
 
     bump()
     transaction.on_commit(bump)
 
 
-def club_generation(club_id: int) -> str:
-    """The club's current generation (a new one if it has none)."""
-    key = generation_key(club_id)
-    token = cache.get(key)
-    if token is None:
-        token = uuid.uuid4().hex
-        if not cache.add(key, token, timeout=settings.API_READ_CACHE_SECONDS):
-            token = cache.get(key) or token  # another process set one a moment ago
-    return token
+def club_generation_bump(*, club_ids: Iterable[int]) -> None:
+    """Everything read from these clubs is stale."""
+    _bump(("club", club_id) for club_id in club_ids)
+
+
+def match_generation_bump(*, match_id: int, club_id: int) -> None:
+    """The match and its club's match lists are stale."""
+    _bump([("match", match_id), ("matches", club_id)])
+
+
+def ladder_generation_bump(*, season_ids: Iterable[int]) -> None:
+    """These seasons' ladders are stale."""
+    _bump(("ladder", season_id) for season_id in season_ids)
+
+
+def generations(scopes: Sequence[Scope]) -> tuple[str, ...]:
+    """The current tokens of ``scopes`` (new ones for scopes that have none)."""
+    keys = [_key(scope) for scope in scopes]
+    found = cache.get_many(keys)
+    missing = {key: uuid.uuid4().hex for key in keys if key not in found}
+    if missing:
+        for key, token in missing.items():
+            if not cache.add(key, token, timeout=GENERATION_SECONDS):
+                found[key] = cache.get(key) or token  # another process set one a moment ago
+            else:
+                found[key] = token
+    return tuple(found[key] for key in keys)

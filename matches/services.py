@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.generations import club_generation_bump
+from clubs.generations import club_generation_bump, match_generation_bump
 from clubs.models import Club, Membership, Player, Session, Table
 from clubs.services import _as_date, session_get_or_create, table_create
 from matches.models import Deal, Match, MatchStatus
@@ -78,7 +78,7 @@ def _season_changed(match: Match) -> None:
     """Tell the ladders that this match's season changed, and the read cache that its club's
     data did (once per service call)."""
     _seasons_changed({match.table.session.season_id})
-    club_generation_bump(club_ids=[match.table.session.club_id])
+    match_generation_bump(match_id=match.pk, club_id=match.table.session.club_id)
 
 
 _batched_seasons: ContextVar[set[int] | None] = ContextVar("batched_seasons", default=None)
@@ -210,6 +210,10 @@ def _score(
         raise MatchConflict(engine_message(error)) from None
 
 
+TOTALS = ("status", "winner", "finished_early", "total_ns", "total_ew")
+"""What the services store on a match from its sheet."""
+
+
 def _store_totals(match: Match, sheet: Sheet, *, actor, reason: str) -> None:
     """The sheet's totals, status and winner on the (locked) match."""
     if match.status != MatchStatus.ABANDONED:
@@ -219,7 +223,7 @@ def _store_totals(match: Match, sheet: Sheet, *, actor, reason: str) -> None:
     match.total_ns = sheet.total_ns
     match.total_ew = sheet.total_ew
     _attribute(match, actor, reason)
-    match.save()
+    match.save(update_fields=[*TOTALS, "updated_at"])
 
 
 def _rescore_from(
@@ -239,7 +243,7 @@ def _copy_state(target: Match, source: Match) -> None:
     """Bring the caller's match object up to date with the stored one."""
     if target is source:
         return
-    for name in ("status", "winner", "finished_early", "total_ns", "total_ew", "updated_at"):
+    for name in (*TOTALS, "updated_at"):
         setattr(target, name, getattr(source, name))
 
 

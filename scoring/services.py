@@ -24,7 +24,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from clubs.generations import club_generation_bump
+from clubs.generations import ladder_generation_bump
 from clubs.models import Player, Season
 from matches.models import Match, MatchStatus
 
@@ -150,13 +150,11 @@ def standings_recalculate_seasons(
         with transaction.atomic():
             # Locks in id order, as every recalculation takes them: no deadlock.
             options = {
-                season: (min_matches, rounding, club)
-                for season, min_matches, rounding, club in Season.objects.select_for_update(
-                    of=("self",)
-                )
+                season: (min_matches, rounding)
+                for season, min_matches, rounding in Season.objects.select_for_update(of=("self",))
                 .filter(id__in=ids)
                 .order_by("id")
-                .values_list("id", "club__ladder_min_matches", "club__ladder_rounding", "club_id")
+                .values_list("id", "club__ladder_min_matches", "club__ladder_rounding")
             }
             ids = [season for season in ids if season in options]
             if not ids:
@@ -168,7 +166,7 @@ def standings_recalculate_seasons(
             stream = counted_matches(ids).iterator(chunk_size=_STREAM_CHUNK)
             for season, group in groupby(stream, key=itemgetter(0)):
                 rows = list(map(_WITHOUT_SEASON, group))
-                min_matches, rounding, _club = options[season]
+                min_matches, rounding = options[season]
                 ladder = compute_ladder(
                     rows,
                     names=partial(_with_player_names, names),
@@ -218,7 +216,7 @@ def standings_recalculate_seasons(
             for run in runs:
                 run.status, run.finished_at = RunStatus.DONE, finished
                 _prune_runs(run.season_id)
-            club_generation_bump(club_ids=[options[season][2] for season in ids])
+            ladder_generation_bump(season_ids=ids)
             return runs
     except Exception as error:
         for season in ids:

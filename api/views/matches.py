@@ -64,11 +64,11 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     def _fresh(self, match) -> Match:
         return self.get_queryset().get(pk=match.pk)
 
-    @cached_read(filter_owner("session", "season", "club"))
+    @cached_read(filter_owner("session", "season", "club"), depends=("matches",))
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)
 
-    @cached_read(path_owner("match", "pk"))
+    @cached_read(path_owner("match", "pk"), depends=("match",))
     def retrieve(self, request, *args, **kwargs):
         return super().retrieve(request, *args, **kwargs)
 
@@ -107,7 +107,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
 
     @extend_schema(summary=_("The match's score sheet"), responses={200: ScoreSheetSerializer})
     @action(detail=True, methods=["get"], url_path="score-sheet")
-    @cached_read(path_owner("match", "pk"))
+    @cached_read(path_owner("match", "pk"), depends=("match",))
     def score_sheet(self, request, pk=None):
         match = selectors.match_for_sheet(request, checked_id(pk))
         if match is None:
@@ -171,19 +171,28 @@ class DealViewSet(ClubScopedViewSet):
     queryset = Match.objects.none()  # for the schema: the rows are deals of one match
 
     def get_match(self) -> Match:
+        """The match with its table, session and club: a 404 unless the client may read it,
+        a 403 for a write unless it may write it (asked first: a writer reads too)."""
         match_id = checked_id(self.kwargs["match_id"])
-        match = selectors.matches_for(self.request).filter(pk=match_id).first()
+        matches = Match.objects.select_related("table__session__club")
+        if self.request.method in ("GET", "HEAD", "OPTIONS"):
+            match = matches.filter(access.public_filter(self.request, "table__session__club"))
+            match = match.filter(pk=match_id).first()
+        else:
+            match = matches.filter(pk=match_id).first()
+            if match is not None and not access.can_write_club(
+                self.request, match.table.session.club_id
+            ):
+                if selectors.matches_for(self.request).filter(pk=match_id).exists():
+                    raise PermissionDenied(gettext("You do not direct this club."))
+                match = None
         if match is None:
             raise NotFound()
-        if self.request.method not in ("GET", "HEAD", "OPTIONS") and not access.can_write_club(
-            self.request, match.table.session.club_id
-        ):
-            raise PermissionDenied(gettext("You do not direct this club."))
         return match
 
     def _sheet(self, match):
-        fresh = Match.objects.select_related("table__session__club").get(pk=match.pk)
-        return fresh, match_selectors.match_sheet(match=fresh)
+        """The match's sheet; after a write the services have brought ``match`` up to date."""
+        return match, match_selectors.match_sheet(match=match)
 
     def _row(self, match, sequence: int):
         match, sheet = self._sheet(match)
@@ -195,14 +204,14 @@ class DealViewSet(ClubScopedViewSet):
         match, row = self._row(match, sequence)
         return Response(DealSerializer(row, context={"match": match}).data, status=code)
 
-    @cached_read(path_owner("match", "match_id"))
+    @cached_read(path_owner("match", "match_id"), depends=("match",))
     def list(self, request, match_id=None):
         match, sheet = self._sheet(self.get_match())
         rows = self.paginate_queryset(list(sheet.rows))
         data = DealSerializer(rows, many=True, context={"match": match}).data
         return self.get_paginated_response(data)
 
-    @cached_read(path_owner("match", "match_id"))
+    @cached_read(path_owner("match", "match_id"), depends=("match",))
     def retrieve(self, request, match_id=None, sequence=None):
         return self._deal_response(self.get_match(), checked_id(sequence))
 

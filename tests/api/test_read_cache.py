@@ -196,3 +196,34 @@ def test_a_match_deleted_in_the_admin_is_gone_from_the_next_read(public_side, rf
     model_admin = admin.site._registry[Match]
     model_admin.delete_model(request, Match.objects.get(pk=public_side.match.pk))
     assert client.get(url).status_code == 404
+
+
+def test_a_deal_at_one_table_leaves_the_other_matches_cached(
+    public_side, django_assert_num_queries
+):
+    other = match_services.match_create(
+        club=public_side.club,
+        kind="chicago",
+        seats=dict(zip("NESW", public_side.players, strict=True)),
+        played_on=PLAYED_ON,
+    )
+    client, list_url = APIClient(), f"/api/v1/matches/?season={public_side.season.pk}"
+    read(client, sheet_url(other))
+    assert [m["deals"] for m in read(client, list_url)["results"]] == [0, 1]
+    match_services.deal_record(match=public_side.match, contract="3NT", declarer="E", tricks=9)
+    read(client, sheet_url(other), django_assert_num_queries, 0)
+    assert [m["deals"] for m in read(client, list_url)["results"]] == [0, 2]
+
+
+def test_a_players_season_history_follows_a_corrected_deal(public_side):
+    match = public_side.match
+    for _ in range(3):
+        match_services.deal_record(match=match, contract="1NT", declarer="N", tricks=7)
+    standings_recalculate(season_id=public_side.season.pk)
+    player = public_side.players[0]
+    client = APIClient()
+    url = f"/api/v1/seasons/{public_side.season.pk}/players/{player.pk}/history/"
+    before = read(client, url)["results"][0]
+    match_services.deal_correct(match=match, sequence=1, contract="4S", declarer="N", tricks=11)
+    after = read(client, url)["results"][0]
+    assert after != before
