@@ -74,7 +74,7 @@ def celery_config(redis_url: str | None) -> dict[str, Any]:
         "CELERY_TASK_EAGER_PROPAGATES": False,
         "CACHES": {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "config.cache.SharedClientRedisCache",
                 "LOCATION": redis_url,
                 "KEY_PREFIX": "partscore",
                 # A Redis that hangs must fail fast (the API then lets requests through

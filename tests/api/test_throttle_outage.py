@@ -4,16 +4,16 @@ requests through and log a warning (found by bench/faults.py: every request was 
 import logging
 
 import pytest
-from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import SimpleRateThrottle
 
+from config.cache import SharedClientRedisCache
 from matches.models import Deal
 
 
 @pytest.fixture
 def cache_down(monkeypatch):
     """The throttles' cache is a Redis nobody answers on (port 1 of the loopback: refused)."""
-    unreachable = RedisCache("redis://127.0.0.1:1/0", {})
+    unreachable = SharedClientRedisCache("redis://127.0.0.1:1/0", {})
     monkeypatch.setattr(SimpleRateThrottle, "cache", unreachable)
     return unreachable
 

@@ -10,10 +10,10 @@ import time
 import pytest
 import redis
 from django.conf import settings
-from django.core.cache.backends.redis import RedisCache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, connections, transaction
 from django.db.utils import ConnectionHandler
+from django.utils.module_loading import import_string
 
 from config import celery_app
 from config.env import celery_config, database_config, env_bool, env_list
@@ -170,7 +170,7 @@ def test_a_hung_redis_cache_fails_fast():
     listener.listen(1)
     url = f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
     options = celery_config(url)["CACHES"]["default"]
-    cache = RedisCache(url, {"OPTIONS": options["OPTIONS"]})
+    cache = import_string(options["BACKEND"])(url, {"OPTIONS": options["OPTIONS"]})
     started = time.monotonic()
     try:
         with pytest.raises(redis.exceptions.TimeoutError):
