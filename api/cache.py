@@ -77,16 +77,34 @@ def _may_read(request, club_id: int, public: bool) -> bool:
     return access.member_clubs(request).filter(pk=club_id).exists()
 
 
-def _scopes(about: Owner, club_id: int, depends: tuple[str, ...]) -> list[tuple[str, int]]:
-    ids = {"match": about.id, "matches": club_id, "ladder": about.id}
-    return [("club", club_id), *((name, ids[name]) for name in depends)]
+def _matches_scope(request, club_id: int) -> tuple[str, int | str]:
+    """The narrowest set of matches a filtered list's rows all come from."""
+    query = request.query_params
+    session, season = whole_id(query.get("session")), whole_id(query.get("season"))
+    player = whole_id(query.get("player"))
+    if session is not None:
+        return ("session-matches", session)
+    if season is not None:
+        return ("player-matches", f"{season}-{player}") if player else ("season-matches", season)
+    return ("matches", club_id)
+
+
+def _scopes(request, about: Owner, club_id: int, depends: tuple[str, ...]) -> list:
+    scopes = [("club", club_id)]
+    for name in depends:
+        if name == "matches":
+            scopes.append(_matches_scope(request, club_id))
+        else:  # "match" or "ladder": the owner's own
+            scopes.append((name, about.id))
+    return scopes
 
 
 def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...]):
     """Cache a GET view's answer. ``owner(view, request, **kwargs)`` names the object the
     answer is about, or None for an answer that is not about one club (not cached).
     ``depends``, beyond the club's own data: "match" (the owner, a match, and its deals),
-    "matches" (the club's matches) and "ladder" (the owner's, a season's, stored ladder)."""
+    "matches" (the matches the list's filters select from: a session's, a player's in a
+    season, a season's or the club's) and "ladder" (the owner's, a season's, stored ladder)."""
     assert set(depends) <= {"match", "matches", "ladder"}, depends
 
     def decorate(method):
@@ -105,7 +123,7 @@ def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...])
                         return method(view, request, *args, **kwargs)
                     club_id = row[0]
                     cache.set(club_key, club_id, timeout=settings.API_READ_CACHE_SECONDS)
-                tokens = generations(_scopes(about, club_id, depends))
+                tokens = generations(_scopes(request, about, club_id, depends))
                 entry = found.get(entry_key)
                 fresh = entry is not None and entry[0] == tokens
                 if fresh and _may_read(request, club_id, public=entry[1]):

@@ -6,7 +6,9 @@ A scope is what a token covers:
 - ``("club", id)``: all of a club's data (the club, its players, seasons, sessions and
   tables, and everything below them);
 - ``("match", id)``: one match and its deals;
-- ``("matches", club id)``: which matches a club has and their states (the lists);
+- which matches there are and their states (the lists): ``("matches", club id)`` all of a
+  club's, ``("season-matches", season id)``, ``("session-matches", session id)`` and
+  ``("player-matches", "season id-player id")`` a player's in a season;
 - ``("ladder", season id)``: a season's stored ladder.
 
 A copy records the tokens of the scopes it depends on, read *before* it was computed, and is
@@ -31,7 +33,7 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 GENERATION_SECONDS = 24 * 3600
-Scope = tuple[str, int]
+Scope = tuple[str, int | str]
 
 
 def _key(scope: Scope) -> str:
@@ -61,9 +63,17 @@ def club_generation_bump(*, club_ids: Iterable[int]) -> None:
     _bump(("club", club_id) for club_id in club_ids)
 
 
-def match_generation_bump(*, match_id: int, club_id: int) -> None:
-    """The match and its club's match lists are stale."""
-    _bump([("match", match_id), ("matches", club_id)])
+def match_generation_bump(*, match_id: int, session, player_ids: Iterable[int]) -> None:
+    """The match (of ``session``, with these players) and the match lists it is in are stale."""
+    _bump(
+        [
+            ("match", match_id),
+            ("matches", session.club_id),
+            ("season-matches", session.season_id),
+            ("session-matches", session.pk),
+            *(("player-matches", f"{session.season_id}-{player}") for player in player_ids),
+        ]
+    )
 
 
 def ladder_generation_bump(*, season_ids: Iterable[int]) -> None:

@@ -78,7 +78,12 @@ def _season_changed(match: Match) -> None:
     """Tell the ladders that this match's season changed, and the read cache that its club's
     data did (once per service call)."""
     _seasons_changed({match.table.session.season_id})
-    match_generation_bump(match_id=match.pk, club_id=match.table.session.club_id)
+    seated = (match.north_id, match.east_id, match.south_id, match.west_id)
+    match_generation_bump(
+        match_id=match.pk,
+        session=match.table.session,
+        player_ids=[player for player in seated if player is not None],
+    )
 
 
 _batched_seasons: ContextVar[set[int] | None] = ContextVar("batched_seasons", default=None)

@@ -227,3 +227,37 @@ def test_a_players_season_history_follows_a_corrected_deal(public_side):
     match_services.deal_correct(match=match, sequence=1, contract="4S", declarer="N", tricks=11)
     after = read(client, url)["results"][0]
     assert after != before
+
+
+def test_a_deal_refreshes_the_lists_it_is_in_and_leaves_the_others_cached(
+    public_side, django_assert_num_queries
+):
+    club, players = public_side.club, public_side.players
+    club_services.season_create(
+        club=club, name="2024", start_date="2024-01-01", end_date="2024-12-31"
+    )
+    old = match_services.match_create(
+        club=club,
+        kind="chicago",
+        seats=dict(zip("NESW", players, strict=True)),
+        played_on="2024-05-05",
+    )
+    client, match = APIClient(), public_side.match
+    session = match.table.session
+    current = [
+        f"/api/v1/matches/?season={session.season_id}&player={players[0].pk}",
+        f"/api/v1/matches/?session={session.pk}",
+        f"/api/v1/matches/?club={club.pk}",
+    ]
+    past = [
+        f"/api/v1/matches/?season={old.table.session.season_id}&player={players[0].pk}",
+        f"/api/v1/matches/?session={old.table.session_id}",
+    ]
+    for url in current + past:
+        read(client, url)
+    match_services.deal_record(match=match, contract="3NT", declarer="E", tricks=9)
+    for url in past:
+        read(client, url, django_assert_num_queries, 0)
+    for url in current:
+        rows = {row["id"]: row["deals"] for row in read(client, url)["results"]}
+        assert rows[match.pk] == 2
