@@ -127,9 +127,12 @@ def server_env(
     return env
 
 
-def setup_django(*, database_url: str | None, redis_url: str | None = None, var_dir=None):
-    """Django in this process, with the servers' settings (for fixtures and checks)."""
-    env = server_env(database_url=database_url, redis_url=redis_url, var_dir=var_dir)
+def setup_django(
+    *, database_url: str | None, redis_url: str | None = None, var_dir=None, **extra: str
+):
+    """Django in this process, with the servers' settings (for fixtures and checks) and
+    ``extra`` environment variables."""
+    env = server_env(database_url=database_url, redis_url=redis_url, var_dir=var_dir, **extra)
     env["LOG_LEVEL"] = "WARNING"
     os.environ.clear()
     os.environ.update(env)

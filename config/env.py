@@ -54,6 +54,10 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
     config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config.setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+    elif config["ENGINE"] == "django.db.backends.postgresql":
+        # Parameters bound by the server, so psycopg prepares a statement a connection runs
+        # often (its fifth time) and PostgreSQL stops planning it again on each request.
+        config.setdefault("OPTIONS", {}).setdefault("server_side_binding", True)
     return config
 
 

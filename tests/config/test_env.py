@@ -34,6 +34,11 @@ def test_database_url_selects_postgresql(tmp_path):
     assert config["USER"] == "partscore"
 
 
+def test_postgresql_binds_parameters_on_the_server_so_statements_are_prepared(tmp_path):
+    config = database_config("postgresql://partscore@db.example/ladders", tmp_path)
+    assert config["OPTIONS"]["server_side_binding"] is True
+
+
 def test_the_running_database_is_the_one_the_environment_names():
     expected = "postgresql" if settings.DATABASE_URL.startswith("postgres") else "sqlite"
     assert connection.vendor == expected
