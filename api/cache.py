@@ -27,10 +27,9 @@ from django.core.cache import cache
 from django.utils.translation import get_language
 from rest_framework.response import Response
 
-from api import access
+from api import access, selectors
+from api.views.base import whole_id
 from clubs.generations import generations
-from clubs.models import Club, Season, Session
-from matches.models import Match
 
 logger = logging.getLogger(__name__)
 
@@ -40,24 +39,6 @@ class Owner(NamedTuple):
 
     kind: str
     id: int
-
-
-# How each kind of object reaches its club. These never change once the row exists.
-_CLUB_OF = {
-    "match": lambda pk: Match.objects.filter(pk=pk).values_list("table__session__club_id"),
-    "season": lambda pk: Season.objects.filter(pk=pk).values_list("club_id"),
-    "session": lambda pk: Session.objects.filter(pk=pk).values_list("club_id"),
-    "club": lambda pk: Club.objects.filter(pk=pk).values_list("pk"),
-}
-
-
-def whole_id(value) -> int | None:
-    """A positive id from a URL (converted or not) or a query string, or None."""
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 19:
-        value = int(value)
-    if type(value) is int and 0 < value < 2**63:
-        return value
-    return None
 
 
 def _key(*parts) -> str:
@@ -118,10 +99,9 @@ def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...])
                 found = cache.get_many([club_key, entry_key])
                 club_id = found.get(club_key)
                 if club_id is None:
-                    row = _CLUB_OF[about.kind](about.id).first()
-                    if row is None:  # no such object: the view answers (a 404 or an empty list)
+                    club_id = selectors.club_id_of(about.kind, about.id)
+                    if club_id is None:  # no such object: the view answers (a 404, an empty list)
                         return method(view, request, *args, **kwargs)
-                    club_id = row[0]
                     cache.set(club_key, club_id, timeout=settings.API_READ_CACHE_SECONDS)
                 tokens = generations(_scopes(request, about, club_id, depends))
                 entry = found.get(entry_key)
@@ -134,7 +114,7 @@ def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...])
             response = method(view, request, *args, **kwargs)
             if response.status_code != 200:
                 return response
-            public = bool(Club.objects.filter(pk=club_id).values_list("public", flat=True).first())
+            public = selectors.club_is_public(club_id)
             # Only an answer given to a client that may read the club is everyone's answer
             # (a list's filter on a club the client may not read answers an empty list).
             if _may_read(request, club_id, public):

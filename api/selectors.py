@@ -76,3 +76,22 @@ def match_for_sheet(request, match_id: int) -> Match | None:
             if pk is not None:
                 setattr(match, seat, players[pk])
     return match
+
+
+# How each kind of object reaches its club. These never change once the row exists.
+_CLUB_OF = {
+    "match": lambda pk: Match.objects.filter(pk=pk).values_list("table__session__club_id"),
+    "season": lambda pk: Season.objects.filter(pk=pk).values_list("club_id"),
+    "session": lambda pk: Session.objects.filter(pk=pk).values_list("club_id"),
+    "club": lambda pk: Club.objects.filter(pk=pk).values_list("pk"),
+}
+
+
+def club_id_of(kind: str, pk: int) -> int | None:
+    """The club of a match, season, session or club (``kind``), or None if there is none."""
+    row = _CLUB_OF[kind](pk).first()
+    return None if row is None else row[0]
+
+
+def club_is_public(club_id: int) -> bool:
+    return Club.objects.filter(pk=club_id, public=True).exists()

@@ -55,9 +55,11 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config.setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
     elif config["ENGINE"] == "django.db.backends.postgresql":
-        # Parameters bound by the server, so psycopg prepares a statement a connection runs
-        # often (its fifth time) and PostgreSQL stops planning it again on each request.
-        config.setdefault("OPTIONS", {}).setdefault("server_side_binding", True)
+        # Parameters bound by the server and statements prepared: a statement a connection
+        # runs for the fifth time is prepared, and PostgreSQL stops planning it on each request.
+        options = config.setdefault("OPTIONS", {})
+        options.setdefault("server_side_binding", True)
+        options.setdefault("prepare_threshold", 5)
     return config
 
 

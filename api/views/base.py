@@ -16,13 +16,20 @@ from api.permissions import ClubPermission
 MAX_ID = 2**63 - 1
 
 
+def whole_id(value) -> int | None:
+    """A row id from a URL (converted or not) or a query string: 1 to ``MAX_ID``, else None."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19:
+        value = int(value)
+    if type(value) is int and 0 < value <= MAX_ID:
+        return value
+    return None
+
+
 def checked_id(value) -> int:
-    """A path id as an int; one no row can have (too large) is a 404, not a database error."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise Http404 from None
-    if not 0 < number <= MAX_ID:
+    """A path id as an int; anything else (one no row can have, too large) is a 404, not a
+    database error."""
+    number = whole_id(value)
+    if number is None:
         raise Http404
     return number
 

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from api import cache as read_cache
+from api.views.base import whole_id
 from clubs import services as club_services
 from clubs.generations import club_generation_bump
 from matches import selectors as match_selectors
@@ -185,7 +185,7 @@ def test_a_missing_object_is_a_404_and_nothing_is_cached(public_side):
 )
 def test_only_plain_positive_ids_name_an_owner(value):
     expected = 12 if value in ("12", 12) else None
-    assert read_cache.whole_id(value) == expected
+    assert whole_id(value) == expected
 
 
 def test_a_match_deleted_in_the_admin_is_gone_from_the_next_read(public_side, rf):

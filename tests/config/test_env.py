@@ -37,6 +37,7 @@ def test_database_url_selects_postgresql(tmp_path):
 def test_postgresql_binds_parameters_on_the_server_so_statements_are_prepared(tmp_path):
     config = database_config("postgresql://partscore@db.example/ladders", tmp_path)
     assert config["OPTIONS"]["server_side_binding"] is True
+    assert config["OPTIONS"]["prepare_threshold"] == 5
 
 
 def test_the_running_database_is_the_one_the_environment_names():
@@ -183,3 +184,17 @@ def test_a_hung_redis_cache_fails_fast():
     finally:
         listener.close()
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.django_db
+def test_postgresql_prepares_a_statement_a_connection_runs_often(on_postgres):
+    from django.db import connection
+
+    from clubs.models import Club
+
+    for _ in range(6):
+        list(Club.objects.filter(slug="prepared"))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        statements = [row[0] for row in cursor.fetchall()]
+    assert any('"clubs_club"."slug" = $1' in statement for statement in statements), statements
