@@ -85,11 +85,10 @@ def generations(scopes: Sequence[Scope]) -> tuple[str, ...]:
     """The current tokens of ``scopes`` (new ones for scopes that have none)."""
     keys = [_key(scope) for scope in scopes]
     found = cache.get_many(keys)
-    missing = {key: uuid.uuid4().hex for key in keys if key not in found}
-    if missing:
-        for key, token in missing.items():
+    for key in keys:
+        if key not in found:
+            token = uuid.uuid4().hex
             if not cache.add(key, token, timeout=GENERATION_SECONDS):
-                found[key] = cache.get(key) or token  # another process set one a moment ago
-            else:
-                found[key] = token
+                token = cache.get(key) or token  # another process set one a moment ago
+            found[key] = token
     return tuple(found[key] for key in keys)
