@@ -28,7 +28,7 @@ from django.utils.translation import get_language
 from rest_framework.response import Response
 
 from api import access, selectors
-from api.views.base import whole_id
+from api.ids import whole_id
 from clubs.generations import generations
 
 logger = logging.getLogger(__name__)

@@ -16,6 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import BaseFilterBackend
 
+from api.ids import MAX_ID
 from clubs.models import Club, Player, Season, Session, Table
 from matches.models import KindChoice, Match, MatchStatus
 
@@ -116,8 +117,6 @@ class OrderingFilter(BaseFilterBackend):
 
 
 # --- Filter sets ----------------------------------------------------------------------------
-
-MAX_ID = 2**63 - 1
 
 
 @extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})

@@ -11,18 +11,8 @@ from rest_framework.decorators import (
 from rest_framework.exceptions import NotFound
 
 from api import access
+from api.ids import whole_id
 from api.permissions import ClubPermission
-
-MAX_ID = 2**63 - 1
-
-
-def whole_id(value) -> int | None:
-    """A row id from a URL (converted or not) or a query string: 1 to ``MAX_ID``, else None."""
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19:
-        value = int(value)
-    if type(value) is int and 0 < value <= MAX_ID:
-        return value
-    return None
 
 
 def checked_id(value) -> int:
