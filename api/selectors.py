@@ -58,16 +58,18 @@ def matches_for(request) -> QuerySet[Match]:
     )
 
 
+def readable_matches(request) -> QuerySet[Match]:
+    """The matches the client may read, each with its table, session and club."""
+    return Match.objects.filter(
+        access.public_filter(request, "table__session__club")
+    ).select_related("table__session__club")
+
+
 def match_for_sheet(request, match_id: int) -> Match | None:
     """The match if the client may read it, with its table, session, club and players (the
     players in a query of their own: a nine-table join costs PostgreSQL more to plan than
     the two queries take), or None."""
-    match = (
-        Match.objects.filter(access.public_filter(request, "table__session__club"))
-        .select_related("table__session__club")
-        .filter(pk=match_id)
-        .first()
-    )
+    match = readable_matches(request).filter(pk=match_id).first()
     if match is not None:
         seats = ("north", "east", "south", "west")
         ids = [getattr(match, f"{seat}_id") for seat in seats]

@@ -174,16 +174,16 @@ class DealViewSet(ClubScopedViewSet):
         """The match with its table, session and club: a 404 unless the client may read it,
         a 403 for a write unless it may write it (asked first: a writer reads too)."""
         match_id = checked_id(self.kwargs["match_id"])
-        matches = Match.objects.select_related("table__session__club")
+        readable = selectors.readable_matches(self.request).filter(pk=match_id)
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
-            match = matches.filter(access.public_filter(self.request, "table__session__club"))
-            match = match.filter(pk=match_id).first()
+            match = readable.first()
         else:
-            match = matches.filter(pk=match_id).first()
+            match = Match.objects.select_related("table__session__club").filter(pk=match_id)
+            match = match.first()
             if match is not None and not access.can_write_club(
                 self.request, match.table.session.club_id
             ):
-                if selectors.matches_for(self.request).filter(pk=match_id).exists():
+                if readable.exists():
                     raise PermissionDenied(gettext("You do not direct this club."))
                 match = None
         if match is None:
