@@ -97,6 +97,12 @@ def build_world() -> World:
 
 
 @pytest.fixture
+def read_cache_off(settings):
+    """For tests of the queries an answer computes: the read cache (test_read_cache.py) off."""
+    settings.API_READ_CACHE = False
+
+
+@pytest.fixture
 def director_a(world) -> APIClient:
     return world.client("director_a")
 

@@ -9,11 +9,7 @@ from clubs.models import Membership, Session
 from matches import services as match_services
 from tests.api.conftest import PLAYED_ON
 
-
-@pytest.fixture(autouse=True)
-def uncached(settings):
-    """The queries an answer computes: the read cache (tests/api/test_read_cache.py) off."""
-    settings.API_READ_CACHE = False
+pytestmark = pytest.mark.usefixtures("read_cache_off")
 
 
 @pytest.fixture

@@ -8,11 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from matches import services as match_services
 
-
-@pytest.fixture(autouse=True)
-def uncached(settings):
-    """The queries an answer computes: the read cache (tests/api/test_read_cache.py) off."""
-    settings.API_READ_CACHE = False
+pytestmark = pytest.mark.usefixtures("read_cache_off")
 
 
 @pytest.fixture
