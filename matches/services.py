@@ -415,6 +415,8 @@ def deal_record(
 
     ``expected_sequence``, when given, must be the next sequence number: a client that
     shows deal k sends k, and whoever records deal k second gets a ``MatchConflict``.
+
+    Returns the deal, with ``row``: its row of the engine's sheet (what the API answers).
     """
     locked = _lock(match)
     result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
@@ -438,6 +440,7 @@ def deal_record(
     deal = Deal(match=locked, sequence=sequence, **_entered(result), **_figures(sheet.rows[-1]))
     _attribute(deal, actor, _("deal recorded"))
     deal.save()
+    deal.row = sheet.rows[-1]
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence})
     _season_changed(locked)
     _copy_state(match, locked)
@@ -458,7 +461,8 @@ def deal_correct(
     """Replace what was entered for deal ``sequence`` and re-score it and every later deal.
 
     A correction that leaves later deals impossible (e.g. the rubber now ends earlier)
-    raises ``MatchConflict`` and changes nothing.
+    raises ``MatchConflict`` and changes nothing. Returns the deal, with ``row`` as
+    ``deal_record``'s.
     """
     locked = _lock(match)
     result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
@@ -479,6 +483,7 @@ def deal_correct(
         setattr(corrected, name, value)
     _attribute(corrected, actor, _("deal corrected"))
     corrected.save()
+    corrected.row = sheet.rows[index]
     _rescore_from(
         locked,
         deals,

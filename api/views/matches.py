@@ -174,46 +174,42 @@ class DealViewSet(ClubScopedViewSet):
         """The match with its table, session and club: a 404 unless the client may read it,
         a 403 for a write unless it may write it (asked first: a writer reads too)."""
         match_id = checked_id(self.kwargs["match_id"])
-        readable = selectors.readable_matches(self.request).filter(pk=match_id)
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
-            match = readable.first()
+            match = selectors.readable_matches(self.request).filter(pk=match_id).first()
         else:
             match = Match.objects.select_related("table__session__club").filter(pk=match_id)
             match = match.first()
             if match is not None and not access.can_write_club(
                 self.request, match.table.session.club_id
             ):
-                if readable.exists():
+                if selectors.readable_matches(self.request).filter(pk=match_id).exists():
                     raise PermissionDenied(gettext("You do not direct this club."))
                 match = None
         if match is None:
             raise NotFound()
         return match
 
-    def _sheet(self, match):
-        """The match's sheet; after a write the services have brought ``match`` up to date."""
-        return match, match_selectors.match_sheet(match=match)
-
     def _row(self, match, sequence: int):
-        match, sheet = self._sheet(match)
+        sheet = match_selectors.match_sheet(match=match)
         if not 1 <= sequence <= len(sheet.rows):
             raise NotFound(gettext("This match has no deal %(sequence)s.") % {"sequence": sequence})
-        return match, sheet.rows[sequence - 1]
+        return sheet.rows[sequence - 1]
 
-    def _deal_response(self, match, sequence: int, code=status.HTTP_200_OK) -> Response:
-        match, row = self._row(match, sequence)
+    def _deal_response(self, match, row, code=status.HTTP_200_OK) -> Response:
         return Response(DealSerializer(row, context={"match": match}).data, status=code)
 
     @cached_read(path_owner("match", "match_id"), depends=("match",))
     def list(self, request, match_id=None):
-        match, sheet = self._sheet(self.get_match())
+        match = self.get_match()
+        sheet = match_selectors.match_sheet(match=match)
         rows = self.paginate_queryset(list(sheet.rows))
         data = DealSerializer(rows, many=True, context={"match": match}).data
         return self.get_paginated_response(data)
 
     @cached_read(path_owner("match", "match_id"), depends=("match",))
     def retrieve(self, request, match_id=None, sequence=None):
-        return self._deal_response(self.get_match(), checked_id(sequence))
+        match = self.get_match()
+        return self._deal_response(match, self._row(match, checked_id(sequence)))
 
     @idempotent
     def create(self, request, match_id=None):
@@ -221,17 +217,17 @@ class DealViewSet(ClubScopedViewSet):
         serializer = DealCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         deal = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
-        return self._deal_response(match, deal.sequence, status.HTTP_201_CREATED)
+        return self._deal_response(match, deal.row, status.HTTP_201_CREATED)
 
     def update(self, request, match_id=None, sequence=None):
         match = self.get_match()
         deal = self._stored_deal(match, sequence)
         serializer = DealInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.deal_correct(
+        deal = services.deal_correct(
             match=match, sequence=deal.sequence, **serializer.validated_data, actor=self.actor
         )
-        return self._deal_response(match, deal.sequence)
+        return self._deal_response(match, deal.row)
 
     def partial_update(self, request, match_id=None, sequence=None):
         match = self.get_match()
@@ -249,8 +245,10 @@ class DealViewSet(ClubScopedViewSet):
                 "tricks": deal.tricks,
             }
             result.update({k: v for k, v in changes.items() if k != "passed_out"})
-        services.deal_correct(match=match, sequence=deal.sequence, **result, actor=self.actor)
-        return self._deal_response(match, deal.sequence)
+        deal = services.deal_correct(
+            match=match, sequence=deal.sequence, **result, actor=self.actor
+        )
+        return self._deal_response(match, deal.row)
 
     def destroy(self, request, match_id=None, sequence=None):
         match = self.get_match()

@@ -189,6 +189,30 @@ def test_put_corrects_a_deal_and_rescores_later_ones(world, director_a, match_ur
     assert second["score"] == {"NS": engine.rows[1].ns, "EW": engine.rows[1].ew}
 
 
+def test_a_write_answers_with_the_row_it_scored_reading_the_deals_once(
+    world, director_a, match_url
+):
+    """Recording and correcting answer from the sheet the service scored (the deals are not
+    read again after the write), and that row is the one a later read shows."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as recording:
+        recorded = record(director_a, match_url, contract="2H", declarer="E", tricks=9).json()
+    with CaptureQueriesContext(connection) as correcting:
+        corrected = director_a.patch(f"{match_url}/deals/1/", {"tricks": 11}, format="json")
+    for queries in (recording, correcting):
+        deal_reads = [
+            q["sql"]
+            for q in queries.captured_queries
+            if q["sql"].startswith("SELECT") and 'FROM "matches_deal"' in q["sql"]
+        ]
+        assert len(deal_reads) == (1 if queries is recording else 2), deal_reads
+    assert recorded == director_a.get(f"{match_url}/deals/2/").json()
+    assert corrected.json() == director_a.get(f"{match_url}/deals/1/").json()
+    assert corrected.json()["result"] == "+1"
+
+
 def test_patch_changes_only_the_fields_given(director_a, match_url):
     response = director_a.patch(f"{match_url}/deals/1/", {"tricks": 9}, format="json")
     assert response.status_code == 200
