@@ -51,6 +51,24 @@ def _entry_key(request) -> str:
     return _key("answer", get_language(), digest)
 
 
+_CLUBS: dict[tuple[str, str, int], int] = {}
+_CLUBS_KEPT = 100_000
+
+
+def _club_of(about: Owner) -> int | None:
+    """The club of the owner, remembered in this process: a match, season or session never
+    changes club, and ids are never used again (only found clubs are remembered)."""
+    key = (settings.API_READ_CACHE_NAMESPACE, *about)
+    club_id = _CLUBS.get(key)
+    if club_id is None:
+        club_id = selectors.club_id_of(about.kind, about.id)
+        if club_id is not None:
+            if len(_CLUBS) >= _CLUBS_KEPT:
+                _CLUBS.clear()
+            _CLUBS[key] = club_id
+    return club_id
+
+
 def _may_read(request, club_id: int, public: bool) -> bool:
     """As ``access.public_filter``: a public club, or one of the client's member clubs."""
     if public:
@@ -95,15 +113,12 @@ def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...])
             if about is None:
                 return method(view, request, *args, **kwargs)
             try:
-                club_key, entry_key = _key("club-of", *about), _entry_key(request)
-                found = cache.get_many([club_key, entry_key])
-                club_id = found.get(club_key)
-                if club_id is None:
-                    club_id = selectors.club_id_of(about.kind, about.id)
-                    if club_id is None:  # no such object: the view answers (a 404, an empty list)
-                        return method(view, request, *args, **kwargs)
-                    cache.set(club_key, club_id, timeout=settings.API_READ_CACHE_SECONDS)
-                tokens = generations(_scopes(request, about, club_id, depends))
+                club_id = _club_of(about)
+                if club_id is None:  # no such object: the view answers (a 404, an empty list)
+                    return method(view, request, *args, **kwargs)
+                entry_key = _entry_key(request)
+                scopes = _scopes(request, about, club_id, depends)
+                tokens, found = generations(scopes, read_also=[entry_key])
                 entry = found.get(entry_key)
                 fresh = entry is not None and entry[0] == tokens
                 if fresh and _may_read(request, club_id, public=entry[1]):

@@ -81,14 +81,16 @@ def ladder_generation_bump(*, season_ids: Iterable[int]) -> None:
     _bump(("ladder", season_id) for season_id in season_ids)
 
 
-def generations(scopes: Sequence[Scope]) -> tuple[str, ...]:
-    """The current tokens of ``scopes`` (new ones for scopes that have none)."""
+def generations(scopes: Sequence[Scope], *, read_also: Sequence[str] = ()):
+    """The current tokens of ``scopes`` (new ones for scopes that have none) and, read in the
+    same round trip, the cache's values of the keys ``read_also`` (a dict of those found)."""
     keys = [_key(scope) for scope in scopes]
-    found = cache.get_many(keys)
+    found = cache.get_many([*keys, *read_also])
     for key in keys:
         if key not in found:
             token = uuid.uuid4().hex
             if not cache.add(key, token, timeout=GENERATION_SECONDS):
                 token = cache.get(key) or token  # another process set one a moment ago
             found[key] = token
-    return tuple(found[key] for key in keys)
+    also = {key: found[key] for key in read_also if key in found}
+    return tuple(found[key] for key in keys), also
