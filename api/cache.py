@@ -56,16 +56,22 @@ _CLUBS_KEPT = 100_000
 
 
 def _club_of(about: Owner) -> int | None:
-    """The club of the owner, remembered in this process: a match, season or session never
-    changes club, and ids are never used again (only found clubs are remembered)."""
+    """The club of the owner: a match, season or session never changes club and ids are never
+    used again, so it is remembered in this process, and in the shared cache for the other
+    processes (only found clubs are remembered)."""
     key = (settings.API_READ_CACHE_NAMESPACE, *about)
     club_id = _CLUBS.get(key)
     if club_id is None:
-        club_id = selectors.club_id_of(about.kind, about.id)
-        if club_id is not None:
-            if len(_CLUBS) >= _CLUBS_KEPT:
-                _CLUBS.clear()
-            _CLUBS[key] = club_id
+        shared_key = _key("club-of", *about)
+        club_id = cache.get(shared_key)
+        if club_id is None:
+            club_id = selectors.club_id_of(about.kind, about.id)
+            if club_id is None:
+                return None
+            cache.set(shared_key, club_id, timeout=settings.API_READ_CACHE_SECONDS)
+        if len(_CLUBS) >= _CLUBS_KEPT:
+            _CLUBS.clear()
+        _CLUBS[key] = club_id
     return club_id
 
 
