@@ -213,7 +213,7 @@ class TableFilter(django_filters.FilterSet):
 
 class MatchFilter(django_filters.FilterSet):
     club = IdFilter(field_name="table__session__club_id", help_text=_("The club's id."))
-    season = IdFilter(field_name="table__session__season_id", help_text=_("The season's id."))
+    season = IdFilter(field_name="season_id", help_text=_("The season's id."))
     session = IdFilter(field_name="table__session_id", help_text=_("The session's id."))
     player = IdFilter(
         method="filter_player", help_text=_("Matches this player played in, in any seat.")

@@ -251,7 +251,8 @@ def _sqlite_value(value):
 def ensure_sqlite_copy(database_url: str = DEFAULT_DATABASE_URL) -> Path:
     """The history copied into ``var/bench/sqlite/partscore.sqlite3`` (the embedded default's
     file under ``PARTSCORE_VAR_DIR``), made by ``migrate`` and filled from PostgreSQL; reused
-    while its row counts equal PostgreSQL's. Returns the directory (PARTSCORE_VAR_DIR)."""
+    while its row counts and migrations equal PostgreSQL's. Returns the directory
+    (PARTSCORE_VAR_DIR)."""
     import sqlite3
 
     import psycopg
@@ -264,6 +265,10 @@ def ensure_sqlite_copy(database_url: str = DEFAULT_DATABASE_URL) -> Path:
             table: source.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
             for table in SQLITE_TABLES
         }
+        # A new migration changes the tables: copy again.
+        counts["migrations"] = source.execute("SELECT count(*) FROM django_migrations").fetchone()[
+            0
+        ]
         if path.exists() and stamp.exists() and json.loads(stamp.read_text()) == counts:
             return var_dir
         print(f"copying the history into {path} (a minute)")
@@ -369,6 +374,7 @@ def fixture_matches(session, count: int, *, seed: int = 9) -> list[int]:
     matches = Match.objects.bulk_create(
         Match(
             table=table,
+            season_id=session.season_id,
             kind="chicago",
             first_dealer="NESW"[n % 4],
             **dict(

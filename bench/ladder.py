@@ -209,7 +209,8 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
                         winner = sheet.winner.value if status == "complete" else ""
                         south, west = (r"\N", r"\N") if two else (chosen[2], chosen[3])
                         matches_buf.write(
-                            f"{match_id}\t{table_id}\t{kind.value}\t{chosen[0]}\t{chosen[1]}\t"
+                            f"{match_id}\t{table_id}\t{season_id}\t{kind.value}\t"
+                            f"{chosen[0]}\t{chosen[1]}\t"
                             f"{south}\t{west}\t{first_dealer.value}\t{status}\t"
                             f"{'t' if sheet.finished_early else 'f'}\t{sheet.total_ns}\t"
                             f"{sheet.total_ew}\t{winner}\t{now.isoformat()}\t{now.isoformat()}\n"
@@ -245,9 +246,9 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
                 for row in tables:
                     copy.write_row(row)
             with cur.copy(
-                "COPY matches_match (id, table_id, kind, north_id, east_id, south_id, west_id, "
-                "first_dealer, status, finished_early, total_ns, total_ew, winner, created_at, "
-                "updated_at) FROM STDIN"
+                "COPY matches_match (id, table_id, season_id, kind, north_id, east_id, south_id, "
+                "west_id, first_dealer, status, finished_early, total_ns, total_ew, winner, "
+                "created_at, updated_at) FROM STDIN"
             ) as copy:
                 copy.write(matches_buf.getvalue())
             with cur.copy(

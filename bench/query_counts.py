@@ -83,7 +83,7 @@ def history_ids() -> dict:
     club = Club.objects.get(slug=common.HISTORY_CLUB)
     season = common.last_season()
     match = (
-        Match.objects.filter(table__session__season=season, status="complete", kind="chicago")
+        Match.objects.filter(season=season, status="complete", kind="chicago")
         .select_related("table__session")
         .order_by("id")
         .first()

@@ -202,7 +202,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
     ]
     list_filter = [
         ("table__session__club", admin.RelatedOnlyFieldListFilter),
-        ("table__session__season", admin.RelatedOnlyFieldListFilter),
+        ("season", admin.RelatedOnlyFieldListFilter),
         "table__session__date",
         "kind",
         "status",

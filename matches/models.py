@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Player, Table
+from clubs.models import Player, Season, Table
 from scoring.engine import Doubling, Kind, Seat, Strain, Winner
 
 
@@ -45,12 +45,23 @@ class Match(models.Model):
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="matches"
     )
+    # The season of the table's session, kept on the match (the database refuses any other):
+    # a player's matches in a season are then found through the seat-and-season indexes
+    # instead of a join through every table of the season.
+    season = models.ForeignKey(
+        Season,
+        verbose_name=_("season"),
+        on_delete=models.PROTECT,
+        related_name="matches",
+        editable=False,
+    )
     kind = models.CharField(_("kind"), max_length=16, choices=KindChoice.choices)
+    # Each seat's index is (player, season): see Meta.indexes.
     north = models.ForeignKey(
-        Player, verbose_name=_("North"), on_delete=models.PROTECT, related_name="+"
+        Player, verbose_name=_("North"), on_delete=models.PROTECT, related_name="+", db_index=False
     )
     east = models.ForeignKey(
-        Player, verbose_name=_("East"), on_delete=models.PROTECT, related_name="+"
+        Player, verbose_name=_("East"), on_delete=models.PROTECT, related_name="+", db_index=False
     )
     south = models.ForeignKey(
         Player,
@@ -59,6 +70,7 @@ class Match(models.Model):
         related_name="+",
         null=True,
         blank=True,
+        db_index=False,
     )
     west = models.ForeignKey(
         Player,
@@ -67,6 +79,7 @@ class Match(models.Model):
         related_name="+",
         null=True,
         blank=True,
+        db_index=False,
     )
     first_dealer = models.CharField(
         _("first dealer"), max_length=1, choices=SeatChoice.choices, default=Seat.N
@@ -143,7 +156,13 @@ class Match(models.Model):
                 condition=Q(total_ns__gte=0, total_ew__gte=0), name="match_totals_not_negative"
             ),
         ]
-        indexes = [models.Index(fields=["status", "kind"], name="match_status_kind")]
+        indexes = [
+            models.Index(fields=["status", "kind"], name="match_status_kind"),
+            *(
+                models.Index(fields=[seat, "season"], name=f"match_{seat}_season")
+                for seat in ("north", "east", "south", "west")
+            ),
+        ]
 
     def __str__(self) -> str:
         return _("%(kind)s at %(table)s") % {"kind": self.get_kind_display(), "table": self.table}

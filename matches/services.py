@@ -386,6 +386,7 @@ def match_create(
 
     match = Match(
         table=table,
+        season_id=table.session.season_id,
         kind=kind.value,
         first_dealer=first_dealer.value,
         **{SEAT_FIELDS[seat]: player for seat, player in by_seat.items()},

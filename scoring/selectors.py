@@ -42,7 +42,7 @@ def seasons_with_activity() -> list[int]:
     """Ids of the seasons the nightly recalculation rebuilds: every season with a match, and
     every season with stored standings (so a season whose matches were all removed is
     emptied)."""
-    has_match = Match.objects.filter(table__session__season_id=OuterRef("pk"))
+    has_match = Match.objects.filter(season_id=OuterRef("pk"))
     has_rows = Standing.objects.filter(season_id=OuterRef("pk"))
     return list(
         Season.objects.filter(Exists(has_match) | Exists(has_rows))
@@ -58,10 +58,10 @@ def seasons_behind(*, since: datetime, margin: timedelta) -> list[int]:
     change saved before a run started and committed after that run read the matches."""
     changed = dict(
         Match.objects.filter(updated_at__gte=since)
-        .values("table__session__season_id")
+        .values("season_id")
         .annotate(last=Max("updated_at"))
         .order_by()
-        .values_list("table__session__season_id", "last")
+        .values_list("season_id", "last")
     )
     started = dict(
         StandingsRun.objects.filter(season_id__in=list(changed), status=RunStatus.DONE)
@@ -114,7 +114,7 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
     )
     rounder = net_rounder(rounding or ROUNDING_NONE)
     matches = (
-        Match.objects.filter(table__session__season_id=season_id, status=MatchStatus.COMPLETE)
+        Match.objects.filter(season_id=season_id, status=MatchStatus.COMPLETE)
         .filter(
             Q(north_id=player_id)
             | Q(east_id=player_id)

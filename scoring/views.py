@@ -112,7 +112,7 @@ def season_net_series(season: Season) -> dict[int, list[int]]:
     in playing order (the ladder's order and rounding)."""
     rounder = net_rounder(season.club.ladder_rounding or ROUNDING_NONE)
     rows = (
-        Match.objects.filter(table__session__season=season, status=MatchStatus.COMPLETE)
+        Match.objects.filter(season=season, status=MatchStatus.COMPLETE)
         .order_by("table__session__date", "id")
         .values_list("north_id", "east_id", "south_id", "west_id", "total_ns", "total_ew")
     )
@@ -220,7 +220,7 @@ def player_page(request, slug: str, player_id: int):
         labels=[date_format(entry.played_on, "SHORT_DATE_FORMAT") for entry in history],
     )
     unfinished = (
-        Match.objects.filter(table__session__season=season, status=MatchStatus.IN_PROGRESS)
+        Match.objects.filter(season=season, status=MatchStatus.IN_PROGRESS)
         .filter(Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player))
         .count()
     )

@@ -25,7 +25,7 @@ class SeatsSerializer(serializers.Serializer):
 
 class MatchSerializer(serializers.ModelSerializer):
     club = serializers.IntegerField(source="table.session.club_id", read_only=True)
-    season = serializers.IntegerField(source="table.session.season_id", read_only=True)
+    season = serializers.IntegerField(source="season_id", read_only=True)
     session = serializers.IntegerField(source="table.session_id", read_only=True)
     table = serializers.IntegerField(source="table_id", read_only=True)
     table_number = serializers.IntegerField(source="table.number", read_only=True)
@@ -71,7 +71,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return {
             "id": match.pk,
             "club": session.club_id,
-            "season": session.season_id,
+            "season": match.season_id,
             "session": table.session_id,
             "table": match.table_id,
             "table_number": table.number,

@@ -4,7 +4,7 @@ through the ORM (no service, no validation) raise IntegrityError."""
 import pytest
 from django.db import IntegrityError, transaction
 
-from clubs.models import Table
+from clubs.models import Session, Table
 from matches.models import Deal, Match
 from matches.services import deal_record
 
@@ -19,6 +19,7 @@ def refused(write):
 def match_row(chicago, **fields):
     values = {
         "table": chicago.table,
+        "season": chicago.season,
         "kind": "chicago",
         "north": chicago.north,
         "east": chicago.east,
@@ -148,3 +149,22 @@ def test_a_match_fits_its_table(chicago, club):
     # A table's seats cannot change under its matches.
     refused(lambda: Table.objects.filter(pk=two.pk).update(seats=4))
     refused(lambda: Table.objects.filter(pk=chicago.table_id).update(seats=2))
+
+
+def test_a_match_is_in_its_tables_season(chicago, club):
+    from clubs.services import season_create
+
+    assert chicago.season_id == chicago.table.session.season_id
+    other = season_create(
+        club=club, name="Another season", start_date="2040-01-01", end_date="2040-12-31"
+    )
+    refused(lambda: match_row(chicago, season=other).save())
+    refused(lambda: Match.objects.filter(pk=chicago.pk).update(season=other))
+    # Moved to a table of another season's session, it would have to move season too.
+    later = Table.objects.create(
+        session=Session.objects.create(club=club, season=other, date="2040-03-01"),
+        number=1,
+        seats=4,
+    )
+    refused(lambda: Match.objects.filter(pk=chicago.pk).update(table=later))
+    Match.objects.filter(pk=chicago.pk).update(table=later, season=other)

@@ -61,6 +61,7 @@ def stored_match(
     south, west = rest if rest else (None, None)
     return Match.objects.create(
         table=table,
+        season=session.season,
         kind=kind or ("two_player" if two else "chicago"),
         north=north,
         east=east,
