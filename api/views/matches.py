@@ -6,7 +6,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
-from api import access, selectors
+from api import selectors
 from api.cache import cached_read, filter_owner, path_owner
 from api.filters import MatchFilter
 from api.idempotency import idempotent
@@ -177,14 +177,12 @@ class DealViewSet(ClubScopedViewSet):
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
             match = selectors.readable_matches(self.request).filter(pk=match_id).first()
         else:
-            match = Match.objects.select_related("table__session__club").filter(pk=match_id)
-            match = match.first()
-            if match is not None and not access.can_write_club(
-                self.request, match.table.session.club_id
+            match = selectors.writable_matches(self.request).filter(pk=match_id).first()
+            if (
+                match is None
+                and selectors.readable_matches(self.request).filter(pk=match_id).exists()
             ):
-                if selectors.readable_matches(self.request).filter(pk=match_id).exists():
-                    raise PermissionDenied(gettext("You do not direct this club."))
-                match = None
+                raise PermissionDenied(gettext("You do not direct this club."))
         if match is None:
             raise NotFound()
         return match
