@@ -2,7 +2,7 @@
 
 Run from the repository root, with PostgreSQL answering on 127.0.0.1:5432:
 
-    python bench/api_load.py [--database postgresql|sqlite|both] [--workers 4]
+    python bench/api_load.py [--database postgresql|sqlite|both] [--workers 3]
                              [--seconds 10] [--rounds 3] [--connections 16]
 
 gunicorn serves the API with the production configuration (``docker/gunicorn.conf.py``, the
@@ -352,7 +352,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--database", choices=["postgresql", "sqlite", "both"], default="both")
     parser.add_argument("--database-url", default=common.DEFAULT_DATABASE_URL)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument(
+        "--workers", type=int, default=3, help="gunicorn workers (production's default: 3)"
+    )
     parser.add_argument("--seconds", type=float, default=10.0, help="per endpoint and round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=16)

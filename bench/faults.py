@@ -626,7 +626,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", default="concurrent,worker,redis")
     parser.add_argument("--database-url", default=common.DEFAULT_DATABASE_URL)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument(
+        "--workers", type=int, default=3, help="gunicorn workers (production's default: 3)"
+    )
     parser.add_argument("--outage", type=float, default=30.0, help="seconds Redis is down")
     parser.add_argument("--port", type=int, default=8766)
     args = parser.parse_args()
