@@ -552,7 +552,11 @@ def redis_outage(
             )
             catch_seconds = time.monotonic() - t0 - up_at
             caught_up = stored_ladder(season.pk) == computed_ladder(season.pk)
-            catch_up_logged = f"standings catch-up: seasons={season.pk}" in worker.text()
+            catch_up_logged = any(
+                str(season.pk) in line.split("seasons=", 1)[1].split(",")
+                for line in worker.text().splitlines()
+                if "standings catch-up: seasons=" in line
+            )
         except TimeoutError:
             pass
         time.sleep(3)  # a few health polls with Redis back
