@@ -81,7 +81,9 @@ def ladder_generation_bump(*, season_ids: Iterable[int]) -> None:
     _bump(("ladder", season_id) for season_id in season_ids)
 
 
-def generations(scopes: Sequence[Scope], *, read_also: Sequence[str] = ()):
+def generations(
+    scopes: Sequence[Scope], *, read_also: Sequence[str] = ()
+) -> tuple[tuple[str, ...], dict[str, object]]:
     """The current tokens of ``scopes`` (new ones for scopes that have none) and, read in the
     same round trip, the cache's values of the keys ``read_also`` (a dict of those found)."""
     keys = [_key(scope) for scope in scopes]

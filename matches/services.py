@@ -77,7 +77,7 @@ def _attribute(instance, actor, reason: str) -> None:
 def _season_changed(match: Match) -> None:
     """Tell the ladders that this match's season changed, and the read cache that its club's
     data did (once per service call)."""
-    _seasons_changed({match.table.session.season_id})
+    _seasons_changed({match.season_id})
     seated = (match.north_id, match.east_id, match.south_id, match.west_id)
     match_generation_bump(
         match_id=match.pk,
@@ -582,7 +582,7 @@ def club_matches_rescore(*, club: Club, actor=None, kind=Kind.CHICAGO) -> int:
     )
     seasons = set()
     for pk in ids:
-        seasons.add(_rescore(Match(pk=pk), actor=actor).table.session.season_id)
+        seasons.add(_rescore(Match(pk=pk), actor=actor).season_id)
     _seasons_changed(seasons)
     club_generation_bump(club_ids=[club.pk])
     return len(ids)

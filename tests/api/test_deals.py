@@ -1,6 +1,8 @@
 """Recording, correcting and removing deals; the score sheet's shape and figures."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from matches.models import Deal, Match
 from matches.selectors import match_sheet
@@ -194,9 +196,6 @@ def test_a_write_answers_with_the_row_it_scored_reading_the_deals_once(
 ):
     """Recording and correcting answer from the sheet the service scored (the deals are not
     read again after the write), and that row is the one a later read shows."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     with CaptureQueriesContext(connection) as recording:
         recorded = record(director_a, match_url, contract="2H", declarer="E", tricks=9).json()
     with CaptureQueriesContext(connection) as correcting:

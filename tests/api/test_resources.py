@@ -1,7 +1,10 @@
 """Clubs, players, seasons, sessions, tables and matches: shapes, writes, filters, bad input."""
 
 import pytest
+from rest_framework import serializers
 
+from api.selectors import matches_for
+from api.serializers.matches import MatchSerializer
 from clubs.models import Club, Membership, Player, Season, Session, Table
 from clubs.selectors import club_role
 from matches.models import Match
@@ -271,11 +274,6 @@ def test_a_match_is_filed_under_the_dates_session_on_a_new_table(world, director
 def test_a_match_reads_as_its_declared_fields_say(world, director_a):
     """MatchSerializer writes its answer out by hand (lists are faster so): it must be what
     DRF's field-by-field serialization of the declared fields gives, for every kind and state."""
-    from rest_framework import serializers
-
-    from api.selectors import matches_for
-    from api.serializers.matches import MatchSerializer
-
     body = {"club": world.a.club.pk, "played_on": "2025-03-14"}
     two = {**body, "kind": "two_player", "seats": seats(world.a.players[:2])}
     created = director_a.post("/api/v1/matches/", two, format="json").json()

@@ -5,6 +5,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from clubs.models import Session, Table
+from clubs.services import season_create
 from matches.models import Deal, Match
 from matches.services import deal_record
 
@@ -152,8 +153,6 @@ def test_a_match_fits_its_table(chicago, club):
 
 
 def test_a_match_is_in_its_tables_season(chicago, club):
-    from clubs.services import season_create
-
     assert chicago.season_id == chicago.table.session.season_id
     other = season_create(
         club=club, name="Another season", start_date="2040-01-01", end_date="2040-12-31"
