@@ -55,20 +55,30 @@ _CLUBS: dict[tuple[str, str, int], int] = {}
 _CLUBS_KEPT = 100_000
 
 
-def _club_of(about: Owner) -> int | None:
-    """The club of the owner: a match, season or session never changes club and ids are never
-    used again, so it is remembered in this process, and in the shared cache for the other
-    processes (only found clubs are remembered)."""
-    key = (settings.API_READ_CACHE_NAMESPACE, *about)
+def club_of(kind: str, object_id: int) -> int | None:
+    """The club of a match, season, session or club (``kind``), or None if there is none.
+
+    A match, season or session never changes club and ids are never used again, so a found
+    club is remembered in this process, and in the shared cache for the other processes. If
+    the shared cache fails, the database answers."""
+    key = (settings.API_READ_CACHE_NAMESPACE, kind, object_id)
     club_id = _CLUBS.get(key)
     if club_id is None:
-        shared_key = _key("club-of", *about)
-        club_id = cache.get(shared_key)
+        shared_key = _key("club-of", kind, object_id)
+        try:
+            club_id = cache.get(shared_key)
+        except Exception:
+            logger.warning("the shared cache failed; asking the database", exc_info=True)
+            shared_key = None
         if club_id is None:
-            club_id = selectors.club_id_of(about.kind, about.id)
+            club_id = selectors.club_id_of(kind, object_id)
             if club_id is None:
                 return None
-            cache.set(shared_key, club_id, timeout=settings.API_READ_CACHE_SECONDS)
+            if shared_key is not None:
+                try:
+                    cache.set(shared_key, club_id, timeout=settings.API_READ_CACHE_SECONDS)
+                except Exception:
+                    logger.warning("could not remember a club in the shared cache", exc_info=True)
         if len(_CLUBS) >= _CLUBS_KEPT:
             _CLUBS.clear()
         _CLUBS[key] = club_id
@@ -119,7 +129,7 @@ def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...])
             if about is None:
                 return method(view, request, *args, **kwargs)
             try:
-                club_id = _club_of(about)
+                club_id = club_of(*about)
                 if club_id is None:  # no such object: the view answers (a 404, an empty list)
                     return method(view, request, *args, **kwargs)
                 entry_key = _entry_key(request)

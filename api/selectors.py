@@ -65,14 +65,6 @@ def readable_matches(request) -> QuerySet[Match]:
     ).select_related("table__session__club")
 
 
-def writable_matches(request) -> QuerySet[Match]:
-    """The matches the client may write (record deals in), each with its table, session and
-    club: one query, the director check a subquery of it."""
-    return Match.objects.filter(
-        table__session__club__in=access.writable_clubs(request)
-    ).select_related("table__session__club")
-
-
 def match_for_sheet(request, match_id: int) -> Match | None:
     """The match if the client may read it, with its table, session, club and players (the
     players in a query of their own: a nine-table join costs PostgreSQL more to plan than

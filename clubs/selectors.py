@@ -34,6 +34,16 @@ def clubs_directed_by(user) -> QuerySet[Club]:
     return Club.objects.filter(pk__in=_member_clubs(user, role=Role.DIRECTOR))
 
 
+def club_ids_directed_by(user) -> frozenset[int]:
+    """The ids of the clubs where the (signed-in, not superuser) user's player is a
+    director."""
+    return frozenset(
+        Membership.objects.filter(player__user=user, role=Role.DIRECTOR)
+        .order_by()
+        .values_list("club_id", flat=True)
+    )
+
+
 def club_role(user, club: Club) -> str | None:
     """ "director", "player" or None for a user in a club. A superuser counts as a director of
     every club."""

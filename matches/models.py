@@ -5,15 +5,29 @@ figures the rules engine computed from it, for fast reading. The computed figure
 ever written by `matches.services`, from `scoring.engine`; nobody edits them by hand.
 """
 
+import functools
+
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+from simple_history.manager import HistoryManager
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Season, Table
 from scoring.engine import Doubling, Kind, Seat, Strain, Winner
+
+
+class History(HistoryManager):
+    """django-simple-history's manager, its class made once: the library makes a new manager
+    class (``from_queryset``) each time ``instance.history`` is read, which it does for every
+    record it writes."""
+
+    @classmethod
+    @functools.cache
+    def from_queryset(cls, queryset_class, class_name=None):
+        return super().from_queryset(queryset_class, class_name)
 
 
 class SeatChoice(models.TextChoices):
@@ -101,7 +115,7 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_manager=History)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -224,7 +238,7 @@ class Deal(models.Model):
     partscore_ew = models.IntegerField(_("partscore East-West"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_manager=History)
 
     class Meta:
         ordering = ["match", "sequence"]

@@ -6,8 +6,8 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
-from api import selectors
-from api.cache import cached_read, filter_owner, path_owner
+from api import access, selectors
+from api.cache import cached_read, club_of, filter_owner, path_owner
 from api.filters import MatchFilter
 from api.idempotency import idempotent
 from api.pagination import PageNumberPagination
@@ -171,21 +171,24 @@ class DealViewSet(ClubScopedViewSet):
     queryset = Match.objects.none()  # for the schema: the rows are deals of one match
 
     def get_match(self) -> Match:
-        """The match with its table, session and club: a 404 unless the client may read it,
-        a 403 for a write unless it may write it (asked first: a writer reads too)."""
+        """For a read, the match with its table, session and club: a 404 unless the client may
+        read it. For a write, only the match's id (the service locks the row and reads it):
+        a 403 unless the client directs its club (a 404 if it may not read it either)."""
         match_id = checked_id(self.kwargs["match_id"])
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
             match = selectors.readable_matches(self.request).filter(pk=match_id).first()
-        else:
-            match = selectors.writable_matches(self.request).filter(pk=match_id).first()
-            if (
-                match is None
-                and selectors.readable_matches(self.request).filter(pk=match_id).exists()
-            ):
-                raise PermissionDenied(gettext("You do not direct this club."))
-        if match is None:
-            raise NotFound()
-        return match
+            if match is None:
+                raise NotFound()
+            return match
+        club_id = club_of("match", match_id)
+        if club_id is not None and access.can_write_club(self.request, club_id):
+            return Match(pk=match_id)
+        if (
+            club_id is not None
+            and selectors.readable_matches(self.request).filter(pk=match_id).exists()
+        ):
+            raise PermissionDenied(gettext("You do not direct this club."))
+        raise NotFound()
 
     def _row(self, match, sequence: int):
         sheet = match_selectors.match_sheet(match=match)

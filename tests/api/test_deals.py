@@ -298,3 +298,23 @@ def test_an_abandoned_match_accepts_no_deal(director_a, match_url):
     sheet = director_a.get(f"{match_url}/score-sheet/").json()
     assert sheet["status"] == "abandoned" and sheet["winner"] is None
     assert sheet["next_deal"] is None
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_a_write_to_a_match_that_does_not_exist_is_a_404(director_a, method):
+    url = "/api/v1/matches/987654321/deals/" + ("" if method == "post" else "1/")
+    response = getattr(director_a, method)(url, {"passed_out": True}, format="json")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+def test_a_write_to_a_match_deleted_meanwhile_names_the_match(world, director_a, match_url):
+    """The API remembers which club a match is in (ids are never used again); a match deleted
+    after that is refused by the service, which locks and reads the row, with a 400 on
+    ``match``, and nothing is written."""
+    assert record(director_a, match_url, passed_out=True).status_code == 201
+    Match.objects.filter(pk=world.a.match.pk).delete()
+    response = record(director_a, match_url, passed_out=True)
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"match"}
+    assert not Deal.objects.filter(match_id=world.a.match.pk).exists()
