@@ -4,8 +4,9 @@ show changes.
 A cached view names the object its answer is about (``Owner``: a match, a season, a session
 or a club, from the URL) and what else the answer shows beyond the club's own data
 (``depends``: the match, the club's matches, the season's ladder). The answer is stored
-under the request's full URL and language with the generations (``clubs.generations``) of
-the club and of those, read *before* it was computed, and served again only while they are
+rendered (a hit sends the stored bytes: no serializer, no renderer) under the request's full
+URL, language and media type with the generations (``clubs.generations``) of the club and of
+those, read *before* it was computed, and served again only while they are
 unchanged, to a client that may read the club (the club's members and keys, and everyone for
 a public club). The services renew the generations with every write, so no client ever reads
 an answer older than the last write it could see; a deal recorded at one table leaves the
@@ -24,8 +25,8 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpResponse
 from django.utils.translation import get_language
-from rest_framework.response import Response
 
 from api import access, selectors
 from api.ids import whole_id
@@ -46,7 +47,9 @@ def _key(*parts) -> str:
 
 
 def _entry_key(request) -> str:
-    url = request.build_absolute_uri()
+    """The answer's key: its URL, language and the media type it is rendered in (a client
+    may ask for ``application/json; indent=4``)."""
+    url = f"{request.accepted_media_type} {request.build_absolute_uri()}"
     digest = hashlib.blake2b(url.encode(), digest_size=16).hexdigest()
     return _key("answer", get_language(), digest)
 
@@ -83,6 +86,13 @@ def club_of(kind: str, object_id: int) -> int | None:
             _CLUBS.clear()
         _CLUBS[key] = club_id
     return club_id
+
+
+def _content_type(request) -> str:
+    """The Content-Type DRF gives an answer in the request's renderer."""
+    renderer = request.accepted_renderer
+    charset = f"; charset={renderer.charset}" if renderer.charset else ""
+    return f"{renderer.media_type}{charset}"
 
 
 def _may_read(request, club_id: int, public: bool) -> bool:
@@ -138,7 +148,7 @@ def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...])
                 entry = found.get(entry_key)
                 fresh = entry is not None and entry[0] == tokens
                 if fresh and _may_read(request, club_id, public=entry[1]):
-                    return Response(entry[2])
+                    return HttpResponse(entry[2], content_type=_content_type(request))
             except Exception:
                 logger.warning("the read cache failed; answering from the database", exc_info=True)
                 return method(view, request, *args, **kwargs)
@@ -150,9 +160,12 @@ def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...])
             # (a list's filter on a club the client may not read answers an empty list).
             if _may_read(request, club_id, public):
                 try:
+                    body = request.accepted_renderer.render(
+                        response.data, request.accepted_media_type, view.get_renderer_context()
+                    )
                     cache.set(
                         entry_key,
-                        (tokens, public, response.data),
+                        (tokens, public, body),
                         timeout=settings.API_READ_CACHE_SECONDS,
                     )
                 except Exception:

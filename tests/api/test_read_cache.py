@@ -49,6 +49,17 @@ def test_a_second_read_of_a_score_sheet_touches_no_database(public_side, django_
     assert second.json() == first.json()
 
 
+def test_a_cached_answer_is_sent_as_rendered_for_each_media_type(public_side):
+    client, url = APIClient(), sheet_url(public_side.match)
+    first, second = client.get(url), client.get(url)
+    assert second.content == first.content and b"\n" not in second.content
+    assert second["Content-Type"] == first["Content-Type"] == "application/json"
+    indented = [client.get(url, HTTP_ACCEPT="application/json; indent=4") for _ in range(2)]
+    assert indented[0].content == indented[1].content
+    assert indented[1].content.startswith(b'{\n    "') and indented[1].json() == first.json()
+    assert client.get(url).content == first.content
+
+
 def test_the_cache_is_off_without_a_shared_cache(public_side, settings):
     settings.API_READ_CACHE = False
     client, url = APIClient(), sheet_url(public_side.match)
