@@ -51,7 +51,8 @@ def _entry_key(request) -> str:
     may ask for ``application/json; indent=4``)."""
     url = f"{request.accepted_media_type} {request.build_absolute_uri()}"
     digest = hashlib.blake2b(url.encode(), digest_size=16).hexdigest()
-    return _key("answer", get_language(), digest)
+    # Not "answer": earlier versions stored the data unrendered under that name.
+    return _key("rendered", get_language(), digest)
 
 
 _CLUBS: dict[tuple[str, str, int], int] = {}
