@@ -63,15 +63,17 @@ def club_generation_bump(*, club_ids: Iterable[int]) -> None:
     _bump(("club", club_id) for club_id in club_ids)
 
 
-def match_generation_bump(*, match_id: int, session, player_ids: Iterable[int]) -> None:
-    """The match (of ``session``, with these players) and the match lists it is in are stale."""
+def match_generation_bump(
+    *, match_id: int, club_id: int, season_id: int, session_id: int, player_ids: Iterable[int]
+) -> None:
+    """The match (with these players) and the match lists it is in are stale."""
     _bump(
         [
             ("match", match_id),
-            ("matches", session.club_id),
-            ("season-matches", session.season_id),
-            ("session-matches", session.pk),
-            *(("player-matches", f"{session.season_id}-{player}") for player in player_ids),
+            ("matches", club_id),
+            ("season-matches", season_id),
+            ("session-matches", session_id),
+            *(("player-matches", f"{season_id}-{player}") for player in player_ids),
         ]
     )
 
