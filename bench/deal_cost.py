@@ -33,14 +33,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import common
+from bench.api_load import DEAL_BODIES
 
 WARM_UP = 100
-BODIES = [
-    b'{"contract": "4S", "declarer": "N", "tricks": 10}',
-    b'{"contract": "3NT", "declarer": "E", "tricks": 9}',
-    b'{"contract": "2H", "declarer": "S", "tricks": 8}',
-    b'{"contract": "1NT", "declarer": "W", "tricks": 6}',
-]
+BODIES = [body.encode() for body in DEAL_BODIES]
 
 
 def record(count: int, planned: int) -> float:

@@ -37,11 +37,8 @@ def clubs_directed_by(user) -> QuerySet[Club]:
 def club_ids_directed_by(user) -> frozenset[int]:
     """The ids of the clubs where the (signed-in, not superuser) user's player is a
     director."""
-    return frozenset(
-        Membership.objects.filter(player__user=user, role=Role.DIRECTOR)
-        .order_by()
-        .values_list("club_id", flat=True)
-    )
+    directed = _member_clubs(user, role=Role.DIRECTOR).order_by()
+    return frozenset(directed.values_list("club", flat=True))
 
 
 def club_role(user, club: Club) -> str | None:
