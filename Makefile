@@ -40,9 +40,11 @@ migrations-check: $(VENV)/.installed-dev
 	$(TEST_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 
 # Update the catalogs with every marked string (then translate what is new in each).
+# gettext wraps at 79 columns; the catalogs are kept at 100 (polib), so a run shows only real changes.
 messages: $(VENV)/.installed-dev
 	$(TEST_ENV) $(BIN)/python manage.py makemessages --add-location=file --no-obsolete \
 		$(addprefix -l ,$(LOCALES)) $(addprefix --ignore=,$(MESSAGES_IGNORE))
+	$(BIN)/python -c "import glob, polib; [polib.pofile(f, wrapwidth=100).save() for f in glob.glob('locale/*/LC_MESSAGES/django.po')]"
 
 # The compiled catalogs (.mo) are build output, not in git.
 compilemessages: $(VENV)/.installed-dev
