@@ -15,7 +15,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club
@@ -173,16 +172,13 @@ def table_correct(request, pk: int):
     fix_form = DealForm(request.POST, match=match, prefix="fix")
     if not fix_form.is_valid():
         return _render_table(request, match, status=400, fix_form=fix_form, fix_open=True)
-    last = match.deals.order_by("-sequence").first()
-    sequence = fix_form.cleaned_data["expected_sequence"]
-    if last is None or last.sequence != sequence:
-        fix_form.add_error(
-            None, _("The last deal is no longer the one you corrected: check it and try again.")
-        )
-        return _render_table(request, match, status=409, fix_form=fix_form, fix_open=True)
     try:
         services.deal_correct(
-            match=match, sequence=sequence, actor=request.user, **fix_form.service_arguments()
+            match=match,
+            sequence=fix_form.cleaned_data["expected_sequence"],
+            last_only=True,  # checked under the match's lock: a deal may be recorded meanwhile
+            actor=request.user,
+            **fix_form.service_arguments(),
         )
     except ValidationError as error:
         fix_form.add_service_error(error)
