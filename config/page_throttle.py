@@ -4,9 +4,10 @@ The API has throttles of its own (``api.throttling``). These count the rest: eve
 (``PAGE_THROTTLE_ANON``) and, at a lower rate of their own, the score sheet PDFs, which take
 WeasyPrint about a quarter of a second each (``PDF_THROTTLE_ANON``). They are DRF's
 anonymous throttle: the client's address is read as the API's (``NUM_PROXIES``), signed-in
-users are not counted, and so is nothing when the cache does not answer. Not counted either:
-the API, ``/health/`` and static files (WhiteNoise serves those before any view). Over the
-rate: 429 with ``Retry-After`` and a short page in the visitor's language.
+users are not counted, and while the cache does not answer every request is let through.
+Not counted either: the API, ``/health/`` and static files (WhiteNoise serves those before
+any view). Over the rate: 429 with ``Retry-After`` and a short page in the visitor's
+language.
 """
 
 import math
