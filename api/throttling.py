@@ -22,16 +22,21 @@ def _api_key(request) -> ClubAPIKey | None:
     return request.auth if isinstance(request.auth, ClubAPIKey) else None
 
 
-class _AllowWhenCacheIsDown:
+class AllowWhenCacheIsDown:
+    """A throttle that lets the request through when the cache does not answer (the pages'
+    throttles, ``config.page_throttle``, too)."""
+
+    kind = "API throttle"  # for the log
+
     def allow_request(self, request, view):
         try:
             return super().allow_request(request, view)
         except RedisError as error:
-            logger.warning("API throttle not applied: the cache is unreachable (%s)", error)
+            logger.warning("%s not applied: the cache is unreachable (%s)", self.kind, error)
             return True
 
 
-class AnonymousClientThrottle(_AllowWhenCacheIsDown, AnonRateThrottle):
+class AnonymousClientThrottle(AllowWhenCacheIsDown, AnonRateThrottle):
     """Anonymous clients, per IP address; requests with an API key are counted per key."""
 
     def get_cache_key(self, request, view):
@@ -40,7 +45,7 @@ class AnonymousClientThrottle(_AllowWhenCacheIsDown, AnonRateThrottle):
         return super().get_cache_key(request, view)
 
 
-class SignedInUserThrottle(_AllowWhenCacheIsDown, UserRateThrottle):
+class SignedInUserThrottle(AllowWhenCacheIsDown, UserRateThrottle):
     """Signed-in users, per user (DRF's own class would also count anonymous clients)."""
 
     def get_cache_key(self, request, view):
@@ -49,7 +54,7 @@ class SignedInUserThrottle(_AllowWhenCacheIsDown, UserRateThrottle):
         return super().get_cache_key(request, view)
 
 
-class APIKeyRateThrottle(_AllowWhenCacheIsDown, SimpleRateThrottle):
+class APIKeyRateThrottle(AllowWhenCacheIsDown, SimpleRateThrottle):
     """Requests made with a club API key, per key."""
 
     scope = "api_key"

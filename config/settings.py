@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.page_throttle.PageThrottleMiddleware",  # after the user and the language are known
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -248,6 +249,12 @@ REST_FRAMEWORK = {
     # Reverse proxies in front that append to X-Forwarded-For (0: use the peer address).
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
 }
+
+# The pages' throttles (config.page_throttle): anonymous requests per IP address (counted as
+# the API's, NUM_PROXIES above), score sheet PDFs at a rate of their own; signed-in users,
+# the API, /health/ and static files are not counted. Over them: 429 with Retry-After.
+PAGE_THROTTLE_ANON = os.environ.get("PAGE_THROTTLE_ANON", "120/min")
+PDF_THROTTLE_ANON = os.environ.get("PDF_THROTTLE_ANON", "10/min")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Partscore API",

@@ -4,10 +4,13 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
-# Suites are not throttled; tests/config/test_throttling.py sets a low rate of its own.
+# Suites are not throttled; tests/config/test_throttling.py and test_page_throttle.py set
+# low rates of their own.
 os.environ.setdefault("API_THROTTLE_ANON", "100000/min")
 os.environ.setdefault("API_THROTTLE_USER", "100000/min")
 os.environ.setdefault("API_THROTTLE_KEY", "100000/min")
+os.environ.setdefault("PAGE_THROTTLE_ANON", "100000/min")
+os.environ.setdefault("PDF_THROTTLE_ANON", "100000/min")
 # The read cache is on in every test (one process: the local cache is shared); each test
 # gets a namespace of its own (tests/conftest.py).
 os.environ.setdefault("API_READ_CACHE", "1")

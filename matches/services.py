@@ -268,6 +268,16 @@ def _copy_state(target: Match, source: Match) -> None:
         setattr(target, name, getattr(source, name))
 
 
+def _refuse_unless_last(deals: list[Deal], sequence: int) -> None:
+    """Refuse a change meant for the last deal when deal ``sequence`` is no longer the last
+    (someone recorded another a moment ago). Call it with the match locked."""
+    if deals and sequence != deals[-1].sequence:
+        raise MatchConflict(
+            _("Deal %(n)s is not the last deal any more; the last is %(last)s.")
+            % {"n": sequence, "last": deals[-1].sequence}
+        )
+
+
 def _deals(match: Match) -> list[Deal]:
     """The match's deals in order (written out, see ``_LOCK_SQL``)."""
     sql = "SELECT * FROM matches_deal WHERE match_id = %s ORDER BY sequence"
@@ -476,13 +486,15 @@ def deal_correct(
     contract=None,
     declarer=None,
     tricks=None,
+    last_only: bool = False,
     actor=None,
 ) -> Deal:
     """Replace what was entered for deal ``sequence`` and re-score it and every later deal.
 
     A correction that leaves later deals impossible (e.g. the rubber now ends earlier)
-    raises ``MatchConflict`` and changes nothing. Returns the deal, with ``row`` as
-    ``deal_record``'s.
+    raises ``MatchConflict`` and changes nothing. With ``last_only`` (the table page),
+    ``sequence`` must be the match's last deal when the match is locked, else
+    ``MatchConflict``. Returns the deal, with ``row`` as ``deal_record``'s.
     """
     locked = _lock(match)
     result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
@@ -492,6 +504,8 @@ def deal_correct(
         raise ValidationError({"sequence": [_("The deal's sequence is a whole number.")]})
     if not 1 <= sequence <= len(deals):
         raise ValidationError({"sequence": [_("This match has no deal %(n)s.") % {"n": sequence}]})
+    if last_only:
+        _refuse_unless_last(deals, sequence)
     index = sequence - 1
     results = [_result_of(deal) for deal in deals]
     results[index] = result
@@ -527,12 +541,9 @@ def deal_delete_last(*, match: Match, sequence=None, actor=None) -> None:
     deals = _deals(locked)
     if not deals:
         raise MatchConflict(_("This match has no deal to delete."))
+    if sequence is not None:
+        _refuse_unless_last(deals, sequence)
     last = deals[-1]
-    if sequence is not None and sequence != last.sequence:
-        raise MatchConflict(
-            _("Deal %(n)s is not the last deal any more; the last is %(last)s.")
-            % {"n": sequence, "last": last.sequence}
-        )
     sheet = _score(locked, [_result_of(deal) for deal in deals[:-1]])
     _attribute(last, actor, _("deal deleted"))
     last.delete()

@@ -15,7 +15,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.models import Club
@@ -23,6 +22,7 @@ from clubs.views import can_direct, club_for_director, club_for_reader, doors
 from matches import selectors, services
 from matches.forms import DealForm, MatchForm
 from matches.models import Match
+from matches.pdf_cache import sheet_pdf_cached
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 # Where Letter is the usual paper; everywhere else the PDF defaults to A4.
@@ -76,14 +76,26 @@ def default_paper(club: Club) -> str:
 
 @doors
 def match_sheet_pdf(request, pk: int):
-    """The score sheet as a PDF of one page (A4, or Letter with ?paper=letter)."""
-    import weasyprint  # imported here: only this view needs it, and it is slow to import
-
+    """The score sheet as a PDF of one page (A4, or Letter with ?paper=letter); a complete
+    match's is kept in the cache (``matches.pdf_cache``)."""
     match = _match(pk)
     club = club_for_reader(request, match.table.session.club)
     paper = request.GET.get("paper", default_paper(club)).lower()
     if paper not in PAPER_SIZES:
         paper = default_paper(club)
+    pdf = sheet_pdf_cached(
+        match=match, paper=paper, draw=lambda: _draw_sheet_pdf(request, _match(pk), paper)
+    )
+    session = match.table.session
+    name = slugify(f"{club.slug} {session.date.isoformat()} table {match.table.number} {pk}")
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{name}.pdf"'
+    return response
+
+
+def _draw_sheet_pdf(request, match: Match, paper: str) -> bytes:
+    import weasyprint  # imported here: only this view needs it, and it is slow to import
+
     context = _sheet_context(request, match)
     context["pdf"] = True
     html = render_to_string("matches/sheet_pdf.html", context, request=request)
@@ -91,14 +103,9 @@ def match_sheet_pdf(request, pk: int):
         weasyprint.CSS(filename=finders.find("css/partscore.css")),
         weasyprint.CSS(string=f"@page {{ size: {PAPER_SIZES[paper]}; margin: 12mm; }}"),
     ]
-    pdf = weasyprint.HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf(
+    return weasyprint.HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf(
         stylesheets=stylesheets
     )
-    session = match.table.session
-    name = slugify(f"{club.slug} {session.date.isoformat()} table {match.table.number} {pk}")
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{name}.pdf"'
-    return response
 
 
 # --- The table page ----------------------------------------------------------------------
@@ -173,16 +180,13 @@ def table_correct(request, pk: int):
     fix_form = DealForm(request.POST, match=match, prefix="fix")
     if not fix_form.is_valid():
         return _render_table(request, match, status=400, fix_form=fix_form, fix_open=True)
-    last = match.deals.order_by("-sequence").first()
-    sequence = fix_form.cleaned_data["expected_sequence"]
-    if last is None or last.sequence != sequence:
-        fix_form.add_error(
-            None, _("The last deal is no longer the one you corrected: check it and try again.")
-        )
-        return _render_table(request, match, status=409, fix_form=fix_form, fix_open=True)
     try:
         services.deal_correct(
-            match=match, sequence=sequence, actor=request.user, **fix_form.service_arguments()
+            match=match,
+            sequence=fix_form.cleaned_data["expected_sequence"],
+            last_only=True,  # checked under the match's lock: a deal may be recorded meanwhile
+            actor=request.user,
+            **fix_form.service_arguments(),
         )
     except ValidationError as error:
         fix_form.add_service_error(error)

@@ -40,7 +40,8 @@ PRINT_SETTINGS = (
     "'ssl_redirect': s.SECURE_SSL_REDIRECT, 'hsts': s.SECURE_HSTS_SECONDS,"
     "'secure_cookies': [s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE],"
     "'proxy_header': getattr(s, 'SECURE_PROXY_SSL_HEADER', None),"
-    "'throttle': s.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES'], 'log_format': s.LOG_FORMAT}))"
+    "'throttle': s.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES'], 'log_format': s.LOG_FORMAT,"
+    "'page_throttle': [s.PAGE_THROTTLE_ANON, s.PDF_THROTTLE_ANON]}))"
 )
 
 
@@ -57,6 +58,7 @@ def test_production_defaults_are_the_safe_ones(tmp_path):
     assert values["secure_cookies"] == [True, True]
     assert values["proxy_header"] is None  # trusting X-Forwarded-Proto is opt-in
     assert values["throttle"] == {"anon": "120/min", "user": "1200/min", "api_key": "1200/min"}
+    assert values["page_throttle"] == ["120/min", "10/min"]
     assert values["log_format"] == "json"
 
 
@@ -68,11 +70,14 @@ def test_the_environment_overrides_each_switch(tmp_path):
         API_THROTTLE_ANON="10/min",
         API_THROTTLE_USER="100/hour",
         API_THROTTLE_KEY="50/min",
+        PAGE_THROTTLE_ANON="30/min",
+        PDF_THROTTLE_ANON="5/hour",
         LOG_FORMAT="plain",
     )
     assert values["ssl_redirect"] is False
     assert values["proxy_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     assert values["throttle"] == {"anon": "10/min", "user": "100/hour", "api_key": "50/min"}
+    assert values["page_throttle"] == ["30/min", "5/hour"]
     assert values["log_format"] == "plain"
 
 

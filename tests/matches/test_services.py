@@ -350,6 +350,18 @@ def test_a_correction_that_makes_later_deals_impossible_changes_nothing(rubber):
     assert snapshot(rubber) == before
 
 
+def test_a_correction_of_the_last_deal_is_refused_once_it_is_not_the_last(chicago):
+    deal_record(match=chicago, contract="2S", declarer="N", tricks=8)
+    deal_record(match=chicago, contract="4H", declarer="E", tricks=10)
+    before = snapshot(chicago)
+    with pytest.raises(MatchConflict) as conflict:
+        deal_correct(match=chicago, sequence=1, passed_out=True, last_only=True)
+    assert "the last is 2" in str(conflict.value)
+    assert snapshot(chicago) == before
+    corrected = deal_correct(match=chicago, sequence=2, passed_out=True, last_only=True)
+    assert corrected.passed_out
+
+
 def test_correcting_a_deal_that_does_not_exist(chicago):
     deal_record(match=chicago, passed_out=True)
     for sequence in (0, 2, "1"):

@@ -6,7 +6,9 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from tests.web.conftest import play
+from clubs.services import club_update, player_create
+from matches.services import deal_correct, match_create
+from tests.web.conftest import DAY, play
 
 pytestmark = pytest.mark.django_db
 
@@ -97,3 +99,83 @@ def test_rubber_pdf_is_one_page(client, new_match):
     text = text_on_page(reader.pages[0])
     assert "above the line" in text and "below the line" in text
     assert str(rubber.total_ns) in text and str(rubber.total_ew) in text
+
+
+# --- the PDF of a complete match is kept ---------------------------------------------------
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The PDFs WeasyPrint draws, counted."""
+    import weasyprint
+
+    calls = []
+    write_pdf = weasyprint.HTML.write_pdf
+
+    def counting(self, *args, **kwargs):
+        calls.append(self)
+        return write_pdf(self, *args, **kwargs)
+
+    monkeypatch.setattr(weasyprint.HTML, "write_pdf", counting)
+    return calls
+
+
+def pdf_text(response) -> str:
+    assert response.status_code == 200
+    return PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
+
+
+def test_a_complete_matchs_pdf_is_drawn_once_until_it_changes(client, worked_chicago, drawn):
+    url = reverse("matches:sheet_pdf", args=[worked_chicago.pk])
+    first = client.get(url, {"paper": "a4"}, HTTP_ACCEPT_LANGUAGE="en")
+    again = client.get(url, {"paper": "a4"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert len(drawn) == 1
+    assert again.content == first.content and again["Content-Type"] == "application/pdf"
+    assert again["Content-Disposition"] == first["Content-Disposition"]
+
+    # Each paper size and language is a PDF of its own.
+    client.get(url, {"paper": "letter"}, HTTP_ACCEPT_LANGUAGE="en")
+    client.get(url, {"paper": "a4"}, HTTP_ACCEPT_LANGUAGE="nl")
+    assert len(drawn) == 3
+
+    # A correction: drawn afresh, with the new figures.
+    deal_correct(match=worked_chicago, sequence=5, contract="1C", declarer="W", tricks=6)
+    corrected = client.get(url, {"paper": "a4"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert len(drawn) == 4
+    worked_chicago.refresh_from_db()
+    assert worked_chicago.status == "complete"
+    text = pdf_text(corrected)
+    assert str(worked_chicago.total_ns) in text and "win by 380" not in text
+    client.get(url, {"paper": "a4"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert len(drawn) == 4
+
+    # A club option that changes the figures: drawn afresh.
+    club_update(club=worked_chicago.table.session.club, chicago_vulnerability="non_dealer")
+    client.get(url, {"paper": "a4"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert len(drawn) == 5
+
+
+def test_an_unfinished_matchs_pdf_is_drawn_each_time(client, new_match, drawn):
+    match = play(new_match(), [("2S", "N", 8)])
+    url = reverse("matches:sheet_pdf", args=[match.pk])
+    assert "N-S 60, E-W 0" in pdf_text(client.get(url))
+    play(match, [("3NT", "E", 9)])
+    assert "E-W 600" in pdf_text(client.get(url))
+    assert len(drawn) == 2
+
+
+def test_a_kept_pdf_is_sent_only_to_whoever_may_read_the_club(
+    client, director, make_club, players, drawn
+):
+    club = make_club(slug="private", public=False)
+    members = [player_create(club=club, name=name) for name in ("Gia", "Hal", "Ida", "Jo")]
+    seats = dict(zip("NESW", members, strict=True))
+    match = match_create(club=club, kind="chicago", seats=seats, played_on=DAY)
+    play(match, [("1NT", "N", 7)] * 4)
+    url = reverse("matches:sheet_pdf", args=[match.pk])
+    client.force_login(director)
+    assert client.get(url).status_code == 200
+    client.logout()
+    response = client.get(url)
+    assert response.status_code == 302 and "/login/" in response["Location"]
+    assert len(drawn) == 1

@@ -4,6 +4,7 @@ director's correction of the last deal."""
 import pytest
 from django.urls import reverse
 
+from matches import services
 from tests.web.conftest import play
 
 pytestmark = pytest.mark.django_db
@@ -121,6 +122,41 @@ def test_director_corrects_and_deletes_the_last_deal(client, table):
     assert response.status_code == 409
     assert client.post(reverse("matches:table_delete_last", args=[match.pk])).status_code == 302
     assert list(match.deals.values_list("sequence", flat=True)) == [1]
+
+
+def test_a_correction_refused_when_a_deal_was_recorded_since_the_page_read_it(
+    client, table, monkeypatch
+):
+    """The rule "only the last deal" is checked under the match's lock: a deal another
+    director records between this request's reads and the correction makes it a 409."""
+    match, _url = table
+    play(match, [("2S", "N", 8), ("4H", "E", 10)])
+    deal_correct = services.deal_correct
+
+    def another_director_records_a_deal_first(**arguments):
+        play(match, [("1NT", "W", 7)])
+        return deal_correct(**arguments)
+
+    monkeypatch.setattr(services, "deal_correct", another_director_records_a_deal_first)
+    before = list(match.deals.order_by("sequence").values_list("tricks", "points_ns", "points_ew"))
+    response = client.post(
+        reverse("matches:table_correct", args=[match.pk]),
+        {
+            "fix-expected_sequence": 2,
+            "fix-level": 4,
+            "fix-strain": "H",
+            "fix-doubling": "",
+            "fix-declarer": "E",
+            "fix-tricks": 9,
+        },
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 409
+    assert "Deal 2 is not the last deal any more; the last is 3." in response.content.decode()
+    after = list(match.deals.order_by("sequence").values_list("tricks", "points_ns", "points_ew"))
+    assert after[:2] == before  # deal 2 as it was; deal 3 is the other director's
+    assert len(after) == 3
+    assert not match.deals.model.history.filter(history_change_reason="deal corrected").exists()
 
 
 def test_finish_an_unfinished_rubber(client, director, new_match):

@@ -1,0 +1,62 @@
+"""The pages' throttles: anonymous requests per IP address, counted in the shared cache.
+
+The API has throttles of its own (``api.throttling``). These count the rest: every page
+(``PAGE_THROTTLE_ANON``) and, at a lower rate of their own, the score sheet PDFs, which take
+WeasyPrint about a quarter of a second each (``PDF_THROTTLE_ANON``). They are DRF's
+anonymous throttle: the client's address is read as the API's (``NUM_PROXIES``), signed-in
+users are not counted, and while the cache does not answer every request is let through.
+Not counted either: the API, ``/health/`` and static files (WhiteNoise serves those before
+any view). Over the rate: 429 with ``Retry-After`` and a short page in the visitor's
+language.
+"""
+
+import math
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.deprecation import MiddlewareMixin
+from rest_framework.throttling import AnonRateThrottle
+
+from api.throttling import AllowWhenCacheIsDown
+
+PDF_VIEWS = {"matches:sheet_pdf"}
+NOT_COUNTED = {"health"}  # views; and everything in the API's namespace
+
+
+class PageThrottle(AllowWhenCacheIsDown, AnonRateThrottle):
+    """Anonymous page requests, per IP address."""
+
+    kind = "page throttle"
+    scope = "page"
+
+    def get_rate(self) -> str | None:
+        return settings.PAGE_THROTTLE_ANON  # read per request: tests change it
+
+
+class PDFThrottle(PageThrottle):
+    """Anonymous requests for a score sheet PDF, per IP address."""
+
+    scope = "pdf"
+
+    def get_rate(self) -> str | None:
+        return settings.PDF_THROTTLE_ANON
+
+
+class PageThrottleMiddleware(MiddlewareMixin):
+    """Answers 429 to an anonymous client over its rate, before the view runs."""
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
+        resolved = request.resolver_match
+        if "api" in resolved.namespaces or resolved.view_name in NOT_COUNTED:
+            return None
+        throttle = PDFThrottle() if resolved.view_name in PDF_VIEWS else PageThrottle()
+        if throttle.allow_request(request, None):
+            return None
+        wait = throttle.wait()
+        seconds = max(1, math.ceil(throttle.duration if wait is None else wait))
+        context = {"seconds": seconds, "login_url": reverse("clubs:login")}
+        response = render(request, "429.html", context, status=429)
+        response["Retry-After"] = str(seconds)
+        return response
