@@ -289,10 +289,10 @@ def _check_may_rename(player: Player, *, actor, club: Club | None) -> None:
     """A player's name is shown by every club they belong to, so it is changed only by a client
     that writes all of them: a superuser, a director of each, or (``club``, the one club the
     caller checked the client writes, e.g. an API key's) a client of their only club."""
-    if actor is not None and actor.is_authenticated and actor.is_superuser:
-        return
     allowed = {club.pk} if club is not None else set()
     if actor is not None and actor.is_authenticated:
+        if actor.is_superuser:
+            return
         allowed |= club_ids_directed_by(actor)
     if not set(player.memberships.values_list("club_id", flat=True)) <= allowed:
         raise NotPermitted(
