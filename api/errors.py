@@ -11,9 +11,10 @@ messages, and is empty when no field is at fault.
 
 The handler also turns the services' errors into HTTP: Django's ``ValidationError`` with a
 field dict is a 400 on those fields (a view may rename service fields to its own with
-``service_error_fields``), the engine's ``InvalidInput`` a 400 on its field,
-``MatchConflict`` and the engine's ``MatchComplete`` a 409, and a database integrity error
-(a concurrent write that lost a race) a 409 instead of a 500.
+``service_error_fields``) and a service's ``NotPermitted`` a 403 naming them, the engine's
+``InvalidInput`` a 400 on its field, ``MatchConflict`` and the engine's ``MatchComplete`` a
+409, and a database integrity error (a concurrent write that lost a race) a 409 instead of a
+500.
 """
 
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -27,6 +28,7 @@ from rest_framework import exceptions, status
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from clubs.services import NotPermitted
 from matches.services import MatchConflict
 from scoring.engine import InvalidInput, MatchComplete
 from scoring.messages import engine_message
@@ -65,6 +67,8 @@ def _from_django(exc: DjangoValidationError, renames: dict[str, str]) -> excepti
 def convert(exc: Exception, renames: dict[str, str] | None = None) -> Exception:
     """The API exception for a service's or the engine's exception (others unchanged)."""
     renames = renames or {}
+    if isinstance(exc, NotPermitted):  # before ValidationError, which it is
+        return exceptions.PermissionDenied(_from_django(exc, renames).detail)
     if isinstance(exc, DjangoValidationError):
         return _from_django(exc, renames)
     if isinstance(exc, InvalidInput):
@@ -130,7 +134,7 @@ def error_body(exc: exceptions.APIException) -> dict:
     if isinstance(detail, list | dict):  # an APIException raised with structured detail
         errors = flatten(detail)
         text = "; ".join(m for messages in errors.values() for m in messages)
-        return {"code": _code(exc), "detail": text, "errors": {}}
+        return {"code": _code(exc), "detail": text, "errors": errors}
     return {"code": _code(exc), "detail": str(detail), "errors": {}}
 
 

@@ -16,8 +16,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import BaseFilterBackend
 
+from api import access
 from api.ids import MAX_ID
-from clubs.models import Club, Player, Season, Session, Table
+from clubs.models import Club, Membership, Player, Season, Session, Table
 from matches.models import KindChoice, Match, MatchStatus
 
 ORDERING_PARAM = "ordering"
@@ -155,11 +156,17 @@ class ClubFilter(django_filters.FilterSet):
 
 
 class PlayerFilter(django_filters.FilterSet):
-    club = IdFilter(field_name="memberships__club_id", help_text=_("A club the player belongs to."))
+    """``club`` and ``active`` select memberships together: ``?club=1&active=false`` is the
+    players inactive in club 1, whatever their other clubs say."""
+
+    club = IdFilter(method="filter_membership", help_text=_("A club the player belongs to."))
     search = django_filters.CharFilter(
         method="filter_search", help_text=_("Part of the player's name, any case.")
     )
-    active = BoolFilter(help_text=_("Active players only, or inactive only."))
+    active = BoolFilter(
+        method="filter_membership",
+        help_text=_("Players active (or inactive) in club, or in any of your clubs without it."),
+    )
 
     class Meta:
         model = Player
@@ -167,6 +174,22 @@ class PlayerFilter(django_filters.FilterSet):
 
     def filter_search(self, queryset, name, value):
         return queryset.filter(name__icontains=value) if value else queryset
+
+    def filter_membership(self, queryset, name, value):
+        return queryset  # both are applied at once, in filter_queryset
+
+    def filter_queryset(self, queryset):
+        queryset = super().filter_queryset(queryset)
+        data = self.form.cleaned_data
+        wanted = {
+            field: data[name]
+            for name, field in (("club", "club_id"), ("active", "active"))
+            if data.get(name) not in (None, "")
+        }
+        if not wanted:
+            return queryset
+        memberships = Membership.objects.filter(club__in=access.member_clubs(self.request))
+        return queryset.filter(pk__in=memberships.filter(**wanted).values("player_id"))
 
 
 class SeasonFilter(django_filters.FilterSet):

@@ -327,11 +327,15 @@ def director_token() -> tuple[int, str]:
 
     club = Club.objects.get(slug=HISTORY_CLUB)
     user, _created = get_user_model().objects.get_or_create(username=DIRECTOR)
+    # The generated club has no director yet: roles are set by a person, here a superuser.
+    root = get_user_model()(username="bench-root", is_superuser=True)
     player = Player.objects.filter(user=user).first()
     if player is None:
-        services.player_create(club=club, name="Bench Director", user=user, role=Role.DIRECTOR)
+        services.player_create(
+            club=club, name="Bench Director", user=user, role=Role.DIRECTOR, actor=root
+        )
     elif not Membership.objects.filter(player=player, club=club, role=Role.DIRECTOR).exists():
-        services.membership_set(club=club, player=player, role=Role.DIRECTOR)
+        services.membership_set(club=club, player=player, role=Role.DIRECTOR, actor=root)
     token, _created = Token.objects.get_or_create(user=user)
     return user.pk, token.key
 
@@ -356,9 +360,9 @@ def fixture_matches(session, count: int, *, seed: int = 9) -> list[int]:
     from matches.models import Match
 
     players = list(
-        Membership.objects.filter(
-            club_id=session.club_id, role="player", player__active=True
-        ).values_list("player_id", flat=True)
+        Membership.objects.filter(club_id=session.club_id, role="player", active=True).values_list(
+            "player_id", flat=True
+        )
     )
     rng = random.Random(seed)
     first = (

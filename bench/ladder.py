@@ -161,14 +161,14 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
                 [now],
             )
             club_id = cur.fetchone()[0]
-            with cur.copy("COPY clubs_player (id, name, active, created_at) FROM STDIN") as copy:
+            with cur.copy("COPY clubs_player (id, name, created_at) FROM STDIN") as copy:
                 for player in range(1, players + 1):
-                    copy.write_row(
-                        (player, f"Player {rng.randrange(10**6):06d}-{player}", True, now)
-                    )
-            with cur.copy("COPY clubs_membership (player_id, club_id, role) FROM STDIN") as copy:
+                    copy.write_row((player, f"Player {rng.randrange(10**6):06d}-{player}", now))
+            with cur.copy(
+                "COPY clubs_membership (player_id, club_id, role, active) FROM STDIN"
+            ) as copy:
                 for player in range(1, players + 1):
-                    copy.write_row((player, club_id, "player"))
+                    copy.write_row((player, club_id, "player", True))
             season_ids = []
             for number in range(seasons):
                 first = date(2016 + number, 1, 1)

@@ -206,8 +206,8 @@ class MembershipInline(admin.TabularInline):
 
     model = Membership
     extra = 0
-    fields = ["club", "role"]
-    readonly_fields = ["club", "role"]
+    fields = ["club", "role", "active"]
+    readonly_fields = ["club", "role", "active"]
     can_delete = False
 
     def get_queryset(self, request):
@@ -226,10 +226,13 @@ class MembershipInline(admin.TabularInline):
 class PlayerAddForm(ServiceForm):
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all())
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
+    active = forms.BooleanField(
+        label=_("Active"), required=False, initial=True, help_text=Membership.active.field.help_text
+    )
 
     class Meta:
         model = Player
-        fields = ["name", "active", "user"]
+        fields = ["name", "user"]
 
     def save_through_service(self):
         data = self.cleaned_data
@@ -239,16 +242,19 @@ class PlayerAddForm(ServiceForm):
             user=data.get("user"),
             role=data["role"],
             active=data["active"],
+            actor=self.request.user,
         )
 
 
 class PlayerChangeForm(ServiceForm):
     class Meta:
         model = Player
-        fields = ["name", "active", "user"]
+        fields = ["name", "user"]
 
     def save_through_service(self):
-        return player_update(player=self.instance, **self.changed(["name", "active", "user"]))
+        return player_update(
+            player=self.instance, actor=self.request.user, **self.changed(["name", "user"])
+        )
 
 
 @admin.register(Player)
@@ -257,13 +263,12 @@ class PlayerAdmin(ClubScopedAdmin):
     form = PlayerChangeForm
     add_form = PlayerAddForm
     inlines = [MembershipInline]
-    list_display = ["name", "active", "club_names"]
-    list_filter = ["active", ("memberships__club", admin.RelatedOnlyFieldListFilter)]
+    list_display = ["name", "club_names"]
+    list_filter = [("memberships__club", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["name"]
 
     def get_fields(self, request, obj=None):
-        fields = ["name", "active", "user"]
-        return ["club", "role", *fields] if obj is None else fields
+        return ["club", "role", "name", "active", "user"] if obj is None else ["name", "user"]
 
     def get_readonly_fields(self, request, obj=None):
         # Only a superuser links a player to a user account (it grants a director admin access).
@@ -283,24 +288,30 @@ class PlayerAdmin(ClubScopedAdmin):
 class MembershipForm(ServiceForm):
     class Meta:
         model = Membership
-        fields = ["club", "player", "role"]
+        fields = ["club", "player", "role", "active"]
 
     def save_through_service(self):
         club = self.cleaned_data.get("club", self.instance.club if not self.adding else None)
         player = self.cleaned_data.get("player", self.instance.player if not self.adding else None)
-        return membership_set(club=club, player=player, role=self.cleaned_data["role"])
+        return membership_set(
+            club=club,
+            player=player,
+            role=self.cleaned_data["role"],
+            active=self.cleaned_data["active"],
+            actor=self.request.user,
+        )
 
 
 @admin.register(Membership)
 class MembershipAdmin(ClubScopedAdmin):
     form = MembershipForm
-    list_display = ["player", "club", "role"]
-    list_filter = [("club", admin.RelatedOnlyFieldListFilter), "role"]
+    list_display = ["player", "club", "role", "active"]
+    list_filter = [("club", admin.RelatedOnlyFieldListFilter), "role", "active"]
     search_fields = ["player__name"]
     list_select_related = ["player", "club"]
 
     def get_fields(self, request, obj=None):
-        return ["club", "player", "role"]
+        return ["club", "player", "role", "active"]
 
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else ["club", "player"]

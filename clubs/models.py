@@ -115,6 +115,9 @@ class Club(models.Model):
 
 
 class Player(models.Model):
+    """A person who plays at one or more clubs. The name is the one fact the clubs share;
+    everything a club knows of its member (role, active) is on their ``Membership``."""
+
     name = models.CharField(_("name"), max_length=100)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -123,9 +126,6 @@ class Player(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="player",
-    )
-    active = models.BooleanField(
-        _("active"), default=True, help_text=_("An inactive player keeps all history.")
     )
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -148,6 +148,10 @@ class Role(models.TextChoices):
 
 
 class Membership(models.Model):
+    """A player's membership of one club: their role and whether they are active there.
+    These are the club's own facts: what another club sets on its membership changes nothing
+    here."""
+
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="memberships"
     )
@@ -155,6 +159,11 @@ class Membership(models.Model):
         Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="memberships"
     )
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.PLAYER)
+    active = models.BooleanField(
+        _("active"),
+        default=True,
+        help_text=_("An inactive member keeps all history and is not seated in new matches."),
+    )
 
     class Meta:
         ordering = ["club", "player", "id"]

@@ -61,6 +61,12 @@ def players_in_clubs(clubs: QuerySet[Club]) -> QuerySet[Player]:
     return Player.objects.filter(pk__in=Membership.objects.filter(club__in=clubs).values("player"))
 
 
+def active_players_of(club: Club) -> QuerySet[Player]:
+    """The players seated in a new match at ``club``: its active members (whatever other
+    clubs of theirs say)."""
+    return Player.objects.filter(memberships__club=club, memberships__active=True)
+
+
 def is_director(user) -> bool:
     """Whether the user's player directs at least one club."""
     if user is None or not user.is_authenticated:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from clubs.generations import club_generation_bump
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table
-from clubs.selectors import is_director
+from clubs.selectors import club_ids_directed_by, club_role, is_director
 
 DIRECTORS_GROUP = "Directors"
 # What a director may do in the admin (scoped to their own clubs by the admin itself).
@@ -56,7 +56,7 @@ CLUB_FIELDS = frozenset(
 )
 LADDER_OPTIONS = ("ladder_min_matches", "ladder_rounding")
 """Club options that change a ladder computed from the same matches."""
-PLAYER_FIELDS = frozenset({"name", "user", "active"})
+PLAYER_FIELDS = frozenset({"name", "user"})
 SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
 
 
@@ -114,6 +114,17 @@ def _as_date(value, *, field: str) -> datetime.date:
     if parsed is None:
         raise ValidationError({field: [_("A date is required, e.g. 2025-03-14.")]})
     return parsed
+
+
+def _check_active(active) -> bool:
+    if not isinstance(active, bool):
+        raise ValidationError({"active": [_("Active is true or false.")]})
+    return active
+
+
+class NotPermitted(ValidationError):
+    """The client may not make this change (the input itself is fine): the API answers 403
+    with the fields named, a form shows the message beside the field."""
 
 
 def _check_role(role) -> str:
@@ -240,14 +251,74 @@ def club_update(*, club: Club, actor=None, **fields) -> Club:
 # --- players and memberships ---------------------------------------------------------------
 
 
+def _check_may_set_roles(*, actor, club: Club) -> None:
+    """Roles are set by a person: a signed-in director of ``club`` or a superuser. An API key
+    (no ``actor``) is an app's credential, not a person: it never makes a director nor changes
+    a role, so nothing a key did grants access once it is revoked."""
+    if club_role(actor, club) != Role.DIRECTOR:
+        raise NotPermitted(
+            {
+                "role": [
+                    _("Only a signed-in director of %(club)s sets roles there, not an API key.")
+                    % {"club": club}
+                ]
+            }
+        )
+
+
+def _check_keeps_a_director(club_ids: Iterable[int], *, field: str) -> None:
+    """Each club still has a director who can sign in (a player linked to an active user
+    account); run after a change, in its transaction, which the error rolls back."""
+    able = Membership.objects.filter(role=Role.DIRECTOR, player__user__is_active=True)
+    club = Club.objects.filter(pk__in=club_ids).exclude(pk__in=able.values("club_id")).first()
+    if club is not None:
+        raise ValidationError(
+            {
+                field: [
+                    _(
+                        "%(club)s needs at least one director who can sign in "
+                        "(linked to an active user account)."
+                    )
+                    % {"club": club}
+                ]
+            }
+        )
+
+
+def _check_may_rename(player: Player, *, actor, club: Club | None) -> None:
+    """A player's name is shown by every club they belong to, so it is changed only by a client
+    that writes all of them: a superuser, a director of each, or (``club``, the one club the
+    caller checked the client writes, e.g. an API key's) a client of their only club."""
+    allowed = {club.pk} if club is not None else set()
+    if actor is not None and actor.is_authenticated:
+        if actor.is_superuser:
+            return
+        allowed |= club_ids_directed_by(actor)
+    if not set(player.memberships.values_list("club_id", flat=True)) <= allowed:
+        raise NotPermitted(
+            {
+                "name": [
+                    _(
+                        "%(player)s also belongs to a club you do not direct, which shows the "
+                        "same name: only a director of all their clubs can rename them."
+                    )
+                    % {"player": player}
+                ]
+            }
+        )
+
+
 @transaction.atomic
-def player_create(*, club: Club, name, user=None, role="player", active=True) -> Player:
-    """Create a player and their membership of ``club`` with ``role``."""
-    role = _check_role(role)
-    player = Player(name=name.strip() if isinstance(name, str) else name, user=user, active=active)
+def player_create(*, club: Club, name, user=None, role="player", active=True, actor=None) -> Player:
+    """Create a player and their membership of ``club`` with ``role`` and ``active``. Making a
+    director takes ``actor``, a signed-in director of the club (or a superuser)."""
+    role, active = _check_role(role), _check_active(active)
+    if role == Role.DIRECTOR:
+        _check_may_set_roles(actor=actor, club=club)
+    player = Player(name=name.strip() if isinstance(name, str) else name, user=user)
     _full_clean(player)
     _save(player, field="user", message=_("This user account is already linked to a player."))
-    Membership.objects.create(player=player, club=club, role=role)
+    Membership.objects.create(player=player, club=club, role=role, active=active)
     club_generation_bump(club_ids=[club.pk])
     if user is not None and role == Role.DIRECTOR:
         _sync_director_access(user)
@@ -255,48 +326,71 @@ def player_create(*, club: Club, name, user=None, role="player", active=True) ->
 
 
 @transaction.atomic
-def player_update(*, player: Player, **fields) -> Player:
-    """Change a player's name, linked user account or active flag (an inactive player keeps
-    all history). Relinking the account moves the directors' admin access with it."""
+def player_update(*, player: Player, actor=None, club: Club | None = None, **fields) -> Player:
+    """Change a player's name or linked user account.
+
+    The name is shared by all the player's clubs: ``actor`` (the signed-in user) must direct
+    every one of them, or be a superuser; ``club`` is a club the caller has checked the client
+    writes (an API key's), enough for a player of that club alone. Relinking the account moves
+    the directors' admin access with it; each club the player directs keeps a director who can
+    sign in.
+    """
     _check_fields(fields, PLAYER_FIELDS, "player_update")
-    user_before_id = Player.objects.filter(pk=player.pk).values_list("user_id", flat=True).get()
-    with _restored_on_error(player, ["name", "user", "active"]):
+    before = Player.objects.filter(pk=player.pk).values("name", "user_id").get()
+    with _restored_on_error(player, PLAYER_FIELDS):
         for name, value in fields.items():
             if name == "name" and isinstance(value, str):
                 value = value.strip()
             setattr(player, name, value)
+        if player.name != before["name"]:
+            _check_may_rename(player, actor=actor, club=club)
         _full_clean(player)
         _save(player, field="user", message=_("This user account is already linked to a player."))
+        if player.user_id != before["user_id"]:
+            directed = player.memberships.filter(role=Role.DIRECTOR).values_list("club_id")
+            _check_keeps_a_director([row[0] for row in directed], field="user")
     club_generation_bump(club_ids=player.memberships.values_list("club_id", flat=True))
-    if player.user_id != user_before_id:
-        if user_before_id is not None:
-            _sync_director_access(get_user_model().objects.get(pk=user_before_id))
+    if player.user_id != before["user_id"]:
+        if before["user_id"] is not None:
+            _sync_director_access(get_user_model().objects.get(pk=before["user_id"]))
         _sync_director_access(player.user)
     return player
 
 
 @transaction.atomic
-def membership_set(*, club: Club, player: Player, role) -> Membership:
-    """Make ``player`` a member of ``club`` with ``role`` (creating or changing the membership).
-    A club keeps at least one director."""
-    role = _check_role(role)
+def membership_set(
+    *, club: Club, player: Player, actor, role=None, active: bool | None = None
+) -> Membership:
+    """Make ``player`` a member of ``club``, or change their membership there: ``role`` and
+    ``active`` (None: unchanged; a new membership is an active player's). Only this club's
+    membership changes: another club of the player sees nothing of it.
+
+    Making a director or changing a role takes ``actor``, a signed-in director of the club (or
+    a superuser); the club keeps a director who can sign in.
+    """
+    if role is not None:
+        role = _check_role(role)
+    if active is not None:
+        active = _check_active(active)
     Club.objects.select_for_update().filter(pk=club.pk).first()  # one change per club at once
     membership = Membership.objects.filter(club=club, player=player).first()
+    was_director = membership is not None and membership.role == Role.DIRECTOR
     if membership is None:
-        membership = Membership.objects.create(club=club, player=player, role=role)
-    elif membership.role != role:
-        if membership.role == Role.DIRECTOR:
-            others = Membership.objects.filter(club=club, role=Role.DIRECTOR).exclude(
-                pk=membership.pk
-            )
-            if not others.exists():
-                raise ValidationError(
-                    {"role": [_("%(club)s needs at least one director.") % {"club": club}]}
-                )
+        membership = Membership(club=club, player=player)  # an active player's, by default
+        changes_role = role == Role.DIRECTOR
+    else:
+        changes_role = role is not None and role != membership.role
+    if changes_role:
+        _check_may_set_roles(actor=actor, club=club)
+    if role is not None:
         membership.role = role
-        membership.save(update_fields=["role"])
+    if active is not None:
+        membership.active = active
+    membership.save()
+    if was_director and membership.role != Role.DIRECTOR:
+        _check_keeps_a_director([club.pk], field="role")
     club_generation_bump(club_ids=[club.pk])
-    if player.user_id is not None:
+    if changes_role and player.user_id is not None:
         _sync_director_access(player.user)
     return membership
 

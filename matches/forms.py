@@ -14,6 +14,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubs.selectors import active_players_of
 from matches.templatetags.bridge import SEAT_LETTERS, strain_html
 
 LEVELS = [(level, str(level)) for level in range(1, 8)]
@@ -147,7 +148,7 @@ class MatchForm(forms.Form):
         kwargs["initial"].setdefault("kind", KindChoice.CHICAGO)
         kwargs["initial"].setdefault("first_dealer", SeatChoice.N)
         super().__init__(*args, **kwargs)
-        players = club.players.filter(active=True).order_by("name", "id")
+        players = active_players_of(club).order_by("name", "id")
         for seat in ("north", "east", "south", "west"):
             self.fields[seat].queryset = players
         self.fields["kind"].choices = KindChoice.choices

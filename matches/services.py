@@ -328,16 +328,16 @@ def _check_seats(club: Club, kind: Kind, seats) -> dict[Seat, Player]:
     ids = [player.pk for player in by_seat.values()]
     if len(set(ids)) != len(ids):
         raise ValidationError({"seats": [_("A player can sit in only one seat.")]})
-    members = set(
-        Membership.objects.filter(club=club, player_id__in=ids).values_list("player_id", flat=True)
+    active = dict(  # each player's membership of this club: is it active?
+        Membership.objects.filter(club=club, player_id__in=ids).values_list("player_id", "active")
     )
     for seat, player in by_seat.items():
-        if player.pk not in members:
+        if player.pk not in active:
             errors.append(
                 _("%(player)s (seat %(seat)s) is not a member of %(club)s.")
                 % {"player": player, "seat": seat.value, "club": club}
             )
-        elif not player.active:
+        elif not active[player.pk]:
             errors.append(
                 _("%(player)s (seat %(seat)s) is inactive.")
                 % {"player": player, "seat": seat.value}

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from clubs.models import Club, Season
+from clubs.models import Club, Membership, Season
 from clubs.views import club_for_reader, doors
 from matches.models import Match, MatchStatus
 from scoring import selectors
@@ -197,7 +197,10 @@ def ladder(request, slug: str, season_id: int | None = None):
 def player_page(request, slug: str, player_id: int):
     """A player's ladder row in a season and their match history in it."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
-    player = get_object_or_404(club.players.all(), pk=player_id)
+    membership = get_object_or_404(
+        Membership.objects.select_related("player"), club=club, player_id=player_id
+    )
+    player = membership.player
     season_param = request.GET.get("season")
     try:
         season_id = int(season_param) if season_param else None
@@ -230,6 +233,7 @@ def player_page(request, slug: str, player_id: int):
         {
             "club": club,
             "player": player,
+            "active": membership.active,
             "season": season,
             "seasons": club.seasons.order_by("-start_date"),
             "standing": standing,

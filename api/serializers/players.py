@@ -1,6 +1,7 @@
-"""Players. A player belongs to one or more clubs (memberships, each with a role); ``club``
-is the first of its clubs that the client can see (the club it was created in, usually), and
-``role`` the player's role there. Creating a player with ``club`` makes it a member of it."""
+"""Players. A player belongs to one or more clubs (memberships, each with a role and an
+active flag of that club's own); ``club`` is the first of its clubs that the client can see
+(the club it was created in, usually), and ``role`` and ``active`` the player's membership
+there. Creating a player with ``club`` makes it a member of it."""
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -13,6 +14,7 @@ from clubs.models import Player, Role
 class MembershipSerializer(serializers.Serializer):
     club = serializers.IntegerField(source="club_id")
     role = serializers.ChoiceField(choices=Role.choices)
+    active = serializers.BooleanField()
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -20,6 +22,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     club = serializers.SerializerMethodField()
     role = serializers.SerializerMethodField()
+    active = serializers.SerializerMethodField()
     memberships = serializers.SerializerMethodField()
 
     class Meta:
@@ -41,6 +44,11 @@ class PlayerSerializer(serializers.ModelSerializer):
         memberships = self._visible(player)
         return memberships[0].role if memberships else None
 
+    @extend_schema_field(serializers.BooleanField(allow_null=True))
+    def get_active(self, player) -> bool | None:
+        memberships = self._visible(player)
+        return memberships[0].active if memberships else None
+
     @extend_schema_field(MembershipSerializer(many=True))
     def get_memberships(self, player):
         return MembershipSerializer(self._visible(player), many=True).data
@@ -54,17 +62,21 @@ class PlayerCreateSerializer(serializers.Serializer):
 
 
 class PlayerUpdateSerializer(serializers.Serializer):
-    """Change a player's name or active flag; ``role`` (with ``club``, by default the player's
-    ``club``) sets the player's role in a club the client directs."""
+    """Change a player's name (shared by all their clubs); ``role`` and ``active`` (with
+    ``club``, by default the player's ``club``) set their membership of a club the client
+    writes."""
 
     name = serializers.CharField(max_length=100, required=False)
     active = serializers.BooleanField(required=False)
     role = serializers.ChoiceField(choices=Role.choices, required=False)
     club = WritableClubField(
-        required=False, help_text=_("The club whose role is set; only with role.")
+        required=False,
+        help_text=_("The club whose role or active flag is set; only with role or active."),
     )
 
     def validate(self, attrs):
-        if "club" in attrs and "role" not in attrs:
-            raise serializers.ValidationError({"club": [_("club is only given with role.")]})
+        if "club" in attrs and "role" not in attrs and "active" not in attrs:
+            raise serializers.ValidationError(
+                {"club": [_("club is only given with role or active.")]}
+            )
         return attrs

@@ -16,6 +16,7 @@ from api.serializers.players import (
 )
 from api.views.base import ClubScopedViewSet
 from clubs import services
+from clubs.models import Club
 
 
 @extend_schema_view(
@@ -27,7 +28,7 @@ from clubs import services
         responses={201: PlayerSerializer},
     ),
     partial_update=extend_schema(
-        summary=_("Rename a player, (de)activate, or set their role in a club (directors)"),
+        summary=_("Rename a player, or set their role or active flag in a club (directors)"),
         request=PlayerUpdateSerializer,
         responses={200: PlayerSerializer},
     ),
@@ -53,7 +54,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
             data=request.data, context=self.get_serializer_context()
         )
         serializer.is_valid(raise_exception=True)
-        player = services.player_create(**serializer.validated_data)
+        player = services.player_create(**serializer.validated_data, actor=self.actor)
         return Response(
             self.get_serializer(self._fresh(player)).data, status=status.HTTP_201_CREATED
         )
@@ -65,15 +66,20 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
         )
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        role, club = data.pop("role", None), data.pop("club", None)
+        membership = {name: data.pop(name) for name in ("role", "active") if name in data}
+        club = data.pop("club", None) or self._shown_club_if_writable(player)
+        if membership and club is None:
+            raise PermissionDenied(gettext("You do not direct this club."))
         with transaction.atomic():
             if data:
-                player = services.player_update(player=player, **data)
-            if role is not None:
-                if club is None:
-                    club_id = player.visible_memberships[0].club_id
-                    if not access.can_write_club(request, club_id):
-                        raise PermissionDenied(gettext("You do not direct this club."))
-                    club = access.writable_clubs(request).get(pk=club_id)
-                services.membership_set(club=club, player=player, role=role)
+                player = services.player_update(player=player, actor=self.actor, club=club, **data)
+            if membership:
+                services.membership_set(club=club, player=player, actor=self.actor, **membership)
         return Response(self.get_serializer(self._fresh(player)).data)
+
+    def _shown_club_if_writable(self, player) -> Club | None:
+        """The player's ``club`` (the first the client sees), if the client writes it."""
+        club_id = player.visible_memberships[0].club_id
+        if not access.can_write_club(self.request, club_id):
+            return None
+        return access.writable_clubs(self.request).get(pk=club_id)

@@ -95,7 +95,9 @@ def test_a_deal_recorded_through_the_api_is_on_the_next_read(public_side):
 def test_a_renamed_player_is_on_the_next_read(public_side):
     client, url = APIClient(), sheet_url(public_side.match)
     read(client, url)
-    club_services.player_update(player=public_side.players[0], name="Renamed North")
+    club_services.player_update(
+        player=public_side.players[0], actor=public_side.director, name="Renamed North"
+    )
     assert "Renamed North" in str(read(client, url))
 
 

@@ -123,7 +123,7 @@ def test_a_player_created_with_a_club_becomes_a_member(world, director_a):
         "player",
         True,
     )
-    assert player["memberships"] == [{"club": world.a.club.pk, "role": "player"}]
+    assert player["memberships"] == [{"club": world.a.club.pk, "role": "player", "active": True}]
     assert Membership.objects.filter(player_id=player["id"], club=world.a.club).exists()
 
 
@@ -134,7 +134,7 @@ def test_a_player_from_another_club_is_a_400_on_club(world, director_a):
 
 
 def test_players_search_and_filters(world, director_a):
-    Player.objects.filter(pk=world.a.players[3].pk).update(active=False)
+    Membership.objects.filter(player=world.a.players[3]).update(active=False)
     results = director_a.get("/api/v1/players/?search=PLAYER 2").json()["results"]
     assert [p["id"] for p in results] == [world.a.players[1].pk]
     results = director_a.get(f"/api/v1/players/?club={world.a.club.pk}&active=false").json()
@@ -157,7 +157,7 @@ def test_a_player_in_two_clubs_shows_only_the_clubs_the_client_sees(world):
     Membership.objects.create(player=shared, club=world.b.club)
     seen_by_b = world.client("director_b").get(f"/api/v1/players/{shared.pk}/").json()
     assert seen_by_b["club"] == world.b.club.pk
-    assert seen_by_b["memberships"] == [{"club": world.b.club.pk, "role": "player"}]
+    assert seen_by_b["memberships"] == [{"club": world.b.club.pk, "role": "player", "active": True}]
     listing = world.client("director_b").get("/api/v1/players/").json()
     assert len({p["id"] for p in listing["results"]}) == listing["count"]  # no duplicates
 

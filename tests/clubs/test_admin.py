@@ -2,12 +2,13 @@
 (nothing of club B in changelists, change pages, filters or choices); superusers see all."""
 
 import datetime
+import re
 
 import pytest
 from django.contrib.auth.models import Permission
 
 from clubs.models import Club, Membership, Player, Season, Session, Table
-from clubs.services import player_create, session_get_or_create, table_create
+from clubs.services import membership_set, player_create, session_get_or_create, table_create
 from tests.clubs.factories import PLAY_DATE, make_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -178,6 +179,28 @@ def test_a_director_cannot_link_user_accounts(as_alpha, alpha):
     page = as_alpha.get(f"/admin/clubs/player/{player.pk}/change/").content.decode()
     assert 'name="user"' not in page
     assert "bravo_boss" not in page
+
+
+def test_a_shared_player_is_renamed_and_deactivated_in_the_directors_club_only(
+    as_alpha, alpha, bravo
+):
+    boris = Player.objects.get(name="Boris Bravoplayer")
+    membership_set(club=alpha, player=boris, actor=None)  # Bravo's player joins Alpha too
+    page = as_alpha.get(f"/admin/clubs/player/{boris.pk}/change/").content.decode()
+    management = dict(re.findall(r'name="(memberships-[A-Z_]+)"[^>]*value="(\d*)"', page))
+    response = as_alpha.post(
+        f"/admin/clubs/player/{boris.pk}/change/", {"name": "Boris Renamed", **management}
+    )
+    assert response.status_code == 200  # the form again, the error beside the name
+    assert "only a director of all their clubs can rename them" in response.content.decode()
+    assert Player.objects.get(pk=boris.pk).name == "Boris Bravoplayer"
+    in_alpha = Membership.objects.get(club=alpha, player=boris)
+    response = as_alpha.post(
+        f"/admin/clubs/membership/{in_alpha.pk}/change/", {"role": "player", "active": ""}
+    )
+    assert response.status_code == 302
+    active = dict(Membership.objects.filter(player=boris).values_list("club_id", "active"))
+    assert active == {alpha.pk: False, bravo.pk: True}
 
 
 def test_a_superuser_sees_every_club(client, alpha, bravo):

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from clubs.models import Membership, Player, Role, Season, Session, Table
 from clubs.services import (
     DIRECTORS_GROUP,
+    NotPermitted,
     club_create,
     club_update,
     membership_set,
@@ -91,9 +92,10 @@ def test_player_create_and_update():
     club = make_club()
     player = player_create(club=club, name="Bob")
     assert Membership.objects.get(player=player).role == Role.PLAYER
-    player_update(player=player, active=False, name="Robert")
+    player_update(player=player, club=club, name="Robert")
+    membership_set(club=club, player=player, active=False, actor=None)
     player.refresh_from_db()
-    assert (player.name, player.active) == ("Robert", False)
+    assert (player.name, player.memberships.get().active) == ("Robert", False)
     with pytest.raises(ValidationError) as error:
         player_create(club=club, name="")
     assert "name" in error.value.message_dict
@@ -108,14 +110,15 @@ def test_player_create_and_update():
 
 
 def test_director_access_follows_the_role_and_the_user_link():
-    club = make_club()
+    founder = make_user()
+    club = make_club(creator=founder)
     user = make_user()
-    player = player_create(club=club, name="Dora", user=user, role="director")
+    player = player_create(club=club, name="Dora", user=user, role="director", actor=founder)
     assert director_perms(user) == (True, True, True)
-    membership_set(club=club, player=player, role="player")
+    membership_set(club=club, player=player, role="player", actor=founder)
     assert director_perms(user)[1:] == (False, False)
     assert not user.groups.filter(name=DIRECTORS_GROUP).exists()
-    membership_set(club=club, player=player, role="director")
+    membership_set(club=club, player=player, role="director", actor=founder)
     assert director_perms(user) == (True, True, True)
     # Relinking the player moves the access to the new account.
     other = make_user()
@@ -129,20 +132,82 @@ def test_a_club_keeps_at_least_one_director():
     club = make_club(creator=creator)
     founder = Player.objects.get(user=creator)
     with pytest.raises(ValidationError) as error:
-        membership_set(club=club, player=founder, role="player")
+        membership_set(club=club, player=founder, role="player", actor=creator)
     assert "role" in error.value.message_dict
-    second = player_create(club=club, name="Second")
-    membership_set(club=club, player=second, role="director")
-    membership_set(club=club, player=founder, role="player")
+    second = player_create(club=club, name="Second", user=make_user())
+    membership_set(club=club, player=second, role="director", actor=creator)
+    membership_set(club=club, player=founder, role="player", actor=creator)
     assert list(club.memberships.filter(role="director").values_list("player", flat=True)) == [
         second.pk
     ]
 
 
+def test_roles_are_set_by_a_director_of_the_club_or_a_superuser():
+    founder, elsewhere = make_user(), make_user()
+    club = make_club(creator=founder)
+    make_club(creator=elsewhere)
+    player = player_create(club=club, name="Pat", user=make_user())
+    for actor in (None, elsewhere):  # an API key (no person), another club's director
+        with pytest.raises(NotPermitted) as error:
+            membership_set(club=club, player=player, role="director", actor=actor)
+        assert list(error.value.message_dict) == ["role"]
+        with pytest.raises(NotPermitted):
+            player_create(club=club, name="Boss", role="director", actor=actor)
+    assert not Player.objects.filter(name="Boss").exists()
+    membership_set(club=club, player=player, role="director", actor=make_user(is_superuser=True))
+    with pytest.raises(NotPermitted):  # a key does not remove a director either
+        membership_set(club=club, player=player, role="player", actor=None)
+    membership_set(club=club, player=player, role="player", actor=founder)
+    assert Membership.objects.get(player=player).role == Role.PLAYER
+
+
+def test_a_club_keeps_a_director_who_can_sign_in():
+    founder = make_user()
+    club = make_club(creator=founder)
+    me = Player.objects.get(user=founder)
+    paper = player_create(club=club, name="No account", role="director", actor=founder)
+    with pytest.raises(ValidationError) as error:
+        player_update(player=me, user=None)  # the only director left would have no account
+    assert list(error.value.message_dict) == ["user"]
+    me.refresh_from_db()
+    assert me.user == founder
+    with pytest.raises(ValidationError) as error:
+        membership_set(club=club, player=me, role="player", actor=founder)
+    assert list(error.value.message_dict) == ["role"]
+    player_update(player=paper, user=make_user())  # now another director can sign in
+    membership_set(club=club, player=me, role="player", actor=founder)
+
+
+def test_a_shared_player_is_renamed_only_by_a_client_writing_all_their_clubs():
+    a_boss, b_boss = make_user(), make_user()
+    a, b = make_club(creator=a_boss), make_club(creator=b_boss)
+    player = player_create(club=a, name="Sam")
+    membership_set(club=b, player=player, actor=b_boss)
+    for writer in ({"actor": b_boss}, {"club": b}, {"club": a}, {"actor": a_boss}, {}):
+        with pytest.raises(NotPermitted) as error:
+            player_update(player=player, name="Renamed", **writer)
+        assert list(error.value.message_dict) == ["name"]
+        assert Player.objects.get(pk=player.pk).name == "Sam"
+    player_update(player=player, actor=a_boss, club=b, name="Samuel")  # A's director, B's key
+    player_update(player=player, actor=make_user(is_superuser=True), name="Sam")
+    assert Player.objects.get(pk=player.pk).name == "Sam"
+
+
+def test_active_is_each_clubs_own():
+    a, b = make_club(), make_club()
+    player = player_create(club=a, name="Sam")
+    membership_set(club=b, player=player, active=False, actor=None)
+    active = dict(Membership.objects.filter(player=player).values_list("club_id", "active"))
+    assert active == {a.pk: True, b.pk: False}
+    with pytest.raises(ValidationError) as error:
+        membership_set(club=a, player=player, active="no", actor=None)
+    assert list(error.value.message_dict) == ["active"]
+
+
 def test_membership_set_adds_a_player_of_another_club():
     club, other = make_club(), make_club()
     player = player_create(club=other, name="Visitor")
-    membership = membership_set(club=club, player=player, role="player")
+    membership = membership_set(club=club, player=player, role="player", actor=None)
     assert membership.club == club
     assert set(player.clubs.all()) == {club, other}
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 from clubs.models import Session, Table
 from clubs.services import (
     club_update,
-    player_update,
+    membership_set,
     season_create,
     session_get_or_create,
     table_create,
@@ -169,7 +169,7 @@ def test_players_must_be_distinct_members_active_and_fit_the_kind(club, players,
     with pytest.raises(ValidationError) as error:  # a two-player match has no South
         match_create(club=club, kind="two_player", seats=seats_of(players[:3]), played_on=PLAY_DATE)
     assert "N and E" in error.value.message_dict["seats"][0]
-    player_update(player=players[3], active=False)
+    membership_set(club=club, player=players[3], active=False, actor=None)
     with pytest.raises(ValidationError) as error:
         match_create(club=club, kind="chicago", seats=seats_of(players), played_on=PLAY_DATE)
     assert "inactive" in error.value.message_dict["seats"][0]

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from clubs.services import membership_set
 from scoring.services import standings_recalculate
 from tests.web.conftest import DAY, WORKED_CHICAGO, play
 
@@ -91,6 +92,17 @@ def test_player_page_has_ladder_row_and_history(client, season_played, players):
     # Polish plural of the match count: 2 -> "mecze"
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
     assert "2 mecze" in html
+
+
+def test_player_page_says_inactive_as_this_club_does(client, season_played, players, make_club):
+    season, *_ = season_played
+    anna, director = players[0], season.club.memberships.get(role="director").player.user
+    other = make_club(slug="other", name="Other club")
+    membership_set(club=other, player=anna, active=False, actor=director)
+    url = reverse("scoring:player", args=[season.club.slug, anna.pk]) + f"?season={season.pk}"
+    assert "· inactive</p>" not in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    membership_set(club=season.club, player=anna, active=False, actor=director)
+    assert "· inactive</p>" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
 
 def test_session_sheet_nets_each_player(client, season_played, players):

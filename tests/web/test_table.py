@@ -4,6 +4,7 @@ director's correction of the last deal."""
 import pytest
 from django.urls import reverse
 
+from clubs.services import membership_set
 from matches import services
 from tests.web.conftest import play
 
@@ -192,6 +193,19 @@ def test_start_a_match(client, director, club, players):
     response = client.post(url, data | {"west": players[3].pk})
     assert response.status_code == 302
     assert "/table/" in response["Location"]
+
+
+def test_the_seats_offer_the_clubs_active_members(client, director, make_club, club, players):
+    """Inactive at another club still plays here; inactive here does not."""
+    other = make_club(slug="other", name="Other club")
+    away, benched = players[0], players[1]
+    membership_set(club=other, player=away, active=False, actor=director)
+    membership_set(club=club, player=benched, active=False, actor=director)
+    client.force_login(director)
+    html = client.get(reverse("matches:new", args=[club.slug])).content.decode()
+    north = html.split('name="north"')[1].split("</select>")[0]
+    assert f'value="{away.pk}"' in north
+    assert f'value="{benched.pk}"' not in north
 
 
 def test_start_a_two_player_match(client, director, club, players):
