@@ -104,7 +104,11 @@ class ServiceForm(forms.ModelForm):
 
 
 class ClubScopedAdmin(admin.ModelAdmin):
-    """Everything a director sees or picks belongs to a club they direct."""
+    """Everything a director sees or picks belongs to a club they direct.
+
+    The inlines (a player's memberships, a session's tables) are read-only: Django saves their
+    formsets as usual, which writes nothing and lets the admin's log describe the change.
+    """
 
     club_lookup = "club"  # the path from this model to its club
     add_form: type[ServiceForm] | None = None  # the form on the add page, if not ``form``
@@ -145,9 +149,6 @@ class ClubScopedAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         """The form's service has saved the object already."""
-
-    def save_related(self, request, form, formsets, change):
-        """Nothing related is edited here: memberships go through their own service."""
 
     def delete_queryset(self, request, queryset):
         """Deleting (superusers only) also tells the read cache that the clubs changed."""

@@ -4,6 +4,7 @@
 import datetime
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
 
 from clubs.models import Club, Membership, Player, Season, Session, Table
@@ -195,3 +196,31 @@ def test_staff_without_a_directorship_sees_nothing(client, alpha):
     assert "Alphaclub" not in page
     assert client.get(f"/admin/clubs/club/{alpha.pk}/change/").status_code == 302
     assert client.get("/admin/clubs/season/").status_code == 403
+
+
+def test_a_player_change_is_saved_and_logged_and_the_memberships_stay(as_alpha, alpha, bravo):
+    """The memberships on the player page are read-only: rows added to the posted inline
+    forms change nothing."""
+    player = Player.objects.get(name="Alicia Alphaplayer")
+    membership = player.memberships.get()
+    response = as_alpha.post(
+        f"/admin/clubs/player/{player.pk}/change/",
+        {
+            "name": "Alicia Renamed",
+            "active": "on",
+            "memberships-TOTAL_FORMS": "2",
+            "memberships-INITIAL_FORMS": "1",
+            "memberships-0-id": membership.pk,
+            "memberships-0-player": player.pk,
+            "memberships-0-role": "director",
+            "memberships-1-player": player.pk,
+            "memberships-1-club": bravo.pk,
+            "memberships-1-role": "director",
+        },
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.name == "Alicia Renamed"
+    assert list(player.memberships.values_list("club", "role")) == [(alpha.pk, "player")]
+    entry = LogEntry.objects.get(object_id=str(player.pk), content_type__model="player")
+    assert entry.get_change_message() == "Changed Name."
