@@ -8,7 +8,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
 
 from clubs.models import Club, Membership, Player, Season, Session, Table
-from clubs.services import player_create, session_get_or_create, table_create
+from clubs.services import membership_set, player_create, session_get_or_create, table_create
 from tests.clubs.factories import PLAY_DATE, make_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -224,3 +224,31 @@ def test_a_player_change_is_saved_and_logged_and_the_memberships_stay(as_alpha, 
     assert list(player.memberships.values_list("club", "role")) == [(alpha.pk, "player")]
     entry = LogEntry.objects.get(object_id=str(player.pk), content_type__model="player")
     assert entry.get_change_message() == "Changed Name."
+
+
+def test_the_player_list_names_only_the_directors_clubs(as_alpha, alpha, bravo):
+    """Alicia also plays at Bravoclub: Alpha's director sees her, but neither Bravoclub in her
+    clubs column nor in the club filter, nor can they filter by it."""
+    alicia = Player.objects.get(name="Alicia Alphaplayer")
+    membership_set(club=bravo, player=alicia, role="player")
+    page = as_alpha.get("/admin/clubs/player/").content.decode()
+    assert "Alicia" in page and "Alphaclub" in page
+    assert "Bravo" not in page
+    # Another club in the address is refused as a bad filter, not applied.
+    response = as_alpha.get(f"/admin/clubs/player/?memberships__club__id__exact={bravo.pk}")
+    assert response.status_code == 302 and response.url.endswith("?e=1")
+    page = as_alpha.get(f"/admin/clubs/player/?memberships__club__id__exact={alpha.pk}")
+    assert "Alicia" in page.content.decode()
+
+
+def test_every_club_filter_refuses_another_club(as_alpha, alpha, bravo):
+    for model, path in [
+        ("membership", "club"),
+        ("season", "club"),
+        ("session", "club"),
+        ("table", "session__club"),
+    ]:
+        url = f"/admin/clubs/{model}/?{path}__id__exact="
+        response = as_alpha.get(f"{url}{bravo.pk}")
+        assert response.status_code == 302 and response.url.endswith("?e=1"), model
+        assert as_alpha.get(f"{url}{alpha.pk}").status_code == 200, model
