@@ -148,18 +148,17 @@ class ClubIdFilter(IdFilter):
 
     @property
     def field(self):
-        if not hasattr(self, "_field"):
-            request = getattr(self.parent, "request", None)
-
-            def visible(club_id: int) -> None:
-                if request is None or not self.clubs(request).filter(pk=club_id).exists():
-                    message = gettext(
-                        "There is no club with id %(id)s that this list can show you."
-                    )
-                    raise forms.ValidationError(message % {"id": club_id}, code="invalid_choice")
-
-            self.extra["validators"] = [visible]
+        # As django-filter's own request-dependent filters do: set before the field is made.
+        self.extra["validators"] = [self.visible_to(getattr(self.parent, "request", None))]
         return super().field
+
+    def visible_to(self, request) -> Callable[[int], None]:
+        def check(club_id: int) -> None:
+            if request is None or not self.clubs(request).filter(pk=club_id).exists():
+                message = gettext("There is no club with id %(id)s that this list can show you.")
+                raise forms.ValidationError(message % {"id": club_id}, code="invalid_choice")
+
+        return check
 
 
 @extend_schema_field({"type": "boolean"})

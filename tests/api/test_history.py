@@ -11,25 +11,14 @@ def latest(history):
     return history.order_by("-history_date", "-history_id").first()
 
 
-def key_prefix(world) -> str:
-    return ClubAPIKey.objects.get(name="writer").prefix
-
-
-def who(world, role):
-    """What the history says about the client: (user, words in the change reason)."""
-    if role == "director_a":
-        return world.a.director, None
-    return None, f"API key {key_prefix(world)}"
-
-
 def assert_made_by(record, world, role, reason: str) -> None:
-    user, words = who(world, role)
-    assert record.history_user == user
-    assert record.history_change_reason.startswith(reason)
-    if words is None:
-        assert record.history_change_reason == reason
+    """By director A's token: the user; by A's read-write key: the key's prefix."""
+    if role == "director_a":
+        assert (record.history_user, record.history_change_reason) == (world.a.director, reason)
     else:
-        assert words in record.history_change_reason
+        prefix = ClubAPIKey.objects.get(name="writer").prefix
+        assert record.history_user is None
+        assert record.history_change_reason == f"{reason} (API key {prefix})"
 
 
 ROLES = ["director_a", "write_key_a"]
