@@ -2,13 +2,18 @@
 
 Every list accepts only its filters, ``ordering``, ``page`` and ``page_size``: any other
 query parameter is a 400 naming it (a misspelt filter silently ignored would return the
-wrong rows). ``ordering`` takes the view's public field names (comma-separated, ``-`` for
-descending) and always ends with the primary key, so pages never overlap or skip a row.
+wrong rows). A ``club`` filter accepts only a club whose rows of that list the client reads;
+any other id, of a club that exists or not, is a 400 naming ``club`` (a player list filtered
+by another club would tell which of the client's players belong to it). ``ordering`` takes
+the view's public field names (comma-separated, ``-`` for descending) and always ends with
+the primary key, so pages never overlap or skip a row.
 """
+
+from collections.abc import Callable
 
 import django_filters
 from django import forms
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_filters.rest_framework import DjangoFilterBackend
@@ -133,6 +138,29 @@ class IdFilter(django_filters.Filter):
         super().__init__(*args, **kwargs)
 
 
+class ClubIdFilter(IdFilter):
+    """A club's id, refused (a 400 naming the filter) unless it is one of ``clubs(request)``:
+    the clubs whose rows of this list the client reads."""
+
+    def __init__(self, *args, clubs: Callable[..., QuerySet[Club]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.clubs = clubs
+
+    @property
+    def field(self):
+        # As django-filter's own request-dependent filters do: set before the field is made.
+        self.extra["validators"] = [self.visible_to(getattr(self.parent, "request", None))]
+        return super().field
+
+    def visible_to(self, request) -> Callable[[int], None]:
+        def check(club_id: int) -> None:
+            if request is None or not self.clubs(request).filter(pk=club_id).exists():
+                message = gettext("There is no club with id %(id)s that this list can show you.")
+                raise forms.ValidationError(message % {"id": club_id}, code="invalid_choice")
+
+        return check
+
+
 @extend_schema_field({"type": "boolean"})
 class BoolFilter(django_filters.TypedChoiceFilter):
     """true or false; anything else is a 400 (django-filter's BooleanFilter ignores it)."""
@@ -159,7 +187,11 @@ class PlayerFilter(django_filters.FilterSet):
     """``club`` and ``active`` select memberships together: ``?club=1&active=false`` is the
     players inactive in club 1, whatever their other clubs say."""
 
-    club = IdFilter(method="filter_membership", help_text=_("A club the player belongs to."))
+    club = ClubIdFilter(
+        method="filter_membership",
+        clubs=access.member_clubs,
+        help_text=_("A club the player belongs to."),
+    )
     search = django_filters.CharFilter(
         method="filter_search", help_text=_("Part of the player's name, any case.")
     )
@@ -193,7 +225,9 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class SeasonFilter(django_filters.FilterSet):
-    club = IdFilter(field_name="club_id", help_text=_("The club's id."))
+    club = ClubIdFilter(
+        field_name="club_id", clubs=access.readable_clubs, help_text=_("The club's id.")
+    )
     date = django_filters.DateFilter(
         method="filter_date", help_text=_("Only the season covering this date.")
     )
@@ -207,7 +241,9 @@ class SeasonFilter(django_filters.FilterSet):
 
 
 class SessionFilter(django_filters.FilterSet):
-    club = IdFilter(field_name="club_id", help_text=_("The club's id."))
+    club = ClubIdFilter(
+        field_name="club_id", clubs=access.member_clubs, help_text=_("The club's id.")
+    )
     season = IdFilter(field_name="season_id", help_text=_("The season's id."))
     date = django_filters.DateFilter(field_name="date", help_text=_("Sessions on this date."))
     date_after = django_filters.DateFilter(
@@ -223,7 +259,9 @@ class SessionFilter(django_filters.FilterSet):
 
 
 class TableFilter(django_filters.FilterSet):
-    club = IdFilter(field_name="session__club_id", help_text=_("The club's id."))
+    club = ClubIdFilter(
+        field_name="session__club_id", clubs=access.member_clubs, help_text=_("The club's id.")
+    )
     session = IdFilter(field_name="session_id", help_text=_("The session's id."))
     seats = django_filters.TypedChoiceFilter(
         choices=[(2, "2"), (4, "4")], coerce=int, help_text=_("Tables of 2 or of 4.")
@@ -235,7 +273,11 @@ class TableFilter(django_filters.FilterSet):
 
 
 class MatchFilter(django_filters.FilterSet):
-    club = IdFilter(field_name="table__session__club_id", help_text=_("The club's id."))
+    club = ClubIdFilter(
+        field_name="table__session__club_id",
+        clubs=access.readable_clubs,
+        help_text=_("The club's id."),
+    )
     season = IdFilter(field_name="season_id", help_text=_("The season's id."))
     session = IdFilter(field_name="table__session_id", help_text=_("The session's id."))
     player = IdFilter(

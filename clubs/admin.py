@@ -9,15 +9,16 @@ valid, so its errors show beside the fields).
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Prefetch, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from clubs.generations import club_generation_bump
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table, TableSeats
-from clubs.selectors import clubs_directed_by, players_in_clubs
+from clubs.selectors import club_ids_directed_by, clubs_directed_by, players_in_clubs
 from clubs.services import (
     club_create,
     club_update,
@@ -53,6 +54,33 @@ def scoped_choices(model, user):
     if model is Match:
         return Match.objects.filter(table__session__club__in=clubs)
     return None
+
+
+def in_directed_clubs(queryset: QuerySet, user) -> QuerySet:
+    """``queryset`` (of rows with a ``club``) narrowed to the clubs ``user`` directs (all
+    for a superuser)."""
+    if user.is_superuser:
+        return queryset
+    return queryset.filter(club__in=clubs_directed_by(user))
+
+
+class ClubListFilter(admin.RelatedFieldListFilter):
+    """A list filter on a club: it offers the clubs the user directs (every club to a
+    superuser). Another club given in the address is a bad filter value, never applied (a
+    director must not learn which of their players belong to another club): the admin
+    answers as for any bad filter, with the unfiltered list (``?e=1``)."""
+
+    def __init__(self, field, request, params, model, model_admin, field_path):
+        super().__init__(field, request, params, model, model_admin, field_path)
+        if self.lookup_val and not request.user.is_superuser:
+            directed = {str(pk) for pk in club_ids_directed_by(request.user)}
+            if not set(self.lookup_val) <= directed:
+                raise IncorrectLookupParameters
+
+    def field_choices(self, field, request, model_admin):
+        ordering = self.field_admin_ordering(field, request, model_admin)
+        limit = {"pk__in": clubs_directed_by(request.user)}
+        return field.get_choices(include_blank=False, limit_choices_to=limit, ordering=ordering)
 
 
 class ServiceForm(forms.ModelForm):
@@ -104,7 +132,11 @@ class ServiceForm(forms.ModelForm):
 
 
 class ClubScopedAdmin(admin.ModelAdmin):
-    """Everything a director sees or picks belongs to a club they direct."""
+    """Everything a director sees or picks belongs to a club they direct.
+
+    The inlines (a player's memberships, a session's tables) are read-only: Django saves their
+    formsets as usual, which writes nothing and lets the admin's log describe the change.
+    """
 
     club_lookup = "club"  # the path from this model to its club
     add_form: type[ServiceForm] | None = None  # the form on the add page, if not ``form``
@@ -145,9 +177,6 @@ class ClubScopedAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         """The form's service has saved the object already."""
-
-    def save_related(self, request, form, formsets, change):
-        """Nothing related is edited here: memberships go through their own service."""
 
     def delete_queryset(self, request, queryset):
         """Deleting (superusers only) also tells the read cache that the clubs changed."""
@@ -211,10 +240,7 @@ class MembershipInline(admin.TabularInline):
     can_delete = False
 
     def get_queryset(self, request):
-        queryset = super().get_queryset(request)
-        if request.user.is_superuser:
-            return queryset
-        return queryset.filter(club__in=clubs_directed_by(request.user))
+        return in_directed_clubs(super().get_queryset(request), request.user)
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -264,7 +290,7 @@ class PlayerAdmin(ClubScopedAdmin):
     add_form = PlayerAddForm
     inlines = [MembershipInline]
     list_display = ["name", "club_names"]
-    list_filter = [("memberships__club", admin.RelatedOnlyFieldListFilter)]
+    list_filter = [("memberships__club", ClubListFilter)]
     search_fields = ["name"]
 
     def get_fields(self, request, obj=None):
@@ -278,11 +304,17 @@ class PlayerAdmin(ClubScopedAdmin):
         return [] if obj is None else super().get_inline_instances(request, obj)
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("memberships__club")
+        memberships = in_directed_clubs(Membership.objects.select_related("club"), request.user)
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related(Prefetch("memberships", memberships, to_attr="directed"))
+        )
 
     @admin.display(description=_("clubs"))
     def club_names(self, player):
-        return ", ".join(sorted(m.club.name for m in player.memberships.all()))
+        """The player's clubs among those the user directs."""
+        return ", ".join(sorted(m.club.name for m in player.directed))
 
 
 class MembershipForm(ServiceForm):
@@ -306,7 +338,7 @@ class MembershipForm(ServiceForm):
 class MembershipAdmin(ClubScopedAdmin):
     form = MembershipForm
     list_display = ["player", "club", "role", "active"]
-    list_filter = [("club", admin.RelatedOnlyFieldListFilter), "role", "active"]
+    list_filter = [("club", ClubListFilter), "role", "active"]
     search_fields = ["player__name"]
     list_select_related = ["player", "club"]
 
@@ -337,7 +369,7 @@ class SeasonForm(ServiceForm):
 class SeasonAdmin(ClubScopedAdmin):
     form = SeasonForm
     list_display = ["name", "club", "start_date", "end_date"]
-    list_filter = [("club", admin.RelatedOnlyFieldListFilter)]
+    list_filter = [("club", ClubListFilter)]
     search_fields = ["name", "club__name"]
     list_select_related = ["club"]
 
@@ -385,7 +417,7 @@ class SessionAdmin(ClubScopedAdmin):
     inlines = [TableInline]
     list_display = ["date", "club", "season", "table_count"]
     list_filter = [
-        ("club", admin.RelatedOnlyFieldListFilter),
+        ("club", ClubListFilter),
         ("season", admin.RelatedOnlyFieldListFilter),
     ]
     date_hierarchy = "date"
@@ -434,7 +466,7 @@ class TableAdmin(ClubScopedAdmin):
     club_lookup = "session__club"
     add_form = TableForm
     list_display = ["__str__", "session", "number", "seats"]
-    list_filter = [("session__club", admin.RelatedOnlyFieldListFilter), "seats"]
+    list_filter = [("session__club", ClubListFilter), "seats"]
     search_fields = ["session__club__name"]
     list_select_related = ["session__club"]
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from simple_history.admin import SimpleHistoryAdmin
 
-from clubs.admin import ClubScopedAdmin, ServiceForm
+from clubs.admin import ClubListFilter, ClubScopedAdmin, ServiceForm
 from clubs.models import Club, Player, Table
 from matches.models import Deal, KindChoice, Match, MatchStatus, SeatChoice
 from matches.selectors import match_sheet, match_sheet_lines
@@ -201,7 +201,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
         "winner",
     ]
     list_filter = [
-        ("table__session__club", admin.RelatedOnlyFieldListFilter),
+        ("table__session__club", ClubListFilter),
         ("season", admin.RelatedOnlyFieldListFilter),
         "table__session__date",
         "kind",
@@ -409,7 +409,7 @@ class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
         "partscore_ew",
     ]
     list_filter = [
-        ("match__table__session__club", admin.RelatedOnlyFieldListFilter),
+        ("match__table__session__club", ClubListFilter),
         ("match__table__session__season", admin.RelatedOnlyFieldListFilter),
         "match__kind",
         "passed_out",

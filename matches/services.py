@@ -7,7 +7,8 @@ row's figures on its deal and the sheet's totals, status and winner on the match
 raises ``ValidationError`` naming the field; a change the match accepts no longer (a fifth
 counted Chicago deal, a deal after the rubber ended, a change to an abandoned match, or an
 ``expected_sequence`` someone else took first) raises ``MatchConflict``. Every change to a
-match or a deal is kept by django-simple-history with the acting user.
+match or a deal is kept by django-simple-history with the acting user (``actor``); a client
+that is not a user (a club API key) is given as a text naming it, kept with the reason.
 """
 
 import datetime
@@ -68,8 +69,11 @@ def _players(kind: Kind) -> int:
 
 
 def _attribute(instance, actor, reason: str) -> None:
-    """Who made the next history record, and why."""
-    if isinstance(actor, get_user_model()) and actor.pk is not None:
+    """Who made the next history record, and why: ``actor`` is a user, or a text naming a
+    client that is not one (kept with the reason)."""
+    if isinstance(actor, str):
+        reason = f"{reason} ({actor})"
+    elif isinstance(actor, get_user_model()) and actor.pk is not None:
         instance._history_user = actor
     instance._change_reason = reason
 

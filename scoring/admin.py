@@ -1,12 +1,17 @@
 """Read-only admin for standings: they are computed, never edited by hand (run
-``manage.py recalculate_standings`` or change a match to recompute them)."""
+``manage.py recalculate_standings`` or change a match to recompute them). Scoped like the
+clubs' admin: a staff user who is not a superuser sees only the clubs they direct."""
 
 from django.contrib import admin
+
+from clubs.admin import ClubListFilter, ClubScopedAdmin
 
 from .models import Standing, StandingsRun
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ClubScopedAdmin):
+    club_lookup = "season__club"
+
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -28,7 +33,7 @@ class StandingsRunAdmin(ReadOnlyAdmin):
         "matches_counted",
         "players_ranked",
     ]
-    list_filter = ["status", "trigger", "season__club"]
+    list_filter = ["status", "trigger", ("season__club", ClubListFilter)]
     list_select_related = ["season__club"]
     date_hierarchy = "started_at"
     search_fields = ["season__name", "season__club__name"]
@@ -52,7 +57,11 @@ class StandingAdmin(ReadOnlyAdmin):
         "rating",
     ]
     list_display_links = ["player"]
-    list_filter = ["qualified", "season__club", "season"]
+    list_filter = [
+        "qualified",
+        ("season__club", ClubListFilter),
+        ("season", admin.RelatedOnlyFieldListFilter),
+    ]
     list_select_related = ["player", "season__club"]
     search_fields = ["player__name", "season__name"]
     ordering = ["season", "position"]

@@ -46,6 +46,11 @@ class ClubScopedViewSet(viewsets.GenericViewSet):
 
     @property
     def actor(self):
+        """Who acts, for the services' history: the signed-in user, or for a club API key
+        (not a user) a text naming the key by its prefix."""
+        key = access.api_key(self.request)
+        if key is not None:
+            return gettext("API key %(prefix)s") % {"prefix": key.prefix}
         return access.signed_in_user(self.request)
 
 

@@ -47,5 +47,5 @@ class ClubViewSet(
         club = self.get_object()
         serializer = self.get_serializer(club, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        club = services.club_update(club=club, **serializer.validated_data)
+        club = services.club_update(club=club, actor=self.actor, **serializer.validated_data)
         return Response(self.get_serializer(club).data)

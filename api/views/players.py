@@ -54,7 +54,8 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
             data=request.data, context=self.get_serializer_context()
         )
         serializer.is_valid(raise_exception=True)
-        player = services.player_create(**serializer.validated_data, actor=self.actor)
+        # Roles and shared names are decided by who the person is: a key acts as nobody here.
+        player = services.player_create(**serializer.validated_data, actor=self.person)
         return Response(
             self.get_serializer(self._fresh(player)).data, status=status.HTTP_201_CREATED
         )
@@ -72,10 +73,16 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
             raise PermissionDenied(gettext("You do not direct this club."))
         with transaction.atomic():
             if data:
-                player = services.player_update(player=player, actor=self.actor, club=club, **data)
+                player = services.player_update(player=player, actor=self.person, club=club, **data)
             if membership:
-                services.membership_set(club=club, player=player, actor=self.actor, **membership)
+                services.membership_set(club=club, player=player, actor=self.person, **membership)
         return Response(self.get_serializer(self._fresh(player)).data)
+
+    @property
+    def person(self):
+        """The signed-in user; None for an API key, which is an app's credential, not a person
+        (the player services record no history, and a key never sets a role)."""
+        return access.signed_in_user(self.request)
 
     def _shown_club_if_writable(self, player) -> Club | None:
         """The player's ``club`` (the first the client sees), if the client writes it."""

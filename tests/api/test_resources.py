@@ -139,7 +139,7 @@ def test_players_search_and_filters(world, director_a):
     assert [p["id"] for p in results] == [world.a.players[1].pk]
     results = director_a.get(f"/api/v1/players/?club={world.a.club.pk}&active=false").json()
     assert [p["id"] for p in results["results"]] == [world.a.players[3].pk]
-    assert director_a.get(f"/api/v1/players/?club={world.b.club.pk}").json()["count"] == 0
+    assert director_a.get(f"/api/v1/players/?club={world.b.club.pk}").status_code == 400
     assert director_a.get("/api/v1/players/?active=perhaps").status_code == 400
 
 
@@ -160,6 +160,38 @@ def test_a_player_in_two_clubs_shows_only_the_clubs_the_client_sees(world):
     assert seen_by_b["memberships"] == [{"club": world.b.club.pk, "role": "player", "active": True}]
     listing = world.client("director_b").get("/api/v1/players/").json()
     assert len({p["id"] for p in listing["results"]}) == listing["count"]  # no duplicates
+
+
+LISTS_BY_CLUB = ["players", "seasons", "sessions", "tables", "matches"]
+
+
+@pytest.mark.parametrize("name", LISTS_BY_CLUB)
+def test_a_list_filtered_by_a_club_the_client_cannot_see_is_a_400_on_club(world, name):
+    """A player of B also plays at A: B's director filtering by A learns nothing of A (not
+    even how many of B's players belong to it), exactly as for a club that does not exist."""
+    Membership.objects.create(player=world.b.players[0], club=world.a.club)
+    client = world.client("director_b")
+    assert client.get(f"/api/v1/{name}/?club={world.b.club.pk}").json()["count"] >= 1
+    for club_id in (world.a.club.pk, 10**9):
+        response = client.get(f"/api/v1/{name}/?club={club_id}")
+        assert response.status_code == 400, club_id
+        body = response.json()
+        assert (body["code"], set(body["errors"])) == ("invalid", {"club"})
+        assert body["errors"]["club"] == [
+            f"There is no club with id {club_id} that this list can show you."
+        ]
+
+
+@pytest.mark.parametrize("name", LISTS_BY_CLUB)
+def test_a_public_clubs_filter_follows_what_the_list_shows_of_it(world, name):
+    """Anyone reads a public club's seasons and matches, only its members its players,
+    sessions and tables."""
+    Club.objects.filter(pk=world.a.club.pk).update(public=True)
+    response = world.client("director_b").get(f"/api/v1/{name}/?club={world.a.club.pk}")
+    if name in ("seasons", "matches"):
+        assert response.status_code == 200 and response.json()["count"] >= 1
+    else:
+        assert response.status_code == 400 and set(response.json()["errors"]) == {"club"}
 
 
 # --- seasons, sessions, tables ----------------------------------------------------------------
@@ -394,7 +426,6 @@ def test_match_filters(world, director_a):
         return [m["id"] for m in response.json()["results"]]
 
     assert ids(f"club={world.a.club.pk}") == [a_match]
-    assert ids(f"club={world.b.club.pk}") == []
     assert ids(f"season={world.a.season.pk}") == [a_match]
     assert ids(f"player={world.a.players[2].pk}") == [a_match]
     assert ids(f"player={world.a.players[2].pk}&kind=rubber") == []
@@ -402,7 +433,15 @@ def test_match_filters(world, director_a):
     assert ids("played_on=2025-03-14") == [a_match]
     assert ids("played_after=2025-03-15") == []
     assert ids("played_before=2025-03-14&played_after=2025-03-01") == [a_match]
-    for bad in ("kind=bridge", "status=done", "played_on=yesterday", "club=-1", "club=x"):
+    private_b = f"club={world.b.club.pk}"
+    for bad in (
+        "kind=bridge",
+        "status=done",
+        "played_on=yesterday",
+        "club=-1",
+        "club=x",
+        private_b,
+    ):
         response = director_a.get(f"{base}?{bad}")
         assert response.status_code == 400
         assert set(response.json()["errors"]) == {bad.split("=")[0]}

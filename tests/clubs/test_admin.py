@@ -5,6 +5,7 @@ import datetime
 import re
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
 
 from clubs.models import Club, Membership, Player, Season, Session, Table
@@ -218,3 +219,59 @@ def test_staff_without_a_directorship_sees_nothing(client, alpha):
     assert "Alphaclub" not in page
     assert client.get(f"/admin/clubs/club/{alpha.pk}/change/").status_code == 302
     assert client.get("/admin/clubs/season/").status_code == 403
+
+
+def test_a_player_change_is_saved_and_logged_and_the_memberships_stay(as_alpha, alpha, bravo):
+    """The memberships on the player page are read-only: rows added to the posted inline
+    forms change nothing."""
+    player = Player.objects.get(name="Alicia Alphaplayer")
+    membership = player.memberships.get()
+    response = as_alpha.post(
+        f"/admin/clubs/player/{player.pk}/change/",
+        {
+            "name": "Alicia Renamed",
+            "active": "on",
+            "memberships-TOTAL_FORMS": "2",
+            "memberships-INITIAL_FORMS": "1",
+            "memberships-0-id": membership.pk,
+            "memberships-0-player": player.pk,
+            "memberships-0-role": "director",
+            "memberships-1-player": player.pk,
+            "memberships-1-club": bravo.pk,
+            "memberships-1-role": "director",
+        },
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.name == "Alicia Renamed"
+    assert list(player.memberships.values_list("club", "role")) == [(alpha.pk, "player")]
+    entry = LogEntry.objects.get(object_id=str(player.pk), content_type__model="player")
+    assert entry.get_change_message() == "Changed Name."
+
+
+def test_the_player_list_names_only_the_directors_clubs(as_alpha, alpha, bravo):
+    """Alicia also plays at Bravoclub: Alpha's director sees her, but neither Bravoclub in her
+    clubs column nor in the club filter, nor can they filter by it."""
+    alicia = Player.objects.get(name="Alicia Alphaplayer")
+    membership_set(club=bravo, player=alicia, role="player", actor=None)
+    page = as_alpha.get("/admin/clubs/player/").content.decode()
+    assert "Alicia" in page and "Alphaclub" in page
+    assert "Bravo" not in page
+    # Another club in the address is refused as a bad filter, not applied.
+    response = as_alpha.get(f"/admin/clubs/player/?memberships__club__id__exact={bravo.pk}")
+    assert response.status_code == 302 and response.url.endswith("?e=1")
+    page = as_alpha.get(f"/admin/clubs/player/?memberships__club__id__exact={alpha.pk}")
+    assert "Alicia" in page.content.decode()
+
+
+def test_every_club_filter_refuses_another_club(as_alpha, alpha, bravo):
+    for model, path in [
+        ("membership", "club"),
+        ("season", "club"),
+        ("session", "club"),
+        ("table", "session__club"),
+    ]:
+        url = f"/admin/clubs/{model}/?{path}__id__exact="
+        response = as_alpha.get(f"{url}{bravo.pk}")
+        assert response.status_code == 302 and response.url.endswith("?e=1"), model
+        assert as_alpha.get(f"{url}{alpha.pk}").status_code == 200, model

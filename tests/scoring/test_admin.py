@@ -3,9 +3,11 @@
 from datetime import date
 
 import pytest
+from django.contrib.auth.models import Permission
 
 from scoring.models import Standing, StandingsRun
 from scoring.services import standings_recalculate
+from tests.clubs import factories as club_factories
 from tests.scoring.factories import make_club, make_players, make_season, stored_match
 
 pytestmark = pytest.mark.django_db
@@ -41,3 +43,30 @@ def test_lists_and_details_are_read_only(admin_client, computed):
     )
     assert Standing.objects.get(id=row.id).rank == row.rank
     assert StandingsRun.objects.filter(id=computed.id).exists()
+
+
+def test_a_director_sees_only_the_standings_of_their_clubs(client, computed):
+    """Directors hold no standings permission by default; one given it sees their clubs'
+    runs and rows only, and filters only by their clubs."""
+    director = club_factories.make_user("alpha_boss")
+    alpha = club_factories.make_club(creator=director, name="Alphaclub", slug="alphaclub")
+    season = make_season(alpha, 2024)
+    cleo, dora = make_players(alpha, "Cleo", "Dora")
+    stored_match(season, date(2024, 2, 1), (cleo, dora), (500, 0), "NS")
+    own = standings_recalculate(season_id=season.id)
+    director.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_standing", "view_standingsrun"])
+    )
+    client.force_login(director)
+    other = computed.season.club
+    for model in ("standing", "standingsrun"):
+        page = client.get(f"/admin/scoring/{model}/").content.decode()
+        assert "Alphaclub" in page, model
+        assert other.name not in page and "Ann" not in page, model
+        response = client.get(f"/admin/scoring/{model}/?season__club__id__exact={other.pk}")
+        assert response.status_code == 302 and response.url.endswith("?e=1"), model
+    assert client.get(f"/admin/scoring/standingsrun/{own.id}/change/").status_code == 200
+    response = client.get(f"/admin/scoring/standingsrun/{computed.id}/change/")
+    assert response.status_code == 302  # as for a missing object
+    row = Standing.objects.filter(run=computed).first()
+    assert client.get(f"/admin/scoring/standing/{row.id}/change/").status_code == 302
