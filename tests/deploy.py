@@ -1,13 +1,16 @@
-"""What the production tests share: the Procfile's commands and a production environment."""
+"""What the production tests share: the Procfile's commands, a production environment and the
+reverse proxy's configuration (docker/nginx.conf.template, rendered as the nginx image does)."""
 
 from __future__ import annotations
 
 import os
 import secrets
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from string import Template
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,6 +44,8 @@ SETTINGS_VARIABLES = (
     "PORT",
 )
 HOST = "scores.example.org"
+PROXY_TEMPLATE = ROOT / "docker" / "nginx.conf.template"
+NGINX = Path(shutil.which("nginx") or "/usr/sbin/nginx")  # Debian's (.ci/run installs it)
 
 
 def production_env(var_dir: Path, **overrides: str | None) -> dict[str, str]:
@@ -93,3 +98,18 @@ def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[st
         text=True,
         timeout=120,
     )
+
+
+def proxy_argv(directory: Path, *, listen: str, upstream: str) -> list[str]:
+    """nginx in the foreground with docker/nginx.conf.template, its variables substituted as
+    the nginx image substitutes them at start (``listen``: PARTSCORE_LISTEN, ``upstream``:
+    PARTSCORE_UPSTREAM); its configuration, temporary files and pid file in ``directory``."""
+    config = Template(PROXY_TEMPLATE.read_text()).safe_substitute(
+        PARTSCORE_LISTEN=listen, PARTSCORE_UPSTREAM=upstream
+    )  # nginx's own variables ($host, ...) stay, as envsubst leaves them
+    path = directory / "nginx.conf"
+    path.write_text(config)
+    directives = f"daemon off; pid {directory}/nginx.pid;"
+    if os.geteuid() == 0:  # else the workers run as nobody, who cannot enter `directory`
+        directives += " user root;"
+    return [str(NGINX), "-p", f"{directory}/", "-c", str(path), "-g", directives]
