@@ -13,7 +13,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -24,7 +23,15 @@ import pytest
 from celery import Celery
 from django.conf import settings
 
-from tests.deploy import HOST, NGINX, ROOT, procfile_argv, production_env, proxy_argv
+from tests.deploy import (
+    HOST,
+    NGINX,
+    ROOT,
+    SlowClients,
+    procfile_argv,
+    production_env,
+    proxy_argv,
+)
 
 
 def free_port() -> int:
@@ -160,57 +167,6 @@ ANSWER_WITHIN = 2.0  # seconds: a generous bound for an ordinary request while t
 HEADER_TIMEOUT = 10  # client_header_timeout in docker/nginx.conf.template
 
 
-class SlowClients:
-    """Clients that send a request's headers one byte every half second, each on its own
-    connection, from one thread; ``open_count`` tells how many the server has not closed."""
-
-    REQUEST = (f"GET /health/ HTTP/1.1\r\nHost: {HOST}\r\nX-Slow: " + "s" * 100).encode()
-
-    def __init__(self, port: int, count: int):
-        self.sockets = []
-        for _ in range(count):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-            sock.setblocking(True)  # so that a MSG_DONTWAIT read returns at once
-            self.sockets.append(sock)
-        self.started = time.monotonic()
-        self.closed_after: dict[int, float] = {}  # socket index -> seconds since started
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._drip, daemon=True)
-        self._thread.start()
-
-    def _drip(self) -> None:
-        for byte in self.REQUEST:
-            for index, sock in enumerate(self.sockets):
-                if index not in self.closed_after and self._closed(sock):
-                    self.closed_after[index] = time.monotonic() - self.started
-                if index not in self.closed_after:
-                    try:
-                        sock.send(bytes([byte]))
-                    except OSError:
-                        self.closed_after[index] = time.monotonic() - self.started
-            if self._stop.wait(0.5):
-                return
-
-    @staticmethod
-    def _closed(sock: socket.socket) -> bool:
-        """Whether the server answered (a 408) or closed the connection."""
-        try:
-            return sock.recv(1024, socket.MSG_DONTWAIT) is not None
-        except BlockingIOError:
-            return False
-        except OSError:
-            return True
-
-    def open_count(self) -> int:
-        return len(self.sockets) - len(self.closed_after)
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
-        for sock in self.sockets:
-            sock.close()
-
-
 @pytest.fixture(scope="module")
 def web_behind_the_proxy(tmp_path_factory):
     """The Procfile's web process (3 sync workers, as in production) and nginx in front of it:
@@ -272,16 +228,16 @@ def test_the_proxy_holds_fifty_slow_clients_while_requests_are_answered(web_behi
         time.sleep(1.5)  # every slow client has sent a few bytes
         took = ordinary_requests(proxy_port)
         redirected = get(f"http://127.0.0.1:{proxy_port}/admin/login/", timeout=ANSWER_WITHIN)
-        assert slow.open_count() == SLOW_CLIENTS  # held, not refused
+        assert slow.held() == SLOW_CLIENTS  # held, not refused
 
         # The proxy cuts each slow client off once its headers are late.
         deadline = time.monotonic() + HEADER_TIMEOUT + 10
-        while slow.open_count() and time.monotonic() < deadline:
+        while slow.held() and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert slow.open_count() == 0
     finally:
         slow.close()
     assert max(took) < ANSWER_WITHIN
     assert redirected.status == 301  # the request reached Django with the client's Host
     assert redirected.headers["Location"] == f"https://{HOST}/admin/login/"
-    assert max(slow.closed_after.values()) < HEADER_TIMEOUT + 3
+    assert len(slow.closed_after) == SLOW_CLIENTS
+    assert max(slow.closed_after) < HEADER_TIMEOUT + 3
