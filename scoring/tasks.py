@@ -155,12 +155,13 @@ def recalculate_seasons_behind() -> list[int]:
     Returns the seasons it queued."""
     seasons = seasons_behind(since=timezone.now() - CATCH_UP_WINDOW, margin=CATCH_UP_MARGIN)
     queued, failed = [], []
+    error: Exception | None = None
     for season_id in seasons:
         try:
             services.standings_enqueue(season_id=season_id)
-        except Exception as error:
+        except Exception as exc:
             failed.append(season_id)
-            last_error = error
+            error = exc
         else:
             queued.append(season_id)
     if queued:
@@ -169,7 +170,7 @@ def recalculate_seasons_behind() -> list[int]:
         logger.error(
             "standings catch-up: could not queue seasons=%s: %s: %s",
             ",".join(map(str, failed)),
-            type(last_error).__name__,
-            last_error,
+            type(error).__name__,
+            error,
         )
     return queued
