@@ -56,7 +56,8 @@ test: lint migrations-check compilemessages
 # Benchmarks, not part of `make test` (bench/README.md): PostgreSQL on 127.0.0.1:5432 holds
 # the 1,000,000-deal history (generated into BENCH_DATABASE_URL once, then reused); the API,
 # query-count and fault benchmarks start their own Redis, gunicorn and Celery processes on
-# 127.0.0.1 and install wrk from Debian if it is missing. About 20 minutes.
+# 127.0.0.1 and install wrk from Debian if it is missing; the slow-client one starts gunicorn
+# behind nginx (from Debian, needed). About 20 minutes.
 BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/partscore_bench
 bench: $(VENV)/.installed
 	$(BIN)/python bench/engine.py
@@ -66,6 +67,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/query_counts.py --database sqlite --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/api_load.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/faults.py --database-url $(BENCH_DATABASE_URL)
+	$(BIN)/python bench/slow_clients.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis build *.egg-info

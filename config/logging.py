@@ -8,6 +8,10 @@ status, duration and user. 401 and 403 answers are logged at WARNING, 5xx at ERR
 Every record logged while a request is handled carries the request id and whatever a view
 added with `bind()`, e.g. `bind(club=club.slug)`, or `bind(user="key:1a2b3c")` for an
 API-key client (a bound `user` replaces the logged-in user in the request line).
+
+Both formats keep one record on one line whatever a client sent: JSON escapes control
+characters, and the plain format (`PlainFormatter`) escapes them the same way (a request path's
+newline is written `\\n`), with C1 controls, bidi overrides and the backslash itself.
 """
 
 from __future__ import annotations
@@ -72,6 +76,41 @@ class ContextFilter(logging.Filter):
             request = getattr(record, "request", None)
             record.request_id = getattr(request, "request_id", "-")
         return True
+
+
+# What a plain line escapes as JSON would: C0 controls, DEL, C1 controls, the line and
+# paragraph separators, the bidi marks, embeddings, overrides and isolates, and the backslash.
+_ESCAPES = {
+    code: f"\\u{code:04x}"
+    for code in (
+        *range(0x20),
+        *range(0x7F, 0xA0),
+        0x061C,
+        0x200E,
+        0x200F,
+        *range(0x2028, 0x202F),
+        *range(0x2066, 0x206A),
+    )
+} | {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord("\\"): "\\\\"}
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character written as an escape: one line, read as sent."""
+    return text.translate(_ESCAPES)
+
+
+class PlainFormatter(logging.Formatter):
+    """Plain text lines (`LOG_FORMAT=plain`) in which no field can start another line: the
+    formatted line (message, its arguments and every other field) is escaped; a traceback
+    keeps its own lines, each escaped and indented, so none of them reads as a record."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return escape_controls(super().formatMessage(record))
+
+    def format(self, record: logging.LogRecord) -> str:
+        # The record's line is escaped above; what follows it is a traceback or a stack.
+        line, *trace = super().format(record).split("\n")
+        return "\n".join([line, *("    " + escape_controls(more) for more in trace)])
 
 
 class JsonFormatter(_JsonFormatter):

@@ -285,7 +285,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {"context": {"()": "config.logging.ContextFilter"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "plain": {
+            "()": "config.logging.PlainFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s",
+        },
         "json": {"()": "config.logging.JsonFormatter"},
     },
     "handlers": {

@@ -3,6 +3,8 @@
 That command line is the `web` entry of the Procfile, which docker/compose.yml repeats and
 tests/docker/test_processes.py starts. Environment: PORT (8000), WEB_CONCURRENCY (workers, 3),
 GUNICORN_TIMEOUT (seconds, 30). Requests are logged by config.logging, not by gunicorn.
+Sync workers read a request without a timeout, one connection each: they sit behind nginx
+(docker/nginx.conf.template), which passes a request on only once it has arrived whole.
 """
 
 import os

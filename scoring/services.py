@@ -36,7 +36,8 @@ logger = logging.getLogger(__name__)
 RUNS_KEPT = 10
 """Runs kept per season (the latest); older ones are deleted by each recalculation."""
 PENDING_TTL = 10 * 60
-"""Seconds a "recalculation already queued" mark lives, in case its task is lost."""
+"""Seconds a "recalculation already queued" mark lives, in case its task is lost (the
+catch-up, ``standings_enqueue``, does not trust the mark: it queues regardless)."""
 _STREAM_CHUNK = 10_000  # matches per fetch from the server-side cursor
 _WITHOUT_SEASON = itemgetter(1, 2, 3, 4, 5, 6, 7)  # a counted_matches row -> CountedMatch order
 
@@ -263,18 +264,32 @@ def standings_refresh_on_commit(*, season_id: int) -> None:
     and not yet started share it: that run reads after they committed."""
 
     def enqueue() -> None:
-        from .tasks import recalculate_season
-
-        key = pending_key(season_id)
-        if not cache.add(key, 1, timeout=PENDING_TTL):
-            return  # one is queued and has not started: it will see this change
-        try:
-            recalculate_season.delay(season_id, trigger=RunTrigger.CHANGE)
-        except Exception:
-            cache.delete(key)
-            raise
+        if cache.add(pending_key(season_id), 1, timeout=PENDING_TTL):
+            _publish(season_id)
+        # Otherwise one is queued and has not started: it will see this change.
 
     transaction.on_commit(enqueue, robust=True)
+
+
+def standings_enqueue(*, season_id: int) -> None:
+    """Enqueue a recalculation of the season now, whatever the "queued" mark says: the
+    catch-up's way, since a mark outlives a process killed after setting it and before
+    publishing its task. The mark is set again, so changes that commit before this run
+    starts share it. Raises if the broker does not take the task."""
+    cache.set(pending_key(season_id), 1, timeout=PENDING_TTL)
+    _publish(season_id)
+
+
+def _publish(season_id: int) -> None:
+    """Send the season's recalculation task, its "queued" mark already set; drop the mark
+    if the broker does not take the task, so that the next change tries again."""
+    from .tasks import recalculate_season
+
+    try:
+        recalculate_season.delay(season_id, trigger=RunTrigger.CHANGE)
+    except Exception:
+        cache.delete(pending_key(season_id))
+        raise
 
 
 def standings_recalculate_all(

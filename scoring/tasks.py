@@ -150,10 +150,27 @@ def recalculate_seasons_behind() -> list[int]:
     """The catch-up, every minute (beat): queue a recalculation of every season with a match
     changed since its ladder's latest run started. A change queues its own recalculation when
     it commits, but that is lost if the broker is down at that moment (Redis stopped) or the
-    process dies right after the commit; this queues it again once the broker answers."""
+    process dies right after the commit, or between setting the season's "queued" mark and
+    publishing the task; this queues it again once the broker answers, whatever the mark says.
+    Returns the seasons it queued."""
     seasons = seasons_behind(since=timezone.now() - CATCH_UP_WINDOW, margin=CATCH_UP_MARGIN)
+    queued, failed = [], []
+    error: Exception | None = None
     for season_id in seasons:
-        services.standings_refresh_on_commit(season_id=season_id)  # at once: no transaction
-    if seasons:
-        logger.info("standings catch-up: seasons=%s", ",".join(map(str, seasons)))
-    return seasons
+        try:
+            services.standings_enqueue(season_id=season_id)
+        except Exception as exc:
+            failed.append(season_id)
+            error = exc
+        else:
+            queued.append(season_id)
+    if queued:
+        logger.info("standings catch-up: queued seasons=%s", ",".join(map(str, queued)))
+    if failed:
+        logger.error(
+            "standings catch-up: could not queue seasons=%s: %s: %s",
+            ",".join(map(str, failed)),
+            type(error).__name__,
+            error,
+        )
+    return queued

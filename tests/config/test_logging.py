@@ -1,9 +1,12 @@
-"""Logs: one JSON line per request, with its request id, method, path, status and user."""
+"""Logs: one JSON line per request, with its request id, method, path, status and user; plain
+lines (LOG_FORMAT=plain) escape control characters as JSON does."""
 
 import io
 import json
 import logging
+import logging.config
 import re
+from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -112,9 +115,83 @@ def test_bind_outside_a_request_and_log_context_restore_what_was_bound():
     assert "task" not in bound()
 
 
+def plain_formatter() -> logging.Formatter:
+    """The formatter LOG_FORMAT=plain configures, built from the settings as dictConfig does."""
+    configurator = logging.config.DictConfigurator(settings.LOGGING)
+    return configurator.configure_formatter(configurator.config["formatters"]["plain"])
+
+
+@pytest.fixture
+def plain_log():
+    """Everything logged, formatted by the plain formatter, as the text written."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(ContextFilter())
+    handler.setFormatter(plain_formatter())
+    root = logging.getLogger()
+    root.addHandler(handler)
+    old_level, root.level = root.level, logging.INFO
+    try:
+        yield stream.getvalue
+    finally:
+        root.removeHandler(handler)
+        root.level = old_level
+
+
 def test_plain_lines_carry_the_request_id():
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "hello", None, None)
     with log_context(request_id="abc"):
         ContextFilter().filter(record)
-    formatter = logging.Formatter(settings.LOGGING["formatters"]["plain"]["format"])
-    assert formatter.format(record).endswith("INFO x [abc] hello")
+    assert plain_formatter().format(record).endswith("INFO x [abc] hello")
+
+
+# A path that would forge a second line, with other controls: CR, tab, ESC (a terminal's
+# colours), DEL, a C1 control (NEL), a bidi override and isolate, and a backslash.
+FORGED = "/club/\n2025-01-01 00:00:00,000 INFO partscore.request [x] GET /admin/ 200"
+CONTROLS = "\r\t\x1b[31m\x7f\x85\u202e\u2066\\"
+ESCAPED = (
+    "/club/\\n2025-01-01 00:00:00,000 INFO partscore.request [x] GET /admin/ 200"
+    "\\r\\t\\u001b[31m\\u007f\\u0085\\u202e\\u2066\\\\"
+)
+
+
+@pytest.mark.django_db
+def test_a_plain_line_escapes_the_control_characters_of_a_request_path(client, plain_log):
+    response = client.get(quote(FORGED + CONTROLS))
+    assert response.status_code == 404
+
+    [line] = plain_log().splitlines()
+    request_id = response["X-Request-ID"]
+    assert line.endswith(f" INFO partscore.request [{request_id}] GET {ESCAPED} 404")
+    assert line.isprintable()
+
+
+def test_plain_lines_escape_the_message_its_arguments_and_every_field(plain_log):
+    logger = logging.getLogger("partscore.tests")
+    with log_context(request_id="a\nb"):
+        logger.warning("club %s\u2028said\r%r", "x\ny", "\x00")
+    logging.getLogger("odd\nname").info("hi\x9b")
+
+    assert (
+        plain_log()
+        .splitlines()[0]
+        .endswith("WARNING partscore.tests [a\\nb] club x\\ny\\u2028said\\r'\\\\x00'")
+    )
+    assert plain_log().splitlines()[1].endswith("INFO odd\\nname [-] hi\\u009b")
+    assert len(plain_log().splitlines()) == 2
+
+
+def test_a_plain_traceback_keeps_its_lines_indented_and_escaped(plain_log):
+    try:
+        raise ValueError("bad\n2025-01-01 00:00:00,000 INFO forged [-] line\x1b")
+    except ValueError:
+        logging.getLogger("partscore.tests").exception("failed")
+
+    first, *traceback = plain_log().splitlines()
+    assert first.endswith("ERROR partscore.tests [-] failed")
+    assert traceback[0] == "    Traceback (most recent call last):"
+    assert traceback[-2:] == [
+        "    ValueError: bad",
+        "    2025-01-01 00:00:00,000 INFO forged [-] line\\u001b",
+    ]
+    assert all(line.startswith("    ") for line in traceback)

@@ -72,6 +72,24 @@ def test_state_lives_in_named_volumes(services):
         assert mount.split(":")[0] in volumes
 
 
+def test_only_the_proxy_is_published_and_it_runs_the_tested_configuration(services):
+    assert "ports" not in services["web"]
+    proxy = services["proxy"]
+    assert proxy["ports"] == ["${PARTSCORE_PORT:-8000}:8000"]
+    # The template tests/docker/test_processes.py runs nginx with, written by the image to
+    # /etc/nginx/nginx.conf, temporary files under the image's /var/cache/nginx.
+    assert "./nginx.conf.template:/etc/nginx/templates/nginx.conf.template:ro" in proxy["volumes"]
+    assert proxy["environment"]["NGINX_ENVSUBST_OUTPUT_DIR"] == "/etc/nginx"
+    assert proxy["command"] == ["nginx", "-p", "/var/cache/nginx/", "-g", "daemon off;"]
+    # It listens where it is published and passes requests to web's gunicorn (PORT 8000).
+    assert proxy["environment"]["PARTSCORE_LISTEN"] == "8000"
+    assert proxy["environment"]["PARTSCORE_UPSTREAM"] == "web:8000"
+    assert re.search(r"^\s+PORT=8000$", (ROOT / "docker" / "Dockerfile").read_text(), re.MULTILINE)
+    assert proxy["depends_on"] == {"web": {"condition": "service_healthy", "restart": True}}
+    # The proxy appends to X-Forwarded-For: the API's throttles count it.
+    assert services["web"]["environment"]["NUM_PROXIES"] == "${NUM_PROXIES:-1}"
+
+
 def test_the_example_env_file_names_what_production_requires():
     example = (ROOT / "docker" / "env.example").read_text()
     for variable in ("SECRET_KEY", "ALLOWED_HOSTS", "POSTGRES_PASSWORD"):

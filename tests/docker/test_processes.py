@@ -1,12 +1,15 @@
 """The Procfile's processes start, with production settings, as the containers start them.
 
 No Docker here: each test runs the Procfile's command line itself, in the production
-environment (DEBUG off, a random key, one allowed host), on the loopback interface.
+environment (DEBUG off, a random key, one allowed host), on the loopback interface; `web`
+also behind the reverse proxy, Debian's nginx with the configuration compose gives the nginx
+image (.ci/run installs nginx when it is missing).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -20,7 +23,15 @@ import pytest
 from celery import Celery
 from django.conf import settings
 
-from tests.deploy import HOST, ROOT, procfile_argv, production_env
+from tests.deploy import (
+    HOST,
+    NGINX,
+    ROOT,
+    SlowClients,
+    procfile_argv,
+    production_env,
+    proxy_argv,
+)
 
 
 def free_port() -> int:
@@ -70,11 +81,11 @@ def json_lines(output: str) -> list[dict]:
     return lines
 
 
-def get(url: str, **headers: str):
+def get(url: str, timeout: float = 5, **headers: str):
     request = urllib.request.Request(url, headers={"Host": HOST, **headers})
     opener = urllib.request.build_opener(NoRedirect)
     try:
-        return opener.open(request, timeout=5)
+        return opener.open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
         return exc
 
@@ -147,3 +158,86 @@ def test_the_beat_process_keeps_its_schedule_under_the_var_dir(tmp_path, private
     finally:
         output = stop(beat)
     assert "beat: Starting" in output
+
+
+# --- slow clients -----------------------------------------------------------------------------
+
+SLOW_CLIENTS = 50
+ANSWER_WITHIN = 2.0  # seconds: a generous bound for an ordinary request while they are held
+HEADER_TIMEOUT = 10  # client_header_timeout in docker/nginx.conf.template
+
+
+@pytest.fixture(scope="module")
+def web_behind_the_proxy(tmp_path_factory):
+    """The Procfile's web process (3 sync workers, as in production) and nginx in front of it:
+    (proxy port, gunicorn port)."""
+    if not NGINX.exists():
+        message = f"needs Debian's nginx at {NGINX} (.ci/run installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    tmp = tmp_path_factory.mktemp("proxy")
+    web_port, proxy_port = free_port(), free_port()
+    env = production_env(tmp, GUNICORN_CMD_ARGS=f"--bind 127.0.0.1:{web_port}")
+    web = start("web", env)
+    wait_for(lambda: answers(f"http://127.0.0.1:{web_port}/health/"), web)
+    argv = proxy_argv(tmp, listen=f"127.0.0.1:{proxy_port}", upstream=f"127.0.0.1:{web_port}")
+    proxy = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: answers(f"http://127.0.0.1:{proxy_port}/health/"), proxy)
+        yield proxy_port, web_port
+    finally:
+        stop(proxy)
+        stop(web)
+
+
+def answers(url: str) -> bool:
+    try:
+        return get(url, timeout=1).status == 200
+    except OSError:
+        return False
+
+
+def ordinary_requests(port: int, count: int = 10) -> list[float]:
+    """Seconds each of ``count`` health checks took; fails on an answer other than 200."""
+    took = []
+    for _ in range(count):
+        started = time.monotonic()
+        assert get(f"http://127.0.0.1:{port}/health/", timeout=ANSWER_WITHIN).status == 200
+        took.append(time.monotonic() - started)
+    return took
+
+
+def test_three_slow_clients_hold_every_worker_of_a_bare_gunicorn(web_behind_the_proxy):
+    """What the proxy is for (and proof that these slow clients hold a worker each)."""
+    _proxy_port, web_port = web_behind_the_proxy
+    slow = SlowClients(web_port, 3)
+    try:
+        time.sleep(1)
+        with pytest.raises(TimeoutError):
+            get(f"http://127.0.0.1:{web_port}/health/", timeout=ANSWER_WITHIN)
+    finally:
+        slow.close()
+    assert ordinary_requests(web_port, 3)  # closed, they free the workers
+
+
+def test_the_proxy_holds_fifty_slow_clients_while_requests_are_answered(web_behind_the_proxy):
+    proxy_port, _web_port = web_behind_the_proxy
+    slow = SlowClients(proxy_port, SLOW_CLIENTS)
+    try:
+        time.sleep(1.5)  # every slow client has sent a few bytes
+        took = ordinary_requests(proxy_port)
+        redirected = get(f"http://127.0.0.1:{proxy_port}/admin/login/", timeout=ANSWER_WITHIN)
+        assert slow.held() == SLOW_CLIENTS  # held, not refused
+
+        # The proxy cuts each slow client off once its headers are late.
+        deadline = time.monotonic() + HEADER_TIMEOUT + 10
+        while slow.held() and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        slow.close()
+    assert max(took) < ANSWER_WITHIN
+    assert redirected.status == 301  # the request reached Django with the client's Host
+    assert redirected.headers["Location"] == f"https://{HOST}/admin/login/"
+    assert len(slow.closed_after) == SLOW_CLIENTS
+    assert max(slow.closed_after) < HEADER_TIMEOUT + 3

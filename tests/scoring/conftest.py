@@ -1,4 +1,7 @@
+from urllib.parse import quote
+
 import pytest
+from django.db import connection
 
 from config.celery import app as celery_app
 
@@ -13,3 +16,15 @@ def eager_tasks():
     celery_app.conf.task_eager_propagates = True
     yield
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = before
+
+
+@pytest.fixture
+def test_database_url(on_postgres) -> str:
+    """The DATABASE_URL of the test database, for processes a test starts (their settings
+    then name the database as this process's do, and so do their cache keys)."""
+    db = connection.settings_dict
+    credentials = quote(db["USER"] or "")
+    if db["PASSWORD"]:
+        credentials += ":" + quote(db["PASSWORD"])
+    host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
+    return f"postgresql://{credentials}@{host}:{port}/{quote(db['NAME'])}"

@@ -1,7 +1,11 @@
 """The catch-up of ladders whose recalculation was lost: a change queues its own recalculation
 when it commits, which is lost if Redis is down at that moment (bench/faults.py stops Redis
-for 30 s); every minute ``scoring.recalculate_seasons_behind`` queues it again."""
+for 30 s) or the process dies between setting the season's "queued" mark and publishing the
+task; every minute ``scoring.recalculate_seasons_behind`` queues it again."""
 
+import os
+import subprocess
+import sys
 from datetime import date, timedelta
 
 import pytest
@@ -16,8 +20,14 @@ from matches import services as match_services
 from matches.models import Match
 from scoring.models import RunStatus, Standing, StandingsRun
 from scoring.selectors import seasons_behind
-from scoring.services import pending_key, standings_recalculate
+from scoring.services import (
+    PENDING_TTL,
+    pending_key,
+    standings_recalculate,
+    standings_refresh_on_commit,
+)
 from scoring.tasks import recalculate_season, recalculate_seasons_behind
+from tests.deploy import ROOT
 from tests.scoring.factories import make_club, make_players, make_season, stored_match
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +114,99 @@ def test_a_deal_recorded_while_the_broker_is_down_reaches_the_ladder_by_the_catc
     run = StandingsRun.objects.filter(season=season, status=RunStatus.DONE).latest("id")
     assert run.matches_counted == 1
     assert Standing.objects.filter(season=season, matches=1).count() == 4
+
+
+def a_season_behind_its_ladder():
+    season, _players, match = a_season_with_a_match()
+    standings_recalculate(season_id=season.id)
+    match.save()  # a change the ladder has not seen
+    return season
+
+
+def test_the_catch_up_queues_a_season_whose_mark_outlived_its_task(eager_tasks, caplog):
+    season = a_season_behind_its_ladder()
+    # What a process killed between setting the mark and publishing the task leaves behind:
+    # the mark, and no task.
+    assert cache.add(pending_key(season.id), 1, timeout=PENDING_TTL)
+
+    with caplog.at_level("INFO", logger="scoring.tasks"):
+        assert recalculate_seasons_behind() == [season.id]
+
+    assert season.id not in behind()  # the queued run read the change
+    assert f"standings catch-up: queued seasons={season.id}" in caplog.text
+
+
+def test_the_catch_up_logs_only_what_it_queued(monkeypatch, caplog):
+    season = a_season_behind_its_ladder()
+    cache.delete(pending_key(season.id))
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(recalculate_season, "delay", broker_down)
+    with caplog.at_level("INFO", logger="scoring.tasks"):
+        assert recalculate_seasons_behind() == []
+
+    assert "queued" not in caplog.text
+    [record] = [record for record in caplog.records if record.name == "scoring.tasks"]
+    assert record.levelname == "ERROR"
+    assert record.getMessage().startswith(
+        f"standings catch-up: could not queue seasons={season.id}: OperationalError"
+    )
+    assert cache.get(pending_key(season.id)) is None  # the next change tries again
+
+
+def test_changes_that_commit_after_the_catch_up_queued_a_run_share_it(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    season = a_season_behind_its_ladder()
+    cache.delete(pending_key(season.id))
+    queued = []
+    monkeypatch.setattr(recalculate_season, "delay", lambda *a, **kw: queued.append(a))
+
+    assert recalculate_seasons_behind() == [season.id]
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_refresh_on_commit(season_id=season.id)
+    assert queued == [(season.id,)]
+    cache.delete(pending_key(season.id))
+
+
+KILLED_BEFORE_PUBLISHING = """
+import os, signal, sys
+import django
+
+django.setup()
+from scoring import services, tasks
+
+# The process dies after the commit, between setting the mark and publishing the task.
+tasks.recalculate_season.delay = lambda *args, **kwargs: os.kill(os.getpid(), signal.SIGKILL)
+services.standings_refresh_on_commit(season_id=int(sys.argv[1]))
+print("published")
+"""
+
+
+def test_a_process_killed_before_publishing_its_task_is_caught_up(
+    test_database_url, with_redis, eager_tasks
+):
+    season = a_season_behind_its_ladder()
+    cache.delete(pending_key(season.id))
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.test_settings",
+        "DATABASE_URL": test_database_url,
+        "REDIS_URL": settings.REDIS_URL,
+    }
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_BEFORE_PUBLISHING, str(season.id)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert killed.returncode == -9, killed.stderr
+    assert "published" not in killed.stdout
+    assert cache.get(pending_key(season.id)) == 1  # its mark outlived it, in the shared cache
+
+    assert recalculate_seasons_behind() == [season.id]
+    assert season.id not in behind()

@@ -13,7 +13,6 @@ import sys
 import time
 from datetime import date
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -89,19 +88,12 @@ class Worker:
 
 
 @pytest.fixture
-def workers(on_postgres, with_redis, transactional_db, tmp_path):
+def workers(test_database_url, with_redis, transactional_db, tmp_path):
     """Start workers with ``workers(name)``; all are stopped at the end."""
-    db = connection.settings_dict
-    credentials = quote(db["USER"] or "")
-    if db["PASSWORD"]:
-        credentials += ":" + quote(db["PASSWORD"])
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.test_settings",
-        "DATABASE_URL": (
-            f"postgresql://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/"
-            f"{quote(db['NAME'])}"
-        ),
+        "DATABASE_URL": test_database_url,
         "REDIS_URL": settings.REDIS_URL,
         "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
         "LOG_FORMAT": "plain",
