@@ -26,7 +26,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $(VENV)/.installed $@
 
 run: export DEBUG ?= 1
-run: $(VENV)/.installed
+run: $(VENV)/.installed compilemessages
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py setup_demo --port $(PORT)
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
@@ -44,9 +44,10 @@ messages: $(VENV)/.installed-dev
 	$(TEST_ENV) $(BIN)/python manage.py makemessages --add-location=file --no-obsolete \
 		$(addprefix -l ,$(LOCALES)) $(addprefix --ignore=,$(MESSAGES_IGNORE))
 
-# The compiled catalogs (.mo) are build output, not in git.
-compilemessages: $(VENV)/.installed-dev
-	$(TEST_ENV) $(BIN)/python manage.py compilemessages --ignore=.venv --ignore=build $(addprefix -l ,$(LOCALES))
+# The compiled catalogs (.mo) are build output, not in git. Compiled in Python (polib), so
+# `make run` and `make test` need no GNU gettext; only `make messages` does.
+compilemessages: $(VENV)/.installed
+	$(TEST_ENV) $(BIN)/python manage.py compile_catalogs
 
 test: lint migrations-check compilemessages
 	$(BIN)/python -m pytest
