@@ -25,8 +25,13 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet ".[dev]"
 	touch $(VENV)/.installed $@
 
+# Local settings for manage.py, written once and git-ignored: DEBUG on and a random SECRET_KEY,
+# so that `.venv/bin/python manage.py createsuperuser` (or any command) works as typed.
+.env:
+	$(PYTHON) -c 'import secrets; open(".env", "x").write(f"DEBUG=1\nSECRET_KEY={secrets.token_urlsafe(50)}\n")'
+
 run: export DEBUG ?= 1
-run: $(VENV)/.installed compilemessages
+run: $(VENV)/.installed .env compilemessages
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py setup_demo --port $(PORT)
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
