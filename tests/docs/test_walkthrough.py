@@ -65,7 +65,7 @@ def make_run(tmp_path: Path) -> Iterator[dict[str, str]]:
     manage = [sys.executable, "manage.py"]
     for command in (["migrate", "--no-input"], ["setup_demo", "--port", str(port)]):
         prepared = subprocess.run(
-            manage + command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+            [*manage, *command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
         )
         assert prepared.returncode == 0, prepared.stderr
     log = (tmp_path / "server.log").open("w")
