@@ -25,8 +25,13 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet ".[dev]"
 	touch $(VENV)/.installed $@
 
+# Local settings for manage.py, written once and git-ignored: DEBUG on and a random SECRET_KEY,
+# so that `.venv/bin/python manage.py createsuperuser` (or any command) works as typed.
+.env:
+	$(PYTHON) -c 'import secrets; open(".env", "x").write(f"DEBUG=1\nSECRET_KEY={secrets.token_urlsafe(50)}\n")'
+
 run: export DEBUG ?= 1
-run: $(VENV)/.installed
+run: $(VENV)/.installed .env compilemessages
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py setup_demo --port $(PORT)
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
@@ -46,9 +51,10 @@ messages: $(VENV)/.installed-dev
 		$(addprefix -l ,$(LOCALES)) $(addprefix --ignore=,$(MESSAGES_IGNORE))
 	$(BIN)/python -c "import glob, polib; [polib.pofile(f, wrapwidth=100).save() for f in glob.glob('locale/*/LC_MESSAGES/django.po')]"
 
-# The compiled catalogs (.mo) are build output, not in git.
-compilemessages: $(VENV)/.installed-dev
-	$(TEST_ENV) $(BIN)/python manage.py compilemessages --ignore=.venv --ignore=build $(addprefix -l ,$(LOCALES))
+# The compiled catalogs (.mo) are build output, not in git. Compiled in Python (polib), so
+# `make run` and `make test` need no GNU gettext; only `make messages` does.
+compilemessages: $(VENV)/.installed
+	$(TEST_ENV) $(BIN)/python manage.py compile_catalogs
 
 test: lint migrations-check compilemessages
 	$(BIN)/python -m pytest

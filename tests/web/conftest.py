@@ -3,25 +3,21 @@
 from datetime import date
 from pathlib import Path
 
-import polib
 import pytest
 from django.conf import settings
 from django.utils.translation import trans_real
 
+from clubs.management.commands.compile_catalogs import catalog_compile
 from clubs.services import club_create, player_create, season_create
 from matches.services import deal_record, match_create
 
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_catalogs():
-    """`make test` compiles the catalogs first; a bare pytest run compiles any that are
-    missing or older than their .po here, so the pages speak every language either way."""
-    changed = False
-    for po_path in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/django.po"):
-        mo_path = po_path.with_suffix(".mo")
-        if not mo_path.exists() or mo_path.stat().st_mtime < po_path.stat().st_mtime:
-            polib.pofile(str(po_path)).save_as_mofile(str(mo_path))
-            changed = True
+    """`make test` compiles the catalogs first; a bare pytest run compiles any that changed
+    here, so the pages speak every language either way."""
+    po_paths = Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/django.po")
+    changed = [po_path for po_path in po_paths if catalog_compile(po_path)]
     if changed:
         trans_real._translations = {}  # load the new catalogs on next use
         trans_real._default = None
