@@ -58,6 +58,9 @@ LADDER_OPTIONS = ("ladder_min_matches", "ladder_rounding")
 """Club options that change a ladder computed from the same matches."""
 PLAYER_FIELDS = frozenset({"name", "user", "active"})
 SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
+TABLE_NUMBER_MAX = 999
+"""Table numbers run from 1 to this, on every database (PostgreSQL's column would stop at
+32767, SQLite's at none)."""
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -436,9 +439,14 @@ def table_create(*, session: Session, number=None, seats=4) -> Table:
     tables = Table.objects.filter(session=session)
     if number is None:
         number = (tables.aggregate(top=Max("number"))["top"] or 0) + 1
-    elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        raise ValidationError({"number": [_("A table number is a whole number from 1.")]})
-    elif tables.filter(number=number).exists():
+    if (
+        isinstance(number, bool)
+        or not isinstance(number, int)
+        or not 0 < number <= TABLE_NUMBER_MAX
+    ):
+        message = _("A table number is a whole number from 1 to %(max)d.")
+        raise ValidationError({"number": [message % {"max": TABLE_NUMBER_MAX}]})
+    if tables.filter(number=number).exists():
         raise ValidationError(
             {"number": [_("Table %(number)s already exists in this session.") % {"number": number}]}
         )

@@ -225,6 +225,17 @@ def test_tables_take_the_next_number_and_refuse_a_taken_one(world, director_a):
     assert Table.objects.filter(session=session).count() == 2
 
 
+@pytest.mark.parametrize("number", [1000, 40000, 2**63])
+def test_table_numbers_end_at_999(world, director_a, number):
+    session = Session.objects.get(club=world.a.club)
+    response = director_a.post("/api/v1/tables/", {"session": session.pk, "number": number})
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"number"}
+    assert "999" in response.json()["detail"]
+    response = director_a.post("/api/v1/tables/", {"session": session.pk, "number": 999})
+    assert response.status_code == 201 and response.json()["number"] == 999
+
+
 # --- matches -------------------------------------------------------------------------------
 
 MATCH_KEYS = {

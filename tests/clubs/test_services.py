@@ -224,3 +224,21 @@ def test_table_create_numbers_tables_and_checks_seats():
             table_create(session=session, **arguments)
         assert field in error.value.message_dict
     assert Table.objects.filter(session=session).count() == 4
+
+
+@pytest.mark.parametrize("number", [1000, 32768, 40000, 2**63])
+def test_table_numbers_end_at_999_on_every_database(number):
+    """PostgreSQL's small integer column would refuse 40000 with a database error and SQLite
+    would store it: the service refuses the same numbers on both."""
+    session = session_get_or_create(club=make_club(), date=PLAY_DATE)
+    assert table_create(session=session, number=999).number == 999
+    with pytest.raises(ValidationError) as error:
+        table_create(session=session, number=number)
+    assert error.value.message_dict == {
+        "number": ["A table number is a whole number from 1 to 999."]
+    }
+    # Nor does the next free number pass the last one.
+    with pytest.raises(ValidationError) as error:
+        table_create(session=session)
+    assert set(error.value.message_dict) == {"number"}
+    assert list(Table.objects.filter(session=session).values_list("number", flat=True)) == [999]
