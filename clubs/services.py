@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from clubs.generations import club_generation_bump
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import is_director
+from clubs.validators import clean_name, clean_notes
 
 DIRECTORS_GROUP = "Directors"
 # What a director may do in the admin (scoped to their own clubs by the admin itself).
@@ -187,7 +188,7 @@ def club_create(
     if creator is None or not getattr(creator, "is_authenticated", False) or creator.pk is None:
         raise ValidationError({"creator": [_("A club is created by a signed-in user.")]})
     club = Club(
-        name=name.strip() if isinstance(name, str) else name,
+        name=clean_name(name, field="name"),
         slug=slug,
         country=country.strip().upper() if isinstance(country, str) else country,
         language=language,
@@ -201,8 +202,11 @@ def club_create(
     _save(club, field="slug", message=_("A club with this slug already exists."))
     player = Player.objects.filter(user=creator).first()
     if player is None:
-        player_name = creator.get_full_name().strip() or creator.get_username()
-        player = Player.objects.create(name=player_name, user=creator)
+        try:
+            player_name = clean_name(creator.get_full_name(), field="name")
+        except ValidationError:  # the account's name may not be a player's: its username is
+            player_name = ""
+        player = Player.objects.create(name=player_name or creator.get_username(), user=creator)
     Membership.objects.create(player=player, club=club, role=Role.DIRECTOR)
     _sync_director_access(creator)
     club_generation_bump(club_ids=[club.pk])
@@ -224,6 +228,8 @@ def club_update(*, club: Club, actor=None, **fields) -> Club:
         for name, value in fields.items():
             if name == "country" and isinstance(value, str):
                 value = value.strip().upper()
+            elif name == "name":
+                value = clean_name(value, field="name")
             setattr(club, name, value)
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))
@@ -247,7 +253,7 @@ def club_update(*, club: Club, actor=None, **fields) -> Club:
 def player_create(*, club: Club, name, user=None, role="player", active=True) -> Player:
     """Create a player and their membership of ``club`` with ``role``."""
     role = _check_role(role)
-    player = Player(name=name.strip() if isinstance(name, str) else name, user=user, active=active)
+    player = Player(name=clean_name(name, field="name"), user=user, active=active)
     _full_clean(player)
     _save(player, field="user", message=_("This user account is already linked to a player."))
     Membership.objects.create(player=player, club=club, role=role)
@@ -265,8 +271,8 @@ def player_update(*, player: Player, **fields) -> Player:
     user_before_id = Player.objects.filter(pk=player.pk).values_list("user_id", flat=True).get()
     with _restored_on_error(player, ["name", "user", "active"]):
         for name, value in fields.items():
-            if name == "name" and isinstance(value, str):
-                value = value.strip()
+            if name == "name":
+                value = clean_name(value, field="name")
             setattr(player, name, value)
         _full_clean(player)
         _save(player, field="user", message=_("This user account is already linked to a player."))
@@ -362,7 +368,7 @@ def season_create(*, club: Club, name, start_date, end_date) -> Season:
     """A new season of ``club``; it may not overlap another season of the club."""
     season = Season(
         club=club,
-        name=name.strip() if isinstance(name, str) else name,
+        name=clean_name(name, field="name"),
         start_date=_as_date(start_date, field="start_date"),
         end_date=_as_date(end_date, field="end_date"),
     )
@@ -381,8 +387,8 @@ def season_update(*, season: Season, **fields) -> Season:
         for name, value in fields.items():
             if name in ("start_date", "end_date"):
                 value = _as_date(value, field=name)
-            elif name == "name" and isinstance(value, str):
-                value = value.strip()
+            elif name == "name":
+                value = clean_name(value, field="name")
             setattr(season, name, value)
         _check_season(season)
         _save(season, field="start_date", message=_("The season overlaps another season."))
@@ -423,7 +429,7 @@ def session_get_or_create(*, club: Club, date) -> Session:
 def session_update(*, session: Session, notes) -> Session:
     if not isinstance(notes, str):
         raise ValidationError({"notes": [_("Notes must be text.")]})
-    session.notes = notes
+    session.notes = clean_notes(notes, field="notes")
     session.save(update_fields=["notes"])
     club_generation_bump(club_ids=[session.club_id])
     return session

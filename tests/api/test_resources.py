@@ -483,6 +483,45 @@ def test_bad_updates_name_the_fields(world, director_a, url, body, fields):
     assert set(response.json()["errors"]) == fields
 
 
+@pytest.mark.parametrize("name", ["\u200b", "\u202eevil", "Anna\u2067", "Anna\x1b[2J"])
+def test_names_that_could_spoof_another_are_a_400_on_name(world, director_a, name):
+    """Invisible, control and text-direction characters (the rule: clubs/validators.py)."""
+    a = world.a
+    created = {
+        "clubs": {"name": name, "slug": "spoof", "country": "PL"},
+        "players": {"club": a.club.pk, "name": name},
+        "seasons": {
+            "club": a.club.pk,
+            "name": name,
+            "start_date": "2026-01-01",
+            "end_date": "2026-02-01",
+        },
+    }
+    ids = {"clubs": a.club.pk, "players": a.players[0].pk, "seasons": a.season.pk}
+    before = [list(m.objects.values_list("pk", "name")) for m in (Club, Player, Season)]
+    for url, body in created.items():
+        for response in (
+            director_a.post(f"/api/v1/{url}/", body, format="json"),
+            director_a.patch(f"/api/v1/{url}/{ids[url]}/", {"name": name}, format="json"),
+        ):
+            assert response.status_code == 400, (url, response.json())
+            assert set(response.json()["errors"]) == {"name"}, url
+    assert before == [list(m.objects.values_list("pk", "name")) for m in (Club, Player, Season)]
+
+
+def test_session_notes_refuse_direction_overrides(world, director_a):
+    session = Session.objects.get(club=world.a.club)
+    url = f"/api/v1/sessions/{session.pk}/"
+    response = director_a.patch(url, {"notes": "\u202eevil"}, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"notes"}
+    body = {"club": world.a.club.pk, "date": "2025-05-01", "notes": "a\u2066b"}
+    response = director_a.post("/api/v1/sessions/", body, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"notes"}
+    assert not Session.objects.filter(club=world.a.club, date="2025-05-01").exists()
+    response = director_a.patch(url, {"notes": "Pairs\nnight"}, format="json")
+    assert response.status_code == 200 and response.json()["notes"] == "Pairs\nnight"
+
+
 def test_the_last_director_cannot_step_down(world, director_a):
     me = Player.objects.get(user=world.a.director)
     response = director_a.patch(f"/api/v1/players/{me.pk}/", {"role": "player"}, format="json")

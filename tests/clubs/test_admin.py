@@ -130,6 +130,16 @@ def test_adding_goes_through_the_services(as_alpha, alpha, alpha_director):
     )
     assert response.status_code == 302
     assert Membership.objects.get(player__name="Newcomer").club == alpha
+    # A name that could pass for another is shown beside the field, and nothing is saved.
+    response = as_alpha.post(
+        "/admin/clubs/player/add/",
+        {"club": alpha.pk, "role": "player", "name": "\u202eevil", "active": "on"},
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["name"] == [
+        "A name may not contain control, invisible or text-direction characters (found U+202E)."
+    ]
+    assert not Player.objects.filter(name__contains="evil").exists()
     # A table takes the next number when none is given.
     session = Session.objects.get(club=alpha)
     response = as_alpha.post("/admin/clubs/table/add/", {"session": session.pk, "seats": 2})
