@@ -393,6 +393,10 @@ def test_a_match_at_a_given_table_and_session(world, director_a):
         "/api/v1/matches/", {**body, "kind": "chicago", "table": two.pk}, format="json"
     )
     assert response.status_code == 400 and set(response.json()["errors"]) == {"kind"}
+    # A match names its table by id; an id past any key is the same 400 on every database.
+    for bad in (40000, 2**63, 2**70):
+        response = director_a.post("/api/v1/matches/", {**body, "table": bad}, format="json")
+        assert response.status_code == 400 and set(response.json()["errors"]) == {"table"}
 
 
 def test_match_filters(world, director_a):
