@@ -21,11 +21,7 @@ is lost.
 import sys
 
 from django.conf import settings
-from django.core.exceptions import (
-    RequestDataTooBig,
-    TooManyFieldsSent,
-    TooManyFilesSent,
-)
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
@@ -66,7 +62,7 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         detail = gettext("The request body is larger than %(limit)d bytes, the most accepted.")
         return api_errors.response_for(api_errors.PayloadTooLarge(detail % {"limit": limit}))
-    if isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
+    if isinstance(exception, TooManyFieldsSent):
         limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
         detail = gettext("The request has more than %(limit)d parameters.")
         error = api_errors.BadRequest(detail % {"limit": limit}, code="too_many_fields")

@@ -1,9 +1,9 @@
 """Django's own error answers (config/errors.py): the API's JSON shape under /api/ for what
 fails outside a view, the pages' templates elsewhere, and a 503 while the database is down."""
 
-from contextlib import contextmanager
 from datetime import date
 from types import SimpleNamespace
+from unittest.mock import patch
 
 import pytest
 from django.db import IntegrityError, InterfaceError, OperationalError, connection
@@ -53,20 +53,10 @@ def api_error(response, status: int, code: str) -> dict:
     return body
 
 
-@contextmanager
 def database_down():
     """Every connection attempt and query fails, as while PostgreSQL is stopped."""
     refused = OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
-
-    def fail(*args, **kwargs):
-        raise refused
-
-    original = connection.ensure_connection
-    connection.ensure_connection = fail
-    try:
-        yield
-    finally:
-        connection.ensure_connection = original
+    return patch.object(connection, "ensure_connection", side_effect=refused)
 
 
 # --- requests Django refuses before any view ---------------------------------------------------
