@@ -15,16 +15,21 @@ field dict is a 400 on those fields (a view may rename service fields to its own
 ``InvalidInput`` a 400 on its field, ``MatchConflict`` and the engine's ``MatchComplete`` a
 409, and a database integrity error (a concurrent write that lost a race) a 409 instead of a
 500.
+
+What fails outside DRF's views (a body over Django's size limit, a Host header not allowed, the
+database unreachable, any uncaught error) reaches Django's own error handlers, which answer
+under /api/ with ``response_for`` (config/errors.py): the same shape, never an HTML page.
 """
 
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -47,6 +52,32 @@ class IdempotencyKeyReused(exceptions.APIException):
         "use a new key for a new request."
     )
     default_code = "idempotency_key_reused"
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = _("The request body is too large.")
+    default_code = "too_large"
+
+
+class BadRequest(exceptions.APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = _("The request is malformed.")
+    default_code = "bad_request"
+
+
+class ServiceUnavailable(exceptions.APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = _(
+        "The database cannot be reached at the moment. Retry in a few seconds; with the same "
+        "Idempotency-Key, a retry never records twice."
+    )
+    default_code = "unavailable"
+
+
+class ServerError(exceptions.APIException):
+    default_detail = _("Something went wrong on our side. Please try again in a moment.")
+    default_code = "server_error"
 
 
 def _rename(field: str, renames: dict[str, str]) -> str:
@@ -136,6 +167,16 @@ def error_body(exc: exceptions.APIException) -> dict:
         text = "; ".join(m for messages in errors.values() for m in messages)
         return {"code": _code(exc), "detail": text, "errors": errors}
     return {"code": _code(exc), "detail": str(detail), "errors": {}}
+
+
+def response_for(
+    exc: exceptions.APIException, headers: dict[str, str] | None = None
+) -> HttpResponse:
+    """``exc`` as the API answers it, for code that runs outside DRF's views."""
+    body = JSONRenderer().render(error_body(exc))
+    return HttpResponse(
+        body, status=exc.status_code, content_type="application/json", headers=headers
+    )
 
 
 def _code(exc: exceptions.APIException) -> str:

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from clubs.generations import club_generation_bump
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import club_ids_directed_by, club_role, is_director
+from clubs.validators import clean_name, clean_notes
 
 DIRECTORS_GROUP = "Directors"
 # What a director may do in the admin (scoped to their own clubs by the admin itself).
@@ -58,6 +59,9 @@ LADDER_OPTIONS = ("ladder_min_matches", "ladder_rounding")
 """Club options that change a ladder computed from the same matches."""
 PLAYER_FIELDS = frozenset({"name", "user"})
 SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
+TABLE_NUMBER_MAX = 999
+"""Table numbers run from 1 to this, on every database (PostgreSQL's column would stop at
+32767, SQLite's at none)."""
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -195,7 +199,7 @@ def club_create(
     if creator is None or not getattr(creator, "is_authenticated", False) or creator.pk is None:
         raise ValidationError({"creator": [_("A club is created by a signed-in user.")]})
     club = Club(
-        name=name.strip() if isinstance(name, str) else name,
+        name=clean_name(name, field="name"),
         slug=slug,
         country=country.strip().upper() if isinstance(country, str) else country,
         language=language,
@@ -209,8 +213,11 @@ def club_create(
     _save(club, field="slug", message=_("A club with this slug already exists."))
     player = Player.objects.filter(user=creator).first()
     if player is None:
-        player_name = creator.get_full_name().strip() or creator.get_username()
-        player = Player.objects.create(name=player_name, user=creator)
+        try:
+            player_name = clean_name(creator.get_full_name(), field="name")
+        except ValidationError:  # the account's name may not be a player's: its username is
+            player_name = ""
+        player = Player.objects.create(name=player_name or creator.get_username(), user=creator)
     Membership.objects.create(player=player, club=club, role=Role.DIRECTOR)
     _sync_director_access(creator)
     club_generation_bump(club_ids=[club.pk])
@@ -232,6 +239,8 @@ def club_update(*, club: Club, actor=None, **fields) -> Club:
         for name, value in fields.items():
             if name == "country" and isinstance(value, str):
                 value = value.strip().upper()
+            elif name == "name":
+                value = clean_name(value, field="name")
             setattr(club, name, value)
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))
@@ -315,7 +324,7 @@ def player_create(*, club: Club, name, user=None, role="player", active=True, ac
     role, active = _check_role(role), _check_active(active)
     if role == Role.DIRECTOR:
         _check_may_set_roles(actor=actor, club=club)
-    player = Player(name=name.strip() if isinstance(name, str) else name, user=user)
+    player = Player(name=clean_name(name, field="name"), user=user)
     _full_clean(player)
     _save(player, field="user", message=_("This user account is already linked to a player."))
     Membership.objects.create(player=player, club=club, role=role, active=active)
@@ -339,8 +348,8 @@ def player_update(*, player: Player, actor=None, club: Club | None = None, **fie
     before = Player.objects.filter(pk=player.pk).values("name", "user_id").get()
     with _restored_on_error(player, PLAYER_FIELDS):
         for name, value in fields.items():
-            if name == "name" and isinstance(value, str):
-                value = value.strip()
+            if name == "name":
+                value = clean_name(value, field="name")
             setattr(player, name, value)
         if player.name != before["name"]:
             _check_may_rename(player, actor=actor, club=club)
@@ -453,7 +462,7 @@ def season_create(*, club: Club, name, start_date, end_date) -> Season:
     """A new season of ``club``; it may not overlap another season of the club."""
     season = Season(
         club=club,
-        name=name.strip() if isinstance(name, str) else name,
+        name=clean_name(name, field="name"),
         start_date=_as_date(start_date, field="start_date"),
         end_date=_as_date(end_date, field="end_date"),
     )
@@ -472,8 +481,8 @@ def season_update(*, season: Season, **fields) -> Season:
         for name, value in fields.items():
             if name in ("start_date", "end_date"):
                 value = _as_date(value, field=name)
-            elif name == "name" and isinstance(value, str):
-                value = value.strip()
+            elif name == "name":
+                value = clean_name(value, field="name")
             setattr(season, name, value)
         _check_season(season)
         _save(season, field="start_date", message=_("The season overlaps another season."))
@@ -514,7 +523,7 @@ def session_get_or_create(*, club: Club, date) -> Session:
 def session_update(*, session: Session, notes) -> Session:
     if not isinstance(notes, str):
         raise ValidationError({"notes": [_("Notes must be text.")]})
-    session.notes = notes
+    session.notes = clean_notes(notes, field="notes")
     session.save(update_fields=["notes"])
     club_generation_bump(club_ids=[session.club_id])
     return session
@@ -530,9 +539,14 @@ def table_create(*, session: Session, number=None, seats=4) -> Table:
     tables = Table.objects.filter(session=session)
     if number is None:
         number = (tables.aggregate(top=Max("number"))["top"] or 0) + 1
-    elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        raise ValidationError({"number": [_("A table number is a whole number from 1.")]})
-    elif tables.filter(number=number).exists():
+    if (
+        isinstance(number, bool)
+        or not isinstance(number, int)
+        or not 0 < number <= TABLE_NUMBER_MAX
+    ):
+        message = _("A table number is a whole number from 1 to %(max)d.")
+        raise ValidationError({"number": [message % {"max": TABLE_NUMBER_MAX}]})
+    if tables.filter(number=number).exists():
         raise ValidationError(
             {"number": [_("Table %(number)s already exists in this session.") % {"number": number}]}
         )

@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Any
 
+from django.db import DatabaseError
 from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
 
@@ -129,7 +130,10 @@ class JsonFormatter(_JsonFormatter):
 
 def _user(request) -> str | None:
     user = getattr(request, "user", None)  # absent when a middleware answered before auth
-    if user is None or not user.is_authenticated:
+    try:
+        if user is None or not user.is_authenticated:
+            return None
+    except DatabaseError:  # the session could not be read: the answer (a 503) says why
         return None
     return user.get_username()
 

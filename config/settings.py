@@ -230,7 +230,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["api.filters.StrictFilterBackend", "api.filters.OrderingFilter"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

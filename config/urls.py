@@ -15,3 +15,10 @@ urlpatterns = [
     path("", include("matches.urls")),
     path("", include("scoring.urls")),
 ]
+
+# Django's own error answers: the API's JSON shape under /api/, the pages' templates elsewhere,
+# and a 503 (not a 500) while the database cannot be reached.
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

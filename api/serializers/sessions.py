@@ -3,6 +3,7 @@ from rest_framework import serializers
 
 from api.serializers.fields import MemberSessionField, WritableClubField
 from clubs.models import Session, Table, TableSeats
+from clubs.services import TABLE_NUMBER_MAX
 
 
 class SessionSerializer(serializers.ModelSerializer):
@@ -32,7 +33,7 @@ class TableSerializer(serializers.ModelSerializer):
     club = serializers.IntegerField(source="session.club_id", read_only=True)
     number = serializers.IntegerField(
         min_value=1,
-        max_value=32767,
+        max_value=TABLE_NUMBER_MAX,
         required=False,
         help_text=_("Table number in the session; the next free number if not given."),
     )

@@ -22,6 +22,19 @@ def test_malformed_json_is_a_400(world, director_a):
     assert body["code"] == "parse_error" and "JSON" in body["detail"] and body["errors"] == {}
 
 
+@pytest.mark.parametrize("body", ["[" * 50_000, '{"tricks": ' + "[" * 50_000 + "]" * 50_000 + "}"])
+def test_a_body_nested_too_deeply_is_a_400_not_a_500(world, director_a, body):
+    response = director_a.post(
+        f"/api/v1/matches/{world.a.match.pk}/deals/",
+        data=body,
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="nested",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "parse_error" and "nested too deeply" in body["detail"]
+
+
 @pytest.mark.parametrize("body", ["[1, 2]", '"text"', "null", "12"])
 def test_a_body_that_is_not_an_object_is_a_400(world, director_a, body):
     response = director_a.post("/api/v1/players/", data=body, content_type="application/json")

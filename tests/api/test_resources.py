@@ -257,6 +257,17 @@ def test_tables_take_the_next_number_and_refuse_a_taken_one(world, director_a):
     assert Table.objects.filter(session=session).count() == 2
 
 
+@pytest.mark.parametrize("number", [1000, 40000, 2**63])
+def test_table_numbers_end_at_999(world, director_a, number):
+    session = Session.objects.get(club=world.a.club)
+    response = director_a.post("/api/v1/tables/", {"session": session.pk, "number": number})
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"number"}
+    assert "999" in response.json()["detail"]
+    response = director_a.post("/api/v1/tables/", {"session": session.pk, "number": 999})
+    assert response.status_code == 201 and response.json()["number"] == 999
+
+
 # --- matches -------------------------------------------------------------------------------
 
 MATCH_KEYS = {
@@ -414,6 +425,10 @@ def test_a_match_at_a_given_table_and_session(world, director_a):
         "/api/v1/matches/", {**body, "kind": "chicago", "table": two.pk}, format="json"
     )
     assert response.status_code == 400 and set(response.json()["errors"]) == {"kind"}
+    # A match names its table by id; an id past any key is the same 400 on every database.
+    for bad in (40000, 2**63, 2**70):
+        response = director_a.post("/api/v1/matches/", {**body, "table": bad}, format="json")
+        assert response.status_code == 400 and set(response.json()["errors"]) == {"table"}
 
 
 def test_match_filters(world, director_a):
@@ -509,6 +524,45 @@ def test_bad_updates_name_the_fields(world, director_a, url, body, fields):
     response = director_a.patch(f"/api/v1/{url}/{ids[url]}/", body, format="json")
     assert response.status_code == 400, response.json()
     assert set(response.json()["errors"]) == fields
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u202eevil", "Anna\u2067", "Anna\x1b[2J"])
+def test_names_that_could_spoof_another_are_a_400_on_name(world, director_a, name):
+    """Invisible, control and text-direction characters (the rule: clubs/validators.py)."""
+    a = world.a
+    created = {
+        "clubs": {"name": name, "slug": "spoof", "country": "PL"},
+        "players": {"club": a.club.pk, "name": name},
+        "seasons": {
+            "club": a.club.pk,
+            "name": name,
+            "start_date": "2026-01-01",
+            "end_date": "2026-02-01",
+        },
+    }
+    ids = {"clubs": a.club.pk, "players": a.players[0].pk, "seasons": a.season.pk}
+    before = [list(m.objects.values_list("pk", "name")) for m in (Club, Player, Season)]
+    for url, body in created.items():
+        for response in (
+            director_a.post(f"/api/v1/{url}/", body, format="json"),
+            director_a.patch(f"/api/v1/{url}/{ids[url]}/", {"name": name}, format="json"),
+        ):
+            assert response.status_code == 400, (url, response.json())
+            assert set(response.json()["errors"]) == {"name"}, url
+    assert before == [list(m.objects.values_list("pk", "name")) for m in (Club, Player, Season)]
+
+
+def test_session_notes_refuse_direction_overrides(world, director_a):
+    session = Session.objects.get(club=world.a.club)
+    url = f"/api/v1/sessions/{session.pk}/"
+    response = director_a.patch(url, {"notes": "\u202eevil"}, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"notes"}
+    body = {"club": world.a.club.pk, "date": "2025-05-01", "notes": "a\u2066b"}
+    response = director_a.post("/api/v1/sessions/", body, format="json")
+    assert response.status_code == 400 and set(response.json()["errors"]) == {"notes"}
+    assert not Session.objects.filter(club=world.a.club, date="2025-05-01").exists()
+    response = director_a.patch(url, {"notes": "Pairs\nnight"}, format="json")
+    assert response.status_code == 200 and response.json()["notes"] == "Pairs\nnight"
 
 
 def test_the_last_director_cannot_step_down(world, director_a):

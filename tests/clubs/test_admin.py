@@ -132,11 +132,28 @@ def test_adding_goes_through_the_services(as_alpha, alpha, alpha_director):
     )
     assert response.status_code == 302
     assert Membership.objects.get(player__name="Newcomer").club == alpha
+    # A name that could pass for another is shown beside the field, and nothing is saved.
+    response = as_alpha.post(
+        "/admin/clubs/player/add/",
+        {"club": alpha.pk, "role": "player", "name": "\u202eevil", "active": "on"},
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["name"] == [
+        "A name may not contain control, invisible or text-direction characters (found U+202E)."
+    ]
+    assert not Player.objects.filter(name__contains="evil").exists()
     # A table takes the next number when none is given.
     session = Session.objects.get(club=alpha)
     response = as_alpha.post("/admin/clubs/table/add/", {"session": session.pk, "seats": 2})
     assert response.status_code == 302
     assert Table.objects.filter(session=session).order_by("number").last().number == 2
+    # A table number past 999 is shown beside the field (not a database error on PostgreSQL).
+    response = as_alpha.post(
+        "/admin/clubs/table/add/", {"session": session.pk, "number": 40000, "seats": 4}
+    )
+    assert response.status_code == 200
+    assert "from 1 to 999" in response.content.decode()
+    assert not Table.objects.filter(session=session, number=40000).exists()
     # A club added by a director is theirs to direct.
     response = as_alpha.post(
         "/admin/clubs/club/add/",

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 
-from clubs.models import Membership, Player, Role, Season, Session, Table
+from clubs.models import Club, Membership, Player, Role, Season, Session, Table
 from clubs.services import (
     DIRECTORS_GROUP,
     NotPermitted,
@@ -107,6 +107,62 @@ def test_player_create_and_update():
     with pytest.raises(ValidationError) as error:
         player_create(club=club, name="Twin", user=linked)
     assert "user" in error.value.message_dict
+
+
+SPOOFED_NAMES = ["\u200b", " \u202eevil ", "Anna\u2066", "Anna\x07", "\u3164"]
+
+
+@pytest.mark.parametrize("name", SPOOFED_NAMES)
+def test_every_name_refuses_what_could_pass_for_another_name(name):
+    """Club, player and season names, created or changed: a ValidationError on ``name`` and
+    nothing written (the checks themselves: tests/clubs/test_validators.py)."""
+    club = make_club(name="Ace")
+    player = player_create(club=club, name="Anna")
+    season = Season.objects.get(club=club)
+    writes = [
+        lambda: club_create(creator=make_user(), name=name, slug="spoof", country="PL"),
+        lambda: club_update(club=club, name=name),
+        lambda: player_create(club=club, name=name),
+        lambda: player_update(player=player, name=name),
+        lambda: season_create(
+            club=club, name=name, start_date=D(2026, 1, 1), end_date=D(2026, 2, 1)
+        ),
+        lambda: season_update(season=season, name=name),
+    ]
+    for write in writes:
+        with pytest.raises(ValidationError) as error:
+            write()
+        assert set(error.value.message_dict) == {"name"}
+    assert (club.name, player.name, season.name) == ("Ace", "Anna", "2025")  # restored
+    assert (Club.objects.count(), Player.objects.count(), Season.objects.count()) == (1, 2, 1)
+    club.refresh_from_db()
+    player.refresh_from_db()
+    season.refresh_from_db()
+    assert (club.name, player.name, season.name) == ("Ace", "Anna", "2025")
+
+
+def test_names_are_trimmed_of_unicode_whitespace_too():
+    club = make_club(name="\u3000Ace\u2003")
+    assert club.name == "Ace"
+    assert player_create(club=club, name="\u00a0Anna\u2029").name == "Anna"
+    club_update(club=club, name=" Ace Two\u205f")
+    assert Club.objects.get(pk=club.pk).name == "Ace Two"
+
+
+def test_a_directors_account_name_that_may_not_be_a_name_gives_way_to_the_username():
+    user = make_user("ann", first_name="\u202eevil")
+    club_create(creator=user, name="Ace", slug="ace", country="PL")
+    assert Player.objects.get(user=user).name == "ann"
+
+
+def test_session_notes_refuse_control_characters_and_direction_overrides():
+    session = session_get_or_create(club=make_club(), date=PLAY_DATE)
+    session_update(session=session, notes="Pairs night\r\n\tBring cards")
+    for notes in ["\u202eevil", "bell\x07"]:
+        with pytest.raises(ValidationError) as error:
+            session_update(session=session, notes=notes)
+        assert set(error.value.message_dict) == {"notes"}
+    assert Session.objects.get(pk=session.pk).notes == "Pairs night\r\n\tBring cards"
 
 
 def test_director_access_follows_the_role_and_the_user_link():
@@ -289,3 +345,21 @@ def test_table_create_numbers_tables_and_checks_seats():
             table_create(session=session, **arguments)
         assert field in error.value.message_dict
     assert Table.objects.filter(session=session).count() == 4
+
+
+@pytest.mark.parametrize("number", [1000, 32768, 40000, 2**63])
+def test_table_numbers_end_at_999_on_every_database(number):
+    """PostgreSQL's small integer column would refuse 40000 with a database error and SQLite
+    would store it: the service refuses the same numbers on both."""
+    session = session_get_or_create(club=make_club(), date=PLAY_DATE)
+    assert table_create(session=session, number=999).number == 999
+    with pytest.raises(ValidationError) as error:
+        table_create(session=session, number=number)
+    assert error.value.message_dict == {
+        "number": ["A table number is a whole number from 1 to 999."]
+    }
+    # Nor does the next free number pass the last one.
+    with pytest.raises(ValidationError) as error:
+        table_create(session=session)
+    assert set(error.value.message_dict) == {"number"}
+    assert list(Table.objects.filter(session=session).values_list("number", flat=True)) == [999]

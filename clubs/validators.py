@@ -1,0 +1,74 @@
+"""What a person may type as a name (of a club, a player, a season) or as a session's notes.
+
+A name is trimmed of surrounding whitespace (Unicode's too, e.g. U+3000) and refused when it
+holds a control character, a line separator, an invisible formatting character (a zero-width
+space, a byte order mark, a text-direction mark, embedding, override or isolate) or nothing
+visible at all: such a name can pass for another one on a ladder, or turn the text around it
+("\\u202eevil" reads "live"). The zero-width joiner and non-joiner stay allowed inside a
+name: emoji and some scripts (Persian, the Indic ones) need them.
+
+Notes may span lines: they keep newlines and tabs, but no other control character and no
+text-direction embedding, override or isolate.
+
+The services call these; the API and the admin show the error beside the field it names.
+"""
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+_JOINERS = frozenset("\u200c\u200d")
+_DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_NOTES_CONTROLS = frozenset("\n\r\t")
+# Letters and symbols that show nothing: the Hangul fillers and the blank Braille pattern.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _code(char: str) -> str:
+    return f"U+{ord(char):04X}"
+
+
+def _refused_in_name(char: str) -> bool:
+    category = unicodedata.category(char)
+    if category == "Cf":
+        return char not in _JOINERS
+    return category in ("Cc", "Cs", "Zl", "Zp")
+
+
+def _visible(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LNPS" and char not in _BLANKS
+
+
+def clean_name(value, *, field: str):
+    """``value`` trimmed; a ValidationError on ``field`` if it may not be a name. Anything but
+    a string is returned as it is (the model's validation refuses it)."""
+    if not isinstance(value, str):
+        return value
+    value = value.strip()
+    for char in value:
+        if _refused_in_name(char):
+            message = _(
+                "A name may not contain control, invisible or text-direction characters "
+                "(found %(code)s)."
+            )
+            raise ValidationError({field: [message % {"code": _code(char)}]})
+    if value and not any(_visible(char) for char in value):
+        raise ValidationError({field: [_("A name needs at least one visible character.")]})
+    return value
+
+
+def clean_notes(value, *, field: str):
+    """``value`` as it is; a ValidationError on ``field`` if it holds a control character
+    other than a newline or a tab, or a text-direction embedding, override or isolate."""
+    if not isinstance(value, str):
+        return value
+    for char in value:
+        control = unicodedata.category(char) in ("Cc", "Cs") and char not in _NOTES_CONTROLS
+        if control or char in _DIRECTION_CONTROLS:
+            message = _(
+                "Notes may hold line breaks and tabs, but no other control character and no "
+                "text-direction override (found %(code)s)."
+            )
+            raise ValidationError({field: [message % {"code": _code(char)}]})
+    return value
