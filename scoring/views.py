@@ -220,7 +220,7 @@ def player_page(request, slug: str, player_id: int):
         width=600,
         height=160,
         left=52,
-        labels=[date_format(entry.played_on, "SHORT_DATE_FORMAT") for entry in history],
+        labels=[date_format(entry.played_on, "DATE_FORMAT") for entry in history],
     )
     unfinished = (
         Match.objects.filter(season=season, status=MatchStatus.IN_PROGRESS)

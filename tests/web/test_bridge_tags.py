@@ -1,5 +1,8 @@
 """How bridge reads on the pages: the filters and the sheet layouts of matches/templatetags."""
 
+import re
+from types import SimpleNamespace
+
 from django.utils import translation
 
 from matches.templatetags import bridge
@@ -24,6 +27,27 @@ def test_contract_and_result_notation():
     assert bridge.result_text(make_result(contract="4S", declarer="N", tricks=11)) == "+1"
     assert bridge.result_text(make_result(contract="4S", declarer="N", tricks=8)) == "\u22122"
     assert bridge.result_text(make_result(passed_out=True)) == ""
+
+
+def test_greek_contract_is_written_in_greek_letters_only():
+    """A doubled 3NT is written in Greek letters only: the doubled mark is the Greek capital
+    chi, like the first letter of the Greek abbreviation of no trump, not a Latin X beside it."""
+    with translation.override("el"):
+        doubled = bridge.contract_html(Contract(3, "NT", "X"))
+        redoubled = bridge.contract_html(Contract(4, "S", "XX"))
+        # A sheet row: the contract, its declarer (East, Greek capital alpha) and the result.
+        row = bridge.row_contract_html(
+            SimpleNamespace(result=make_result(contract="3NTX", declarer="E", tricks=8))
+        )
+
+    def text(html):
+        return re.sub(r"<[^>]+>", "", html)
+
+    assert text(doubled) == "3\u03a7\u0391\u202f\u03a7"  # chi alpha, chi
+    assert text(redoubled) == "4♠\u202f\u03a7\u03a7"
+    assert text(row) == "3\u03a7\u0391\u202f\u03a7 \u0391 \u22121"
+    for html in (doubled, redoubled, row):
+        assert not re.search(r"[A-Za-z]", text(html)), html
 
 
 def test_signed_net_points():

@@ -121,3 +121,31 @@ def test_session_sheet_nets_each_player(client, season_played, players):
         cells = r"</a></td>\s*<td[^>]*>[^<]*</td>\s*<td[^>]*>"
         assert re.search(name + cells + re.escape(net) + "<", table), name
     assert html.count(reverse("matches:sheet", args=[first.pk])) == 1
+
+
+@pytest.mark.parametrize(
+    "language, written",
+    [
+        ("en", "March 14, 2025"),
+        ("pl", "14 marca 2025"),
+        ("es", "14 de marzo de 2025"),
+        ("nl", "14 maart 2025"),
+        ("el", "14/03/2025"),  # Django's Greek date format is numeric on every page
+    ],
+)
+def test_player_page_writes_dates_like_the_other_pages(
+    client, season_played, players, language, written
+):
+    """The history's dates (and the chart's labels) use the date format of the score sheet
+    and the session pages, in the reader's language, not the short numeric one."""
+    season, first, _second = season_played
+    url = reverse("scoring:player", args=[season.club.slug, players[0].pk])
+    html = client.get(url + f"?season={season.pk}", HTTP_ACCEPT_LANGUAGE=language).content
+    html = html.decode()
+    history = html.split('id="history"')[1].split("</table>")[0]
+    dates = re.findall(r'<td class="nowrap">([^<]+)</td>', history)
+    assert dates == [written, written]
+    chart = html.split('<svg class="chart"')[1].split("</svg>")[0]
+    assert re.findall(r"<title>([^:<]+):", chart) == [written, written]
+    sheet = client.get(reverse("matches:sheet", args=[first.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    assert written in sheet.content.decode()
