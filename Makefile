@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.test_settings
 
-.PHONY: run test lint migrations-check bench clean messages compilemessages
+.PHONY: run test lint typecheck migrations-check lock bench clean messages compilemessages
 
 # Translations: the four catalogs under locale/ (English is the source language). The ignore
 # list is the one tests/web/test_catalogs.py uses to find strings missing from the catalogs.
@@ -16,14 +16,25 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Reinstall only when pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet .
+# Installed from the locks (every package of the tree, pinned, with its hashes), with plain pip;
+# reinstalled only when a lock changes. requirements-dev.txt holds the runtime lock's pins too.
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.txt
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet ".[dev]"
+$(VENV)/.installed-dev: requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.txt
 	touch $(VENV)/.installed $@
+
+# The locks, compiled from pyproject.toml's dependencies by uv (from PyPI, into the venv) for
+# every platform and Python the project supports. A pin moves only when a range no longer
+# allows it; `make lock UPGRADE=1` takes the newest versions the ranges allow.
+LOCK := $(BIN)/uv pip compile --quiet --universal --generate-hashes \
+	--custom-compile-command "make lock" $(if $(UPGRADE),--upgrade) pyproject.toml
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet uv
+	$(LOCK) -o requirements.txt
+	$(LOCK) --extra dev --constraint requirements.txt -o requirements-dev.txt
 
 # Local settings for manage.py, written once and git-ignored: DEBUG on and a random SECRET_KEY,
 # so that `.venv/bin/python manage.py createsuperuser` (or any command) works as typed.
@@ -39,6 +50,10 @@ run: $(VENV)/.installed .env compilemessages
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# pyproject.toml's [tool.mypy]: strict for the engine and the ladder, typed services.
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
 
 migrations-check: $(VENV)/.installed-dev
 	$(TEST_ENV) $(BIN)/python manage.py check
@@ -56,7 +71,7 @@ messages: $(VENV)/.installed-dev
 compilemessages: $(VENV)/.installed
 	$(TEST_ENV) $(BIN)/python manage.py compile_catalogs
 
-test: lint migrations-check compilemessages
+test: lint typecheck migrations-check compilemessages
 	$(BIN)/python -m pytest
 
 # Benchmarks, not part of `make test` (bench/README.md): PostgreSQL on 127.0.0.1:5432 holds
