@@ -8,14 +8,15 @@ admin then scopes everything to the clubs they direct (``clubs.selectors.clubs_d
 
 import datetime
 from collections.abc import Iterable
+from typing import Any, Literal
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.management import create_permissions
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Max, Model, Q
 from django.forms import DateField
 from django.utils.translation import gettext as _
 
@@ -59,6 +60,8 @@ LADDER_OPTIONS = ("ladder_min_matches", "ladder_rounding")
 """Club options that change a ladder computed from the same matches."""
 PLAYER_FIELDS = frozenset({"name", "user"})
 SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
+Actor = User | AnonymousUser | None
+"""Who makes a change: a user, signed in or not; None for an API key (an app, not a person)."""
 TABLE_NUMBER_MAX = 999
 """Table numbers run from 1 to this, on every database (PostgreSQL's column would stop at
 32767, SQLite's at none)."""
@@ -77,26 +80,28 @@ class _restored_on_error:
     """Put back the instance's fields if the block fails, so a refused update does not leave
     the caller's object holding values that were never saved."""
 
-    def __init__(self, instance, names) -> None:
+    def __init__(self, instance: Model, names: Iterable[str]) -> None:
         self.instance = instance
         self.saved = {name: getattr(instance, name) for name in names}
 
-    def __enter__(self):
+    def __enter__(self) -> Model:
         return self.instance
 
-    def __exit__(self, kind, error, traceback) -> bool:
+    def __exit__(
+        self, kind: object, error: BaseException | None, traceback: object
+    ) -> Literal[False]:
         if error is not None:
             for name, value in self.saved.items():
                 setattr(self.instance, name, value)
         return False
 
 
-def _full_clean(instance, **kwargs) -> None:
+def _full_clean(instance: Model, **kwargs: Any) -> None:
     """Model validation; raises ValidationError naming the fields."""
     instance.full_clean(**kwargs)
 
 
-def _save(instance, *, field: str, message: str) -> None:
+def _save(instance: Model, *, field: str, message: str) -> None:
     """Save in a savepoint; a constraint the database refuses (a race another request won)
     becomes a ValidationError on ``field``."""
     try:
@@ -106,7 +111,7 @@ def _save(instance, *, field: str, message: str) -> None:
         raise ValidationError({field: [message]}) from None
 
 
-def _as_date(value, *, field: str) -> datetime.date:
+def _as_date(value: Any, *, field: str) -> datetime.date:
     if isinstance(value, datetime.datetime):
         raise ValidationError({field: [_("Give a date without a time, e.g. 2025-03-14.")]})
     if isinstance(value, datetime.date):
@@ -120,7 +125,7 @@ def _as_date(value, *, field: str) -> datetime.date:
     return parsed
 
 
-def _check_active(active) -> bool:
+def _check_active(active: object) -> bool:
     if not isinstance(active, bool):
         raise ValidationError({"active": [_("Active is true or false.")]})
     return active
@@ -131,7 +136,7 @@ class NotPermitted(ValidationError):
     with the fields named, a form shows the message beside the field."""
 
 
-def _check_role(role) -> str:
+def _check_role(role: object) -> str:
     if role not in Role.values:
         raise ValidationError(
             {"role": [_("Role must be one of: %(roles)s.") % {"roles": ", ".join(Role.values)}]}
@@ -162,7 +167,7 @@ def directors_group() -> Group:
     return group
 
 
-def _sync_director_access(user) -> None:
+def _sync_director_access(user: User | None) -> None:
     """A user whose player directs any club is staff and in the Directors group; a user who
     no longer directs any club leaves the group (``is_staff`` is left as it was)."""
     if user is None:
@@ -183,16 +188,16 @@ def _sync_director_access(user) -> None:
 @transaction.atomic
 def club_create(
     *,
-    creator,
-    name,
-    slug,
-    country,
-    language="en",
-    timezone="UTC",
-    public=False,
-    chicago_vulnerability="dealer",
-    ladder_min_matches=0,
-    ladder_rounding="none",
+    creator: Actor,
+    name: str,
+    slug: str,
+    country: str,
+    language: str = "en",
+    timezone: str = "UTC",
+    public: bool = False,
+    chicago_vulnerability: str = "dealer",
+    ladder_min_matches: int = 0,
+    ladder_rounding: str = "none",
 ) -> Club:
     """Create a club; the creator becomes its director (their player, linked to the user
     account, is created if they have none) and gets the directors' admin access."""
@@ -225,7 +230,7 @@ def club_create(
 
 
 @transaction.atomic
-def club_update(*, club: Club, actor=None, **fields) -> Club:
+def club_update(*, club: Club, actor: Actor = None, **fields: object) -> Club:
     """Change a club's name, slug, country, language, time zone, ``public`` or options.
 
     Changing ``chicago_vulnerability`` re-scores every Chicago match of the club with the new
@@ -260,7 +265,7 @@ def club_update(*, club: Club, actor=None, **fields) -> Club:
 # --- players and memberships ---------------------------------------------------------------
 
 
-def _check_may_set_roles(*, actor, club: Club) -> None:
+def _check_may_set_roles(*, actor: Actor, club: Club) -> None:
     """Roles are set by a person: a signed-in director of ``club`` or a superuser. An API key
     (no ``actor``) is an app's credential, not a person: it never makes a director nor changes
     a role, so nothing a key did grants access once it is revoked."""
@@ -294,7 +299,7 @@ def _check_keeps_a_director(club_ids: Iterable[int], *, field: str) -> None:
         )
 
 
-def _check_may_rename(player: Player, *, actor, club: Club | None) -> None:
+def _check_may_rename(player: Player, *, actor: Actor, club: Club | None) -> None:
     """A player's name is shown by every club they belong to, so it is changed only by a client
     that writes all of them: a superuser, a director of each, or (``club``, the one club the
     caller checked the client writes, e.g. an API key's) a client of their only club."""
@@ -318,7 +323,15 @@ def _check_may_rename(player: Player, *, actor, club: Club | None) -> None:
 
 
 @transaction.atomic
-def player_create(*, club: Club, name, user=None, role="player", active=True, actor=None) -> Player:
+def player_create(
+    *,
+    club: Club,
+    name: str,
+    user: User | None = None,
+    role: str = "player",
+    active: bool = True,
+    actor: Actor = None,
+) -> Player:
     """Create a player and their membership of ``club`` with ``role`` and ``active``. Making a
     director takes ``actor``, a signed-in director of the club (or a superuser)."""
     role, active = _check_role(role), _check_active(active)
@@ -335,7 +348,9 @@ def player_create(*, club: Club, name, user=None, role="player", active=True, ac
 
 
 @transaction.atomic
-def player_update(*, player: Player, actor=None, club: Club | None = None, **fields) -> Player:
+def player_update(
+    *, player: Player, actor: Actor = None, club: Club | None = None, **fields: object
+) -> Player:
     """Change a player's name or linked user account.
 
     The name is shared by all the player's clubs: ``actor`` (the signed-in user) must direct
@@ -368,7 +383,7 @@ def player_update(*, player: Player, actor=None, club: Club | None = None, **fie
 
 @transaction.atomic
 def membership_set(
-    *, club: Club, player: Player, actor, role=None, active: bool | None = None
+    *, club: Club, player: Player, actor: Actor, role: str | None = None, active: bool | None = None
 ) -> Membership:
     """Make ``player`` a member of ``club``, or change their membership there: ``role`` and
     ``active`` (None: unchanged; a new membership is an active player's). Only this club's
@@ -458,7 +473,9 @@ def _check_season(season: Season) -> None:
 
 
 @transaction.atomic
-def season_create(*, club: Club, name, start_date, end_date) -> Season:
+def season_create(
+    *, club: Club, name: str, start_date: datetime.date | str, end_date: datetime.date | str
+) -> Season:
     """A new season of ``club``; it may not overlap another season of the club."""
     season = Season(
         club=club,
@@ -473,7 +490,7 @@ def season_create(*, club: Club, name, start_date, end_date) -> Season:
 
 
 @transaction.atomic
-def season_update(*, season: Season, **fields) -> Season:
+def season_update(*, season: Season, **fields: object) -> Season:
     """Rename a season or move its dates (never past one of its sessions, never into another
     season of the club)."""
     _check_fields(fields, SEASON_FIELDS, "season_update")
@@ -494,7 +511,7 @@ def season_update(*, season: Season, **fields) -> Season:
 
 
 @transaction.atomic
-def session_get_or_create(*, club: Club, date) -> Session:
+def session_get_or_create(*, club: Club, date: datetime.date | str) -> Session:
     """The club's session on ``date``, created in the club's season covering that date."""
     date = _as_date(date, field="date")
     session = Session.objects.filter(club=club, date=date).first()
@@ -520,7 +537,7 @@ def session_get_or_create(*, club: Club, date) -> Session:
 
 
 @transaction.atomic
-def session_update(*, session: Session, notes) -> Session:
+def session_update(*, session: Session, notes: str) -> Session:
     if not isinstance(notes, str):
         raise ValidationError({"notes": [_("Notes must be text.")]})
     session.notes = clean_notes(notes, field="notes")
@@ -530,7 +547,7 @@ def session_update(*, session: Session, notes) -> Session:
 
 
 @transaction.atomic
-def table_create(*, session: Session, number=None, seats=4) -> Table:
+def table_create(*, session: Session, number: int | None = None, seats: int = 4) -> Table:
     """A new table in ``session``: ``number`` None takes the next free number."""
     if isinstance(seats, bool) or not isinstance(seats, int) or int(seats) not in (2, 4):
         raise ValidationError({"seats": [_("A table has four seats or two.")]})

@@ -13,9 +13,10 @@ that is not a user (a club API key) is given as a text naming it, kept with the 
 
 import datetime
 import zoneinfo
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -25,10 +26,11 @@ from django.utils.translation import gettext as _
 
 from clubs.generations import club_generation_bump, match_generation_bump
 from clubs.models import Club, Membership, Player, Session, Table
-from clubs.services import _as_date, session_get_or_create, table_create
+from clubs.services import Actor, _as_date, session_get_or_create, table_create
 from matches.models import Deal, Match, MatchStatus
 from scoring.engine import (
     DealResult,
+    DealRow,
     InvalidInput,
     Kind,
     MatchComplete,
@@ -68,7 +70,7 @@ def _players(kind: Kind) -> int:
     return 2 if kind is Kind.TWO_PLAYER else 4
 
 
-def _attribute(instance, actor, reason: str) -> None:
+def _attribute(instance: Any, actor: Actor | str, reason: str) -> None:
     """Who made the next history record, and why: ``actor`` is a user, or a text naming a
     client that is not one (kept with the reason)."""
     if isinstance(actor, str):
@@ -86,9 +88,9 @@ def _season_changed(match: Match) -> None:
     seated = (match.north_id, match.east_id, match.south_id, match.west_id)
     match_generation_bump(
         match_id=match.pk,
-        club_id=match.club_id,
+        club_id=match.club_id,  # type: ignore[attr-defined]  # read by _lock
         season_id=match.season_id,
-        session_id=match.session_id,
+        session_id=match.session_id,  # type: ignore[attr-defined]
         player_ids=[player for player in seated if player is not None],
     )
 
@@ -97,23 +99,23 @@ _batched_seasons: ContextVar[set[int] | None] = ContextVar("batched_seasons", de
 
 
 @contextmanager
-def season_changes_batched():
+def season_changes_batched() -> Iterator[None]:
     """Within this block, the services collect the seasons they change and the ladders are
     told once, at the end (for bulk loads such as the demo: one recalculation per season
     instead of one per deal)."""
     if _batched_seasons.get() is not None:  # nested: the outer block tells the ladders
         yield
         return
-    token = _batched_seasons.set(set())
+    season_ids: set[int] = set()
+    token = _batched_seasons.set(season_ids)
     try:
         yield
-        season_ids = _batched_seasons.get()
     finally:
         _batched_seasons.reset(token)
     _seasons_changed(season_ids)
 
 
-def _seasons_changed(season_ids) -> None:
+def _seasons_changed(season_ids: Iterable[int]) -> None:
     """The single place that calls ``scoring.services.standings_refresh_on_commit``: each
     season's ladder is recalculated once the service's transaction commits."""
     batch = _batched_seasons.get()
@@ -162,7 +164,7 @@ def _result_of(deal: Deal) -> DealResult:
     return make_result(contract=deal.contract, declarer=deal.declarer, tricks=deal.tricks)
 
 
-def _entered(result: DealResult) -> dict:
+def _entered(result: DealResult) -> dict[str, Any]:
     """The deal's entered fields for a result."""
     if isinstance(result, PassedOut):
         return {
@@ -195,7 +197,7 @@ FIGURES = (
 )
 
 
-def _figures(row) -> dict:
+def _figures(row: DealRow) -> dict[str, Any]:
     """A sheet row's computed figures, as stored on the deal."""
     return {
         "number": row.number,
@@ -221,7 +223,7 @@ def _score(
     kind = parse_kind(match.kind)
     options = {
         "first_dealer": match.first_dealer,
-        "vulnerability": match.chicago_vulnerability,
+        "vulnerability": match.chicago_vulnerability,  # type: ignore[attr-defined]
         "finished": match.finished_early if finished is None else finished,
         "players": _players(kind),
     }
@@ -239,7 +241,7 @@ TOTALS = ("status", "winner", "finished_early", "total_ns", "total_ew")
 """What the services store on a match from its sheet."""
 
 
-def _store_totals(match: Match, sheet: Sheet, *, actor, reason: str) -> None:
+def _store_totals(match: Match, sheet: Sheet, *, actor: Actor | str, reason: str) -> None:
     """The sheet's totals, status and winner on the (locked) match."""
     if match.status != MatchStatus.ABANDONED:
         match.status = MatchStatus.COMPLETE if sheet.complete else MatchStatus.IN_PROGRESS
@@ -252,7 +254,7 @@ def _store_totals(match: Match, sheet: Sheet, *, actor, reason: str) -> None:
 
 
 def _rescore_from(
-    match: Match, deals: list[Deal], sheet: Sheet, *, start: int, actor, reason: str
+    match: Match, deals: list[Deal], sheet: Sheet, *, start: int, actor: Actor | str, reason: str
 ) -> None:
     """Store the sheet's figures on every deal from position ``start`` whose figures changed."""
     for deal, row in zip(deals[start:], sheet.rows[start:], strict=True):
@@ -288,7 +290,9 @@ def _deals(match: Match) -> list[Deal]:
     return list(Deal.objects.raw(sql, [match.pk]))
 
 
-def _result(*, passed_out, contract, declarer, tricks) -> DealResult:
+def _result(
+    *, passed_out: bool, contract: str | None, declarer: str | None, tricks: int | None
+) -> DealResult:
     try:
         return make_result(
             passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks
@@ -300,7 +304,7 @@ def _result(*, passed_out, contract, declarer, tricks) -> DealResult:
 # --- matches -------------------------------------------------------------------------------
 
 
-def _check_seats(club: Club, kind: Kind, seats) -> dict[Seat, Player]:
+def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
     if not isinstance(seats, Mapping):
         raise ValidationError({"seats": [_("Give the players by seat: N, E, S and W.")]})
     wanted = (Seat.N, Seat.E) if kind is Kind.TWO_PLAYER else (Seat.N, Seat.E, Seat.S, Seat.W)
@@ -355,13 +359,13 @@ def _check_seats(club: Club, kind: Kind, seats) -> dict[Seat, Player]:
 def match_create(
     *,
     club: Club,
-    kind,
-    seats: Mapping[str, Player],
-    first_dealer="N",
-    played_on: datetime.date | None = None,
+    kind: Kind | str,
+    seats: Mapping[str, Player | None],
+    first_dealer: Seat | str = "N",
+    played_on: datetime.date | str | None = None,
     session: Session | None = None,
     table: Table | None = None,
-    actor=None,
+    actor: Actor | str = None,
 ) -> Match:
     """Start a match at ``club``.
 
@@ -425,7 +429,7 @@ def match_create(
     )
     _attribute(match, actor, _("match started"))
     match.save()
-    match.session_id, match.club_id = table.session_id, club.pk  # as _lock reads them
+    match.session_id, match.club_id = table.session_id, club.pk  # type: ignore[attr-defined]  # as _lock reads them
     _season_changed(match)
     return match
 
@@ -437,12 +441,12 @@ def match_create(
 def deal_record(
     *,
     match: Match,
-    passed_out=False,
-    contract=None,
-    declarer=None,
-    tricks=None,
-    expected_sequence=None,
-    actor=None,
+    passed_out: bool = False,
+    contract: str | None = None,
+    declarer: str | None = None,
+    tricks: int | None = None,
+    expected_sequence: int | None = None,
+    actor: Actor | str = None,
 ) -> Deal:
     """Record the next deal of ``match``: passed out, or ``contract`` ("4SX"), ``declarer``
     (N, E, S, W) and ``tricks`` (taken by declarer, 0 to 13).
@@ -474,7 +478,7 @@ def deal_record(
     deal = Deal(match=locked, sequence=sequence, **_entered(result), **_figures(sheet.rows[-1]))
     _attribute(deal, actor, _("deal recorded"))
     deal.save()
-    deal.row = sheet.rows[-1]
+    deal.row = sheet.rows[-1]  # type: ignore[attr-defined]
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence})
     _season_changed(locked)
     _copy_state(match, locked)
@@ -485,13 +489,13 @@ def deal_record(
 def deal_correct(
     *,
     match: Match,
-    sequence,
-    passed_out=False,
-    contract=None,
-    declarer=None,
-    tricks=None,
+    sequence: int,
+    passed_out: bool = False,
+    contract: str | None = None,
+    declarer: str | None = None,
+    tricks: int | None = None,
     last_only: bool = False,
-    actor=None,
+    actor: Actor | str = None,
 ) -> Deal:
     """Replace what was entered for deal ``sequence`` and re-score it and every later deal.
 
@@ -521,7 +525,7 @@ def deal_correct(
         setattr(corrected, name, value)
     _attribute(corrected, actor, _("deal corrected"))
     corrected.save()
-    corrected.row = sheet.rows[index]
+    corrected.row = sheet.rows[index]  # type: ignore[attr-defined]
     _rescore_from(
         locked,
         deals,
@@ -537,7 +541,9 @@ def deal_correct(
 
 
 @transaction.atomic
-def deal_delete_last(*, match: Match, sequence=None, actor=None) -> None:
+def deal_delete_last(
+    *, match: Match, sequence: int | None = None, actor: Actor | str = None
+) -> None:
     """Delete the match's last deal. ``sequence``, when given, must be that deal's number
     (so nobody deletes a deal someone else recorded a moment ago)."""
     locked = _lock(match)
@@ -560,7 +566,7 @@ def deal_delete_last(*, match: Match, sequence=None, actor=None) -> None:
 
 
 @transaction.atomic
-def match_finish(*, match: Match, actor=None) -> Match:
+def match_finish(*, match: Match, actor: Actor | str = None) -> Match:
     """End an unfinished rubber (rubber or two_player) by the Laws' scoring: 300 for a game
     won, 100 for a partscore in the unfinished game, then more points wins."""
     locked = _lock(match)
@@ -579,7 +585,7 @@ def match_finish(*, match: Match, actor=None) -> Match:
 
 
 @transaction.atomic
-def match_abandon(*, match: Match, actor=None) -> Match:
+def match_abandon(*, match: Match, actor: Actor | str = None) -> Match:
     """Abandon a match in progress: it keeps its deals and counts for nothing."""
     locked = _lock(match)
     _refuse_if_abandoned(locked)
@@ -595,7 +601,7 @@ def match_abandon(*, match: Match, actor=None) -> Match:
     return locked
 
 
-def _rescore(match: Match, *, actor) -> Match:
+def _rescore(match: Match, *, actor: Actor | str) -> Match:
     locked = _lock(match)
     deals = _deals(locked)
     sheet = _score(locked, [_result_of(deal) for deal in deals])
@@ -607,7 +613,9 @@ def _rescore(match: Match, *, actor) -> Match:
 
 
 @transaction.atomic
-def club_matches_rescore(*, club: Club, actor=None, kind=Kind.CHICAGO) -> int:
+def club_matches_rescore(
+    *, club: Club, actor: Actor | str = None, kind: Kind = Kind.CHICAGO
+) -> int:
     """Re-score every match of ``kind`` at ``club``; returns how many were re-scored."""
     ids = list(
         Match.objects.filter(table__session__club=club, kind=kind)

@@ -64,6 +64,10 @@ class CountedMatch(NamedTuple):
     winner: str
 
 
+MatchRow = tuple[int, int, int | None, int | None, int, int, str]
+"""A ``CountedMatch``'s fields as a plain tuple (a row straight from the database)."""
+
+
 @dataclass(frozen=True, slots=True)
 class LadderRow:
     """One player's line on a season ladder."""
@@ -108,7 +112,7 @@ def result_for(winner: str, *, north_south: bool) -> str:
 
 
 def compute_ladder(
-    matches: Iterable[CountedMatch | tuple],
+    matches: Iterable[MatchRow],
     *,
     names: Mapping[int, str] | Callable[[set[int]], Mapping[int, str]],
     min_matches: int = 0,
@@ -143,7 +147,7 @@ def compute_ladder(
             net = rounder(net)
         code_ns, code_ew = codes[winner]
         score = code_ns / 2.0  # 1 win, 0.5 draw, 0 loss
-        if south is None:  # a table of two: North alone against East alone
+        if south is None or west is None:  # a table of two: North alone against East alone
             r_n, r_e = rating(north, start), rating(east, start)
             change = k * (score - 1.0 / (1.0 + 10.0 ** ((r_e - r_n) / scale)))
             ratings[north] = r_n + change
@@ -176,7 +180,7 @@ def compute_ladder(
         for player, player_nets in nets.items()
     ]
 
-    def order(item: tuple) -> tuple:
+    def order(item: tuple[int, int, int, list[int]]) -> tuple[bool, int, float, int, str, str, int]:
         player, played, net, _nets = item
         name = names[player]
         # The qualified first; more net, better average, fewer matches; then by name.

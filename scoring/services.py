@@ -12,16 +12,19 @@ embedded default, so the ladder is current when the request returns).
 
 from __future__ import annotations
 
+import datetime
 import logging
 import time
 from collections.abc import Iterable
 from functools import partial
 from itertools import groupby
 from operator import itemgetter
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from clubs.generations import ladder_generation_bump
@@ -71,7 +74,7 @@ STANDING_FIELDS = (
 )
 
 
-def counted_matches(season_ids: Iterable[int]):
+def counted_matches(season_ids: Iterable[int]) -> QuerySet[Match, tuple[Any, ...]]:
     """The counted (complete) matches of the seasons, as (season id, *CountedMatch) rows, by
     season and in playing order: session date, then match id (the order matches were
     entered). Abandoned and in-progress matches do not count."""
@@ -235,7 +238,9 @@ def _prune_runs(season_id: int) -> None:
         StandingsRun.objects.filter(id__in=old).delete()
 
 
-def _record_failure(season_id: int, *, trigger: str, started, error: BaseException) -> None:
+def _record_failure(
+    season_id: int, *, trigger: str, started: datetime.datetime, error: BaseException
+) -> None:
     """Leave a "failed" run behind a recalculation that raised (its own rows were rolled
     back). Never raises: the original error is what the caller must see."""
     try:

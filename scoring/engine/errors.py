@@ -17,7 +17,9 @@ def _format(template: str, params: dict[str, object]) -> str:
     return template % params if params else template
 
 
-def _rebuild(cls: type["ScoringError"], args: tuple[str, ...], params: dict[str, object]):
+def _rebuild(
+    cls: type["ScoringError"], args: tuple[str, ...], params: dict[str, object]
+) -> "ScoringError":
     return cls(*args, **params)
 
 
@@ -40,7 +42,7 @@ class ScoringError(ValueError):
     def _args(self) -> tuple[str, ...]:
         return (self.template,)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[object, ...]:
         # Picklable (task queues pickle exceptions) although __init__ takes keyword parameters.
         return (_rebuild, (type(self), self._args(), dict(self.params)))
 
