@@ -5,11 +5,11 @@ from django.db.models import Q, QuerySet
 from clubs.models import Club, Membership, Player, Role
 
 
-def _member_clubs(user, *, role: str | None = None) -> QuerySet[Membership]:
+def _member_clubs(user, *, role: str | None = None) -> QuerySet[Membership, int]:
     memberships = Membership.objects.filter(player__user=user)
     if role is not None:
         memberships = memberships.filter(role=role)
-    return memberships.values("club")
+    return memberships.values_list("club", flat=True)
 
 
 def clubs_visible_to(user, *, include_public: bool = False) -> QuerySet[Club]:
@@ -37,8 +37,7 @@ def clubs_directed_by(user) -> QuerySet[Club]:
 def club_ids_directed_by(user) -> frozenset[int]:
     """The ids of the clubs where the (signed-in, not superuser) user's player is a
     director."""
-    directed = _member_clubs(user, role=Role.DIRECTOR).order_by()
-    return frozenset(directed.values_list("club", flat=True))
+    return frozenset(_member_clubs(user, role=Role.DIRECTOR).order_by())
 
 
 def club_role(user, club: Club) -> str | None:

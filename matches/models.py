@@ -182,7 +182,7 @@ class Match(models.Model):
         return _("%(kind)s at %(table)s") % {"kind": self.get_kind_display(), "table": self.table}
 
     @property
-    def seats(self) -> dict[str, Player | None]:
+    def seats(self) -> dict[str, Player]:
         players = {Seat.N: self.north, Seat.E: self.east, Seat.S: self.south, Seat.W: self.west}
         return {seat.value: player for seat, player in players.items() if player is not None}
 

@@ -1,13 +1,16 @@
 """Reads about matches: the score sheet, and which matches a user may see."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
 from matches.models import Deal, Match
 from scoring.engine import (
+    DealResult,
     Kind,
     PassedOut,
+    Played,
     Sheet,
     make_result,
     parse_kind,
@@ -15,7 +18,7 @@ from scoring.engine import (
 )
 
 
-def _results(deals):
+def _results(deals: Iterable[Deal]) -> list[DealResult]:
     return [
         PassedOut()
         if deal.passed_out
@@ -70,12 +73,12 @@ def _vulnerable_text(deal: Deal) -> str:
 def match_sheet_lines(*, match: Match) -> list[SheetLine]:
     """The match's deals in order, with the figures the engine stored on them."""
     lines = []
-    for deal in Deal.objects.filter(match=match).order_by("sequence"):
-        if deal.passed_out:
-            contract, declarer, result = _("passed out"), "", ""
+    deals = list(Deal.objects.filter(match=match).order_by("sequence"))
+    for deal, played in zip(deals, _results(deals), strict=True):
+        if isinstance(played, Played):
+            contract, declarer, result = str(played.contract), deal.declarer, played.result_text
         else:
-            played = make_result(contract=deal.contract, declarer=deal.declarer, tricks=deal.tricks)
-            contract, declarer, result = deal.contract, deal.declarer, played.result_text
+            contract, declarer, result = _("passed out"), "", ""
         lines.append(
             SheetLine(
                 deal_id=deal.pk,

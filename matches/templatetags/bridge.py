@@ -7,6 +7,7 @@ rules pages (see ``locale/``).
 """
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django import template
 from django.template.defaultfilters import floatformat
@@ -254,7 +255,7 @@ def sheet_rows(sheet: Sheet) -> list[SheetRow]:
     rows = []
     for row in sheet.rows:
         result = row.result
-        played = isinstance(result, Played)
+        played = result if isinstance(result, Played) else None
         rows.append(
             SheetRow(
                 sequence=row.sequence,
@@ -263,9 +264,9 @@ def sheet_rows(sheet: Sheet) -> list[SheetRow]:
                 vulnerable=vulnerable_text(row.vulnerable),
                 vulnerable_any=bool(row.vulnerable),
                 passed_out=isinstance(result, PassedOut),
-                contract=contract_html(result.contract) if played else mark_safe(""),
-                declarer=seat_letter(result.declarer) if played else "",
-                tricks=result.tricks if played else None,
+                contract=contract_html(played.contract) if played else mark_safe(""),
+                declarer=seat_letter(played.declarer) if played else "",
+                tricks=played.tricks if played else None,
                 result=result_text(result),
                 ns=row.ns,
                 ew=row.ew,
@@ -303,7 +304,7 @@ def rubber_layout(sheet: Sheet) -> RubberLayout:
     game, with a line drawn under every game won."""
     above: dict[Side, list[Line]] = {Side.NS: [], Side.EW: []}
     games: list[dict] = []
-    current = {"ns": [], "ew": [], "won_by": ""}
+    current: dict[str, Any] = {"ns": [], "ew": [], "won_by": ""}
     for row in sheet.rows:
         for item in row.items:
             line = Line(item.points, item_label(item.kind))
