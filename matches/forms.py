@@ -7,6 +7,7 @@ field they name.
 """
 
 from datetime import date
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -14,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubs.models import Player
 from clubs.selectors import active_players_of
 from matches.templatetags.bridge import SEAT_LETTERS, strain_html
 
@@ -48,7 +50,9 @@ class DealForm(forms.Form):
     level = forms.TypedChoiceField(
         label=_("Level"), choices=LEVELS, coerce=int, required=False, widget=forms.RadioSelect
     )
-    strain = forms.ChoiceField(label=_("Strain"), required=False, widget=forms.RadioSelect)
+    strain = forms.ChoiceField(
+        label=_("Strain"), choices=strain_choices, required=False, widget=forms.RadioSelect
+    )
     doubling = forms.ChoiceField(
         label=_("Doubled"), choices=DOUBLINGS, required=False, widget=forms.RadioSelect
     )
@@ -63,8 +67,7 @@ class DealForm(forms.Form):
 
     def __init__(self, *args, match, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["strain"].choices = strain_choices()
-        self.fields["declarer"].choices = [
+        cast(forms.ChoiceField, self.fields["declarer"]).choices = [
             (
                 seat,
                 format_html('{}<small class="player">{}</small>', SEAT_LETTERS[seat], player.name),
@@ -72,8 +75,8 @@ class DealForm(forms.Form):
             for seat, player in match.seats.items()
         ]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = self.cleaned_data  # what Form.clean returns
         if data.get("passed_out"):
             for name in ("level", "strain", "doubling", "declarer", "tricks"):
                 data[name] = None
@@ -109,8 +112,8 @@ class DealForm(forms.Form):
                 for message in errors:
                     self.add_error(target, message)
         else:
-            for message in error.messages:
-                self.add_error(None, message)
+            for text in error.messages:
+                self.add_error(None, text)
 
     @classmethod
     def initial_from_deal(cls, deal) -> dict:
@@ -131,10 +134,10 @@ class MatchForm(forms.Form):
     """A new match at the club: its kind, the players by seat, the first dealer, the date."""
 
     kind = forms.ChoiceField(label=_("Kind"))
-    north = forms.ModelChoiceField(label=_("North"), queryset=None)
-    east = forms.ModelChoiceField(label=_("East"), queryset=None)
-    south = forms.ModelChoiceField(label=_("South"), queryset=None, required=False)
-    west = forms.ModelChoiceField(label=_("West"), queryset=None, required=False)
+    north = forms.ModelChoiceField(label=_("North"), queryset=Player.objects.none())
+    east = forms.ModelChoiceField(label=_("East"), queryset=Player.objects.none())
+    south = forms.ModelChoiceField(label=_("South"), queryset=Player.objects.none(), required=False)
+    west = forms.ModelChoiceField(label=_("West"), queryset=Player.objects.none(), required=False)
     first_dealer = forms.ChoiceField(label=_("First dealer"))
     played_on = forms.DateField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -150,12 +153,12 @@ class MatchForm(forms.Form):
         super().__init__(*args, **kwargs)
         players = active_players_of(club).order_by("name", "id")
         for seat in ("north", "east", "south", "west"):
-            self.fields[seat].queryset = players
-        self.fields["kind"].choices = KindChoice.choices
-        self.fields["first_dealer"].choices = SeatChoice.choices
+            cast(forms.ModelChoiceField, self.fields[seat]).queryset = players
+        cast(forms.ChoiceField, self.fields["kind"]).choices = KindChoice.choices
+        cast(forms.ChoiceField, self.fields["first_dealer"]).choices = SeatChoice.choices
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = self.cleaned_data  # what Form.clean returns
         two = data.get("kind") == "two_player"
         if two and data.get("first_dealer") not in (None, "N", "E"):
             self.add_error("first_dealer", _("At a table of two, North or East deals first."))
@@ -193,5 +196,5 @@ class MatchForm(forms.Form):
                 for message in errors:
                     self.add_error(fields.get(name), message)
         else:
-            for message in error.messages:
-                self.add_error(None, message)
+            for text in error.messages:
+                self.add_error(None, text)
