@@ -91,4 +91,4 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/slow_clients.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache .hypothesis build *.egg-info

@@ -26,9 +26,10 @@ def _directs_a_club(request) -> bool:
 
 @admin.register(ClubAPIKey)
 class ClubAPIKeyAdmin(APIKeyModelAdmin):
-    list_display = ["name", "prefix", "club", "access", "created", "expiry_date", "revoked"]
-    list_filter = ["access", "revoked"]
-    search_fields = ["name", "prefix"]
+    # The base class's tuples, typed by inference as those exact lengths: lists here.
+    list_display = ["name", "prefix", "club", "access", "created", "expiry_date", "revoked"]  # type: ignore[assignment]
+    list_filter = ["access", "revoked"]  # type: ignore[assignment]
+    search_fields = ["name", "prefix"]  # type: ignore[assignment]
     fields = ["name", "club", "access", "expiry_date", "revoked", "prefix", "created_by"]
     actions = ["revoke"]
 
@@ -69,7 +70,7 @@ class ClubAPIKeyAdmin(APIKeyModelAdmin):
             return False
         return obj is None or clubs_directed_by(request.user).filter(pk=obj.club_id).exists()
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request, obj, form=None, change=False):
         if change:
             obj.save()
             return

@@ -33,7 +33,7 @@ class ClubAPIKeyAuthentication(authentication.BaseAuthentication):
             key = ClubAPIKey.objects.get_from_key(raw)
         except ClubAPIKey.DoesNotExist:
             key = None
-        if key is None or key.has_expired:
+        if not isinstance(key, ClubAPIKey) or key.has_expired:
             raise exceptions.AuthenticationFailed(_("Invalid, revoked or expired API key."))
         bind(user=f"key:{key.prefix}", club=key.club.slug)
         return (AnonymousUser(), key)

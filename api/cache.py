@@ -68,7 +68,7 @@ def club_of(kind: str, object_id: int) -> int | None:
     key = (settings.API_READ_CACHE_NAMESPACE, kind, object_id)
     club_id = _CLUBS.get(key)
     if club_id is None:
-        shared_key = _key("club-of", kind, object_id)
+        shared_key: str | None = _key("club-of", kind, object_id)
         try:
             club_id = cache.get(shared_key)
         except Exception:
@@ -115,8 +115,10 @@ def _matches_scope(request, club_id: int) -> tuple[str, int | str]:
     return ("matches", club_id)
 
 
-def _scopes(request, about: Owner, club_id: int, depends: tuple[str, ...]) -> list:
-    scopes = [("club", club_id)]
+def _scopes(
+    request, about: Owner, club_id: int, depends: tuple[str, ...]
+) -> list[tuple[str, int | str]]:
+    scopes: list[tuple[str, int | str]] = [("club", club_id)]
     for name in depends:
         if name == "matches":
             scopes.append(_matches_scope(request, club_id))
@@ -148,7 +150,7 @@ def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...])
                 tokens, found = generations(scopes, read_also=[entry_key])
                 entry = found.get(entry_key)
                 fresh = entry is not None and entry[0] == tokens
-                if fresh and _may_read(request, club_id, public=entry[1]):
+                if fresh and entry and _may_read(request, club_id, public=entry[1]):
                     return HttpResponse(entry[2], content_type=_content_type(request))
             except Exception:
                 logger.warning("the read cache failed; answering from the database", exc_info=True)

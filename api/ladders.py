@@ -8,6 +8,8 @@ never computes it: the rows are those of the season's latest recalculation
     GET /api/v1/seasons/{id}/players/{player_id}/history/
 """
 
+from typing import Any, cast
+
 import django_filters
 from django import forms
 from django.http import Http404
@@ -119,6 +121,8 @@ class LadderFilter(django_filters.FilterSet):
 class _SeasonPage(PageNumberPagination):
     """A page of results, with the season's fields (``extra``) before them."""
 
+    extra: dict[str, Any]  # set by the view before it pages
+
     def get_paginated_response(self, data):
         page = super().get_paginated_response(data).data
         return Response({**self.extra, **page})
@@ -203,10 +207,12 @@ class LadderViewSet(_SeasonReadView):
     @cached_read(path_owner("season", "season_id"), depends=("ladder",))
     def list(self, request, *args, **kwargs):
         run = selectors.latest_run(season_id=self.season.pk)
-        self.paginator.extra = {
+        cast(_SeasonPage, self.paginator).extra = {
             "season": self.season.pk,
             "computed_at": (
-                serializers.DateTimeField().to_representation(run.finished_at) if run else None
+                serializers.DateTimeField().to_representation(run.finished_at)
+                if run and run.finished_at
+                else None
             ),
         }
         return super().list(request, *args, **kwargs)
@@ -243,7 +249,7 @@ class PlayerHistoryViewSet(_SeasonReadView):
 
     @cached_read(path_owner("season", "season_id"), depends=("matches", "ladder"))
     def list(self, request, *args, **kwargs):
-        self.paginator.extra = {
+        cast(_SeasonPage, self.paginator).extra = {
             "season": self.season.pk,
             "player": {"id": self.player.pk, "name": self.player.name},
         }

@@ -1,5 +1,7 @@
 """The API's own records: club-scoped API keys and remembered idempotent responses."""
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -48,9 +50,9 @@ class ClubAPIKey(AbstractAPIKey):
         editable=False,
     )
 
-    objects = ClubAPIKeyManager()
+    objects: ClassVar[ClubAPIKeyManager] = ClubAPIKeyManager()
 
-    class Meta(AbstractAPIKey.Meta):
+    class Meta:  # every option of AbstractAPIKey.Meta set again here
         verbose_name = _("club API key")
         verbose_name_plural = _("club API keys")
         ordering = ["-created", "id"]

@@ -22,7 +22,7 @@ def _api_key(request) -> ClubAPIKey | None:
     return request.auth if isinstance(request.auth, ClubAPIKey) else None
 
 
-class AllowWhenCacheIsDown:
+class AllowWhenCacheIsDown(SimpleRateThrottle):
     """A throttle that lets the request through when the cache does not answer (the pages'
     throttles, ``config.page_throttle``, too)."""
 

@@ -7,6 +7,8 @@ add or change goes through ``clubs.services`` (the forms call the service once t
 valid, so its errors show beside the fields).
 """
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.options import IncorrectLookupParameters
@@ -91,14 +93,17 @@ class ServiceForm(forms.ModelForm):
     only logs and redirects (``ClubScopedAdmin.save_model`` writes nothing itself).
     """
 
-    request = None  # bound by ClubScopedAdmin.get_form
+    request: Any = None  # the HttpRequest, bound by ClubScopedAdmin.get_form
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
-            queryset = getattr(field, "queryset", None)
-            if queryset is not None and self.request is not None:
-                scoped = scoped_choices(queryset.model, self.request.user)
+            if (
+                isinstance(field, forms.ModelChoiceField)
+                and field.queryset is not None
+                and self.request is not None
+            ):
+                scoped = scoped_choices(field.queryset.model, self.request.user)
                 if scoped is not None:
                     field.queryset = scoped
 
@@ -190,7 +195,7 @@ class ClubScopedAdmin(admin.ModelAdmin):
 
 # --- clubs ---------------------------------------------------------------------------------
 
-CLUB_FORM_FIELDS = [
+CLUB_FORM_FIELDS = (
     "name",
     "slug",
     "country",
@@ -200,7 +205,7 @@ CLUB_FORM_FIELDS = [
     "chicago_vulnerability",
     "ladder_min_matches",
     "ladder_rounding",
-]
+)
 
 
 class ClubForm(ServiceForm):
@@ -323,8 +328,9 @@ class MembershipForm(ServiceForm):
         fields = ["club", "player", "role", "active"]
 
     def save_through_service(self):
-        club = self.cleaned_data.get("club", self.instance.club if not self.adding else None)
-        player = self.cleaned_data.get("player", self.instance.player if not self.adding else None)
+        # Adding, both fields are required; changing, they may be read-only.
+        club = self.cleaned_data.get("club") or self.instance.club
+        player = self.cleaned_data.get("player") or self.instance.player
         return membership_set(
             club=club,
             player=player,

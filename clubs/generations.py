@@ -25,6 +25,7 @@ that a quiet club's copies do not all expire at once.
 import logging
 import uuid
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -85,7 +86,7 @@ def ladder_generation_bump(*, season_ids: Iterable[int]) -> None:
 
 def generations(
     scopes: Sequence[Scope], *, read_also: Sequence[str] = ()
-) -> tuple[tuple[str, ...], dict[str, object]]:
+) -> tuple[tuple[str, ...], dict[str, Any]]:
     """The current tokens of ``scopes`` (new ones for scopes that have none) and, read in the
     same round trip, the cache's values of the keys ``read_also`` (a dict of those found)."""
     keys = [_key(scope) for scope in scopes]

@@ -15,10 +15,10 @@ class _SharedClientRedisCacheClient(RedisCacheClient):
         self._clients = {}
 
     def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 

@@ -51,7 +51,9 @@ def database_config(url: str | None, sqlite_path: Path) -> dict[str, Any]:
                 ),
             },
         }
-    config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    config: dict[str, Any] = {
+        **dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    }
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config.setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
     elif config["ENGINE"] == "django.db.backends.postgresql":

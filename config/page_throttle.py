@@ -49,13 +49,14 @@ class PageThrottleMiddleware(MiddlewareMixin):
 
     def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
         resolved = request.resolver_match
-        if "api" in resolved.namespaces or resolved.view_name in NOT_COUNTED:
+        if resolved is None or "api" in resolved.namespaces or resolved.view_name in NOT_COUNTED:
             return None
         throttle = PDFThrottle() if resolved.view_name in PDF_VIEWS else PageThrottle()
         if throttle.allow_request(request, None):
             return None
         wait = throttle.wait()
-        seconds = max(1, math.ceil(throttle.duration if wait is None else wait))
+        duration = throttle.duration  # type: ignore[attr-defined]  # set by SimpleRateThrottle
+        seconds = max(1, math.ceil(duration if wait is None else wait))
         context = {"seconds": seconds, "login_url": reverse("clubs:login")}
         response = render(request, "429.html", context, status=429)
         response["Retry-After"] = str(seconds)

@@ -7,6 +7,7 @@ their history (who changed what, when, before and after). Scoping as in ``clubs.
 """
 
 import copy
+from typing import ClassVar, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -51,7 +52,9 @@ class ReadOnlyHistoryMixin:
     def history_form_view(self, request, object_id, version_id, extra_context=None):
         if request.method != "GET":
             raise PermissionDenied
-        return super().history_form_view(request, object_id, version_id, extra_context)
+        return super().history_form_view(  # type: ignore[misc]  # simple_history has no types
+            request, object_id, version_id, extra_context
+        )
 
 
 # --- the add form --------------------------------------------------------------------------
@@ -153,9 +156,9 @@ class DealEntryForm(forms.Form):
         choices += [
             (str(n), gettext("correct entry %(n)s") % {"n": n}) for n in range(1, deal_count + 1)
         ]
-        self.fields["sequence"].choices = choices
+        cast(forms.ChoiceField, self.fields["sequence"]).choices = choices
         seats = ["N", "E"] if match.kind == Kind.TWO_PLAYER else ["N", "E", "S", "W"]
-        self.fields["declarer"].choices = [
+        cast(forms.ChoiceField, self.fields["declarer"]).choices = [
             ("", "---"),
             *((value, label) for value, label in SeatChoice.choices if value in seats),
         ]
@@ -416,7 +419,7 @@ class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
     ]
     search_fields = [f"match__{name}" for name in PLAYER_SEARCH]
     list_select_related = ["match__table__session__club"]
-    fields = [
+    fields: ClassVar[tuple[str, ...]] = (
         "match",
         "sequence",
         "passed_out",
@@ -433,7 +436,7 @@ class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
         "points_ew",
         "partscore_ns",
         "partscore_ew",
-    ]
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request):

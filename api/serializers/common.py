@@ -63,7 +63,7 @@ class ErrorSerializer(serializers.Serializer):
         )
     )
     detail = serializers.CharField(help_text=_("What went wrong, for a person to read."))
-    errors = serializers.DictField(
+    errors = serializers.DictField(  # type: ignore[assignment]  # the field, not Serializer.errors
         child=serializers.ListField(child=serializers.CharField()),
         help_text=_(
             "Each bad field (nested fields dotted, e.g. seats.N; query parameters by name) "

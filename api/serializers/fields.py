@@ -5,6 +5,8 @@ exist"), so another club's ids leak nothing. A club the client can see but does 
 a 403: the client may read it, not write to it.
 """
 
+from django.db.models import Model
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
@@ -18,10 +20,11 @@ class _RequestScopedField(serializers.PrimaryKeyRelatedField):
         "does_not_exist": _("There is no %(what)s with id {pk_value} that you can use."),
         "incorrect_type": _("Expected an id (an integer), got {data_type}."),
     }
-    what = ""
+    model: type[Model]
+    what: str | Promise = ""
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("queryset", self.model.objects.none())
+        kwargs.setdefault("queryset", self.model._default_manager.none())
         super().__init__(**kwargs)
         self.error_messages["does_not_exist"] = self.error_messages["does_not_exist"] % {
             "what": self.what

@@ -12,7 +12,9 @@ class SeasonSerializer(serializers.ModelSerializer):
         model = Season
         fields = ["id", "club", "name", "start_date", "end_date"]
         read_only_fields = ["id"]
-        validators = []  # the service checks names and dates (and the database overlaps)
+        validators: list[
+            object
+        ] = []  # the service checks names and dates (and the database overlaps)
 
     def get_fields(self):
         fields = super().get_fields()

@@ -18,7 +18,9 @@ class SessionSerializer(serializers.ModelSerializer):
         model = Session
         fields = ["id", "club", "season", "date", "notes", "tables"]
         read_only_fields = ["id", "season"]
-        validators = []  # one session per club and date: creating returns the existing one
+        validators: list[
+            object
+        ] = []  # one session per club and date: creating returns the existing one
 
     def get_fields(self):
         fields = super().get_fields()
@@ -43,4 +45,4 @@ class TableSerializer(serializers.ModelSerializer):
         model = Table
         fields = ["id", "club", "session", "number", "seats"]
         read_only_fields = ["id", "club"]
-        validators = []  # the service numbers tables; a taken number is its error
+        validators: list[object] = []  # the service numbers tables; a taken number is its error

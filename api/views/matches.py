@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -218,7 +220,7 @@ class DealViewSet(ClubScopedViewSet):
         serializer = DealCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         deal = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
-        return self._deal_response(match, deal.row, status.HTTP_201_CREATED)
+        return self._deal_response(match, deal.row, status.HTTP_201_CREATED)  # type: ignore[attr-defined]
 
     def update(self, request, match_id=None, sequence=None):
         match = self.get_match()
@@ -228,7 +230,7 @@ class DealViewSet(ClubScopedViewSet):
         deal = services.deal_correct(
             match=match, sequence=deal.sequence, **serializer.validated_data, actor=self.actor
         )
-        return self._deal_response(match, deal.row)
+        return self._deal_response(match, deal.row)  # type: ignore[attr-defined]
 
     def partial_update(self, request, match_id=None, sequence=None):
         match = self.get_match()
@@ -236,6 +238,7 @@ class DealViewSet(ClubScopedViewSet):
         serializer = DealInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         changes = serializer.validated_data
+        result: dict[str, Any]
         if changes.get("passed_out"):
             result = {"passed_out": True}
         else:
@@ -249,7 +252,7 @@ class DealViewSet(ClubScopedViewSet):
         deal = services.deal_correct(
             match=match, sequence=deal.sequence, **result, actor=self.actor
         )
-        return self._deal_response(match, deal.row)
+        return self._deal_response(match, deal.row)  # type: ignore[attr-defined]
 
     def destroy(self, request, match_id=None, sequence=None):
         match = self.get_match()

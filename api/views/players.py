@@ -75,7 +75,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
             if data:
                 player = services.player_update(player=player, actor=self.person, club=club, **data)
             if membership:
-                services.membership_set(club=club, player=player, actor=self.person, **membership)
+                services.membership_set(club=club, player=player, actor=self.person, **membership)  # type: ignore[arg-type]  # not None: refused above
         return Response(self.get_serializer(self._fresh(player)).data)
 
     @property
