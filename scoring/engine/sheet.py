@@ -108,9 +108,9 @@ T = TypeVar("T")
 def fast_constructor(cls: type[T]) -> Callable[..., T]:
     """A constructor for the frozen slots dataclass ``cls`` taking the same arguments as its
     ``__init__``, without defaults: it sets each field through its slot descriptor instead of
-    the generated ``object.__setattr__`` calls. Kept because ``bench/engine.py`` shows it pays
-    well over 10% on scoring a match (bench/README.md). Only for the engine's own classes,
-    which have no ``__post_init__``.
+    the generated ``object.__setattr__`` calls. Kept because ``bench/engine.py`` shows that it
+    pays more than the house's threshold for a shortcut on scoring a match (bench/README.md,
+    Engine). Only for the engine's own classes, which have no ``__post_init__``.
     """
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
