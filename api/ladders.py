@@ -25,17 +25,13 @@ from api import selectors as api_selectors
 from api.cache import cached_read, path_owner
 from api.pagination import PageNumberPagination
 from api.permissions import ClubPermission
+from api.serializers.common import PlayerRefSerializer
 from api.views.base import checked_id
 from clubs.models import Membership, Player, Season
 from scoring import selectors
 from scoring.models import Standing
 
 # --- Serializers ----------------------------------------------------------------------------
-
-
-class PlayerRefSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
 
 
 class StandingSerializer(serializers.ModelSerializer):

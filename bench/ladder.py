@@ -15,8 +15,8 @@ services. ``--reuse`` keeps a database generated before with the same sizes.
 Then, in a fresh child process (so that its peak memory is the measurement's alone), it times,
 best of ``--repeat``, side by side:
 
-- the floor: only reading every deal row's figures (match, sequence, points NS and EW) out of
-  PostgreSQL through a server-side cursor;
+- the floor: only reading four columns of every deal row (match, sequence, passed out,
+  tricks) out of PostgreSQL through a server-side cursor;
 - the full nightly recalculation (``standings_recalculate`` for every season with activity,
   one after the other, as one worker runs the nightly tasks);
 - the recalculation of the largest season alone;
@@ -225,12 +225,9 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
                                     f"f\t{c.level}\t{c.strain.value}\t{c.doubling.value}\t"
                                     f"{result.declarer.value}\t{result.tricks}"
                                 )
-                            number = r"\N" if row.number is None else row.number
                             deals_buf.write(
-                                f"{deal_id}\t{match_id}\t{row.sequence}\t{entered}\t{number}\t"
-                                f"{row.dealer.value}\t{'t' if 'NS' in row.vulnerable else 'f'}\t"
-                                f"{'t' if 'EW' in row.vulnerable else 'f'}\t{row.ns}\t{row.ew}\t"
-                                f"{row.partscore_ns}\t{row.partscore_ew}\t{now.isoformat()}\n"
+                                f"{deal_id}\t{match_id}\t{row.sequence}\t{entered}\t"
+                                f"{now.isoformat()}\n"
                             )
                         if deal_id >= deals:
                             done = True
@@ -253,8 +250,7 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
                 copy.write(matches_buf.getvalue())
             with cur.copy(
                 "COPY matches_deal (id, match_id, sequence, passed_out, level, strain, doubling, "
-                "declarer, tricks, number, dealer, vulnerable_ns, vulnerable_ew, points_ns, "
-                "points_ew, partscore_ns, partscore_ew, created_at) FROM STDIN"
+                "declarer, tricks, created_at) FROM STDIN"
             ) as copy:
                 copy.write(deals_buf.getvalue())
             for table in (
@@ -306,7 +302,7 @@ def measure(database_url: str, repeat: int) -> dict:
             cursor.connection.cursor(name="floor") as cur,
         ):
             cur.itersize = 20_000
-            cur.execute("SELECT match_id, sequence, points_ns, points_ew FROM matches_deal")
+            cur.execute("SELECT match_id, sequence, passed_out, tricks FROM matches_deal")
             for _row in cur:
                 rows += 1
         return rows
@@ -402,7 +398,7 @@ def main() -> None:
     f = step("measure")
     ratio = f["full"] / f["floor"]
     print(
-        f"floor: read {f['deals']:,} deal rows' figures (server-side cursor), best of "
+        f"floor: read {f['deals']:,} deal rows (server-side cursor), best of "
         f"{args.repeat}: {f['floor']:.2f} s  (runs: "
         f"{', '.join(f'{s:.2f}' for s in f['floors'])})"
     )

@@ -2,7 +2,7 @@
 
 ``django.core.cache.backends.redis.RedisCacheClient.get_client`` builds a new ``redis.Redis``
 for every cache operation; with redis-py 8 that builds its table of response callbacks each
-time, about 0.35 ms of CPU, twice per API request for the throttles alone (bench/README.md).
+time, twice per API request for the throttles alone (measured: bench/README.md).
 A ``redis.Redis`` is safe to share between threads, and its pool reconnects after a fork.
 """
 

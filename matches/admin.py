@@ -395,22 +395,11 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
 
 @admin.register(Deal)
 class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
-    """Deals, read-only: entered and corrected on their match's page."""
+    """Deals, read-only: entered and corrected on their match's page, which shows the
+    figures the engine computes from them."""
 
     club_lookup = "match__table__session__club"
-    list_display = [
-        "match",
-        "sequence",
-        "number",
-        "dealer",
-        "contract_text",
-        "declarer",
-        "tricks",
-        "points_ns",
-        "points_ew",
-        "partscore_ns",
-        "partscore_ew",
-    ]
+    list_display = ["match", "sequence", "contract_text", "declarer", "tricks"]
     list_filter = [
         ("match__table__session__club", ClubListFilter),
         ("match__table__session__season", admin.RelatedOnlyFieldListFilter),
@@ -428,14 +417,6 @@ class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
         "doubling",
         "declarer",
         "tricks",
-        "number",
-        "dealer",
-        "vulnerable_ns",
-        "vulnerable_ew",
-        "points_ns",
-        "points_ew",
-        "partscore_ns",
-        "partscore_ew",
     )
     readonly_fields = fields
 

@@ -125,7 +125,9 @@ def _play_to_the_end(match: Match, rng: random.Random, *, actor, limit: int = 60
     for _ in range(limit):
         if match.status != MatchStatus.IN_PROGRESS:
             return
-        deal_record(match=match, actor=actor, **random_deal(rng, seats=_seats_of(match)))
+        match = deal_record(
+            match=match, actor=actor, **random_deal(rng, seats=_seats_of(match))
+        ).match
     raise RuntimeError(f"the demo match {match.pk} did not end in {limit} deals")
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.models import Player
 from clubs.selectors import active_players_of
-from matches.templatetags.bridge import SEAT_LETTERS, strain_html
+from matches.presenters import SEAT_LETTERS, strain_html
 
 LEVELS = [(level, str(level)) for level in range(1, 8)]
 TRICKS = [(tricks, str(tricks)) for tricks in range(14)]

@@ -1,8 +1,8 @@
 """Matches and their deals.
 
-A deal stores what was entered (passed out, or contract, declarer and tricks) and the
-figures the rules engine computed from it, for fast reading. The computed figures are only
-ever written by `matches.services`, from `scoring.engine`; nobody edits them by hand.
+A deal stores what was entered (passed out, or contract, declarer and tricks); its figures
+are the rules engine's, replayed from the match's deals (``matches.selectors.match_sheet``).
+A match stores its sheet's totals, status and winner, written only by ``matches.services``.
 """
 
 import functools
@@ -225,17 +225,6 @@ class Deal(models.Model):
     tricks = models.PositiveSmallIntegerField(
         _("tricks"), null=True, blank=True, validators=[MaxValueValidator(13)]
     )
-    # Computed by the rules engine.
-    number = models.PositiveSmallIntegerField(
-        _("deal number"), null=True, blank=True, help_text=_("Empty for a passed-out Chicago deal.")
-    )
-    dealer = models.CharField(_("dealer"), max_length=1, choices=SeatChoice.choices)
-    vulnerable_ns = models.BooleanField(_("North-South vulnerable"))
-    vulnerable_ew = models.BooleanField(_("East-West vulnerable"))
-    points_ns = models.IntegerField(_("points North-South"))
-    points_ew = models.IntegerField(_("points East-West"))
-    partscore_ns = models.IntegerField(_("partscore North-South"))
-    partscore_ew = models.IntegerField(_("partscore East-West"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     history = HistoricalRecords(history_manager=History)
@@ -275,18 +264,6 @@ class Deal(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(doubling__in=DoublingChoice.values), name="deal_doubling_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(dealer__in=SeatChoice.values), name="deal_dealer_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(number__isnull=True) | Q(number__gte=1), name="deal_number_positive"
-            ),
-            models.CheckConstraint(
-                condition=Q(
-                    points_ns__gte=0, points_ew__gte=0, partscore_ns__gte=0, partscore_ew__gte=0
-                ),
-                name="deal_figures_not_negative",
             ),
         ]
 

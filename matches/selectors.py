@@ -1,24 +1,22 @@
-"""Reads about matches: the score sheet, and which matches a user may see."""
+"""Reads about matches: the score sheet, as the rules engine replays it from the deals."""
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
 from matches.models import Deal, Match
 from scoring.engine import (
-    DealResult,
     Kind,
     PassedOut,
-    Played,
     Sheet,
+    Side,
     make_result,
     parse_kind,
     score_match,
 )
 
 
-def _results(deals: Iterable[Deal]) -> list[DealResult]:
+def _results(deals):
     return [
         PassedOut()
         if deal.passed_out
@@ -27,12 +25,12 @@ def _results(deals: Iterable[Deal]) -> list[DealResult]:
     ]
 
 
-def match_sheet(*, match: Match) -> Sheet:
-    """The match scored by the engine from its stored entered results (a rubber finished
-    early with ``finished=True``), with the club's Chicago vulnerability option."""
-    deals = Deal.objects.filter(match=match).order_by("sequence")
+def _scored(match: Match) -> tuple[list[Deal], Sheet]:
+    """The match's deals in order and the engine's sheet of them (a rubber finished early
+    with ``finished=True``), with the club's Chicago vulnerability option."""
+    deals = list(Deal.objects.filter(match=match).order_by("sequence"))
     kind = parse_kind(match.kind)
-    return score_match(
+    sheet = score_match(
         kind,
         _results(deals),
         first_dealer=match.first_dealer,
@@ -40,11 +38,17 @@ def match_sheet(*, match: Match) -> Sheet:
         finished=match.finished_early,
         players=2 if kind is Kind.TWO_PLAYER else 4,
     )
+    return deals, sheet
+
+
+def match_sheet(*, match: Match) -> Sheet:
+    """The match scored by the engine from its stored entered results."""
+    return _scored(match)[1]
 
 
 @dataclass(frozen=True)
 class SheetLine:
-    """One deal of a match as a score sheet shows it, from the stored figures."""
+    """One deal of a match as the admin's score sheet shows it."""
 
     deal_id: int
     sequence: int
@@ -60,39 +64,39 @@ class SheetLine:
     partscore_ew: int
 
 
-def _vulnerable_text(deal: Deal) -> str:
-    if deal.vulnerable_ns and deal.vulnerable_ew:
+def _vulnerable_text(vulnerable: tuple[Side, ...]) -> str:
+    if len(vulnerable) == 2:
         return _("both")
-    if deal.vulnerable_ns:
-        return _("North-South")
-    if deal.vulnerable_ew:
-        return _("East-West")
+    if vulnerable:
+        return _("North-South") if vulnerable[0] is Side.NS else _("East-West")
     return _("none")
 
 
 def match_sheet_lines(*, match: Match) -> list[SheetLine]:
-    """The match's deals in order, with the figures the engine stored on them."""
+    """The match's deals in order, each with its row of the engine's sheet."""
+    deals, sheet = _scored(match)
     lines = []
-    deals = list(Deal.objects.filter(match=match).order_by("sequence"))
-    for deal, played in zip(deals, _results(deals), strict=True):
-        if isinstance(played, Played):
-            contract, declarer, result = str(played.contract), deal.declarer, played.result_text
+    for deal, row in zip(deals, sheet.rows, strict=True):
+        result = row.result
+        if isinstance(result, PassedOut):
+            contract, declarer, result_text = _("passed out"), "", ""
         else:
-            contract, declarer, result = _("passed out"), "", ""
+            contract, declarer = str(result.contract), result.declarer.value
+            result_text = result.result_text
         lines.append(
             SheetLine(
                 deal_id=deal.pk,
-                sequence=deal.sequence,
-                number=deal.number,
-                dealer=deal.dealer,
-                vulnerable=_vulnerable_text(deal),
+                sequence=row.sequence,
+                number=row.number,
+                dealer=row.dealer.value,
+                vulnerable=_vulnerable_text(row.vulnerable),
                 contract=contract,
                 declarer=declarer,
-                result=result,
-                points_ns=deal.points_ns,
-                points_ew=deal.points_ew,
-                partscore_ns=deal.partscore_ns,
-                partscore_ew=deal.partscore_ew,
+                result=result_text,
+                points_ns=row.ns,
+                points_ew=row.ew,
+                partscore_ns=row.partscore_ns,
+                partscore_ew=row.partscore_ew,
             )
         )
     return lines

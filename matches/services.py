@@ -2,8 +2,8 @@
 
 Every function is keyword-only and atomic. A function that changes a match locks its row
 first (``SELECT ... FOR UPDATE``; on SQLite every transaction is IMMEDIATE: writers queue), then
-replays the match's entered results through ``scoring.engine.score_match`` and stores each
-row's figures on its deal and the sheet's totals, status and winner on the match. Bad input
+replays the match's entered results through ``scoring.engine.score_match`` and stores the
+sheet's totals, status and winner on the match (a deal stores only what was entered). Bad input
 raises ``ValidationError`` naming the field; a change the match accepts no longer (a fifth
 counted Chicago deal, a deal after the rubber ended, a change to an abandoned match, or an
 ``expected_sequence`` someone else took first) raises ``MatchConflict``. Every change to a
@@ -30,14 +30,12 @@ from clubs.services import Actor, _as_date, session_get_or_create, table_create
 from matches.models import Deal, Match, MatchStatus
 from scoring.engine import (
     DealResult,
-    DealRow,
     InvalidInput,
     Kind,
     MatchComplete,
     PassedOut,
     Seat,
     Sheet,
-    Side,
     check_next,
     make_result,
     parse_kind,
@@ -82,8 +80,7 @@ def _attribute(instance: Any, actor: Actor | str, reason: str) -> None:
 
 def _season_changed(match: Match) -> None:
     """Tell the ladders that this match's season changed, and the read cache that its club's
-    data did (once per service call). ``match`` carries ``session_id`` and ``club_id``, as
-    ``_lock`` reads them."""
+    data did (once per service call). ``match`` is as ``_lock`` reads it."""
     _seasons_changed({match.season_id})
     seated = (match.north_id, match.east_id, match.south_id, match.west_id)
     match_generation_bump(
@@ -128,9 +125,9 @@ def _seasons_changed(season_ids: Iterable[int]) -> None:
         standings_refresh_on_commit(season_id=season_id)
 
 
-# The match's row with what the services need of its table, session and club. Written out, as
-# is the deals' query (``_deals``): every change to a match runs both, and the ORM compiles a
-# query afresh each time; recording a deal runs 15% fewer instructions so (bench/README.md).
+# Written out, not the ORM's select_for_update(of=("self",)) with select_related: every change
+# to a match runs it, and bench/deal_cost.py shows that it pays more than the house's threshold
+# for a shortcut on recording a deal (bench/README.md).
 _LOCK_SQL = """
     SELECT m.*, t.session_id, s.club_id, c.chicago_vulnerability
     FROM matches_match m
@@ -141,14 +138,14 @@ _LOCK_SQL = """
 """
 
 
-def _lock(match: Match) -> Match:
-    """The match row, locked until the transaction ends (``FOR UPDATE``; on SQLite every
-    transaction is IMMEDIATE, so writers queue), with its ``session_id``, ``club_id`` and the
-    club's ``chicago_vulnerability``."""
+def _lock(match: Match | int) -> Match:
+    """The match (given or by id) read afresh, its row locked until the transaction ends
+    (``FOR UPDATE``; on SQLite every transaction is IMMEDIATE, so writers queue), with the
+    query's ``session_id``, ``club_id`` and the club's ``chicago_vulnerability``."""
     sql = _LOCK_SQL
     if connection.features.has_select_for_update_of:
         sql += " FOR UPDATE OF m"
-    for locked in Match.objects.raw(sql, [match.pk]):
+    for locked in Match.objects.raw(sql, [match.pk if isinstance(match, Match) else match]):
         return locked
     raise ValidationError({"match": [_("This match does not exist.")]})
 
@@ -182,32 +179,6 @@ def _entered(result: DealResult) -> dict[str, Any]:
         "doubling": result.contract.doubling.value,
         "declarer": result.declarer.value,
         "tricks": result.tricks,
-    }
-
-
-FIGURES = (
-    "number",
-    "dealer",
-    "vulnerable_ns",
-    "vulnerable_ew",
-    "points_ns",
-    "points_ew",
-    "partscore_ns",
-    "partscore_ew",
-)
-
-
-def _figures(row: DealRow) -> dict[str, Any]:
-    """A sheet row's computed figures, as stored on the deal."""
-    return {
-        "number": row.number,
-        "dealer": row.dealer.value,
-        "vulnerable_ns": Side.NS in row.vulnerable,
-        "vulnerable_ew": Side.EW in row.vulnerable,
-        "points_ns": row.ns,
-        "points_ew": row.ew,
-        "partscore_ns": row.partscore_ns,
-        "partscore_ew": row.partscore_ew,
     }
 
 
@@ -253,27 +224,6 @@ def _store_totals(match: Match, sheet: Sheet, *, actor: Actor | str, reason: str
     match.save(update_fields=[*TOTALS, "updated_at"])
 
 
-def _rescore_from(
-    match: Match, deals: list[Deal], sheet: Sheet, *, start: int, actor: Actor | str, reason: str
-) -> None:
-    """Store the sheet's figures on every deal from position ``start`` whose figures changed."""
-    for deal, row in zip(deals[start:], sheet.rows[start:], strict=True):
-        figures = _figures(row)
-        if any(getattr(deal, name) != value for name, value in figures.items()):
-            for name, value in figures.items():
-                setattr(deal, name, value)
-            _attribute(deal, actor, reason)
-            deal.save()
-
-
-def _copy_state(target: Match, source: Match) -> None:
-    """Bring the caller's match object up to date with the stored one."""
-    if target is source:
-        return
-    for name in (*TOTALS, "updated_at"):
-        setattr(target, name, getattr(source, name))
-
-
 def _refuse_unless_last(deals: list[Deal], sequence: int) -> None:
     """Refuse a change meant for the last deal when deal ``sequence`` is no longer the last
     (someone recorded another a moment ago). Call it with the match locked."""
@@ -285,9 +235,8 @@ def _refuse_unless_last(deals: list[Deal], sequence: int) -> None:
 
 
 def _deals(match: Match) -> list[Deal]:
-    """The match's deals in order (written out, see ``_LOCK_SQL``)."""
-    sql = "SELECT * FROM matches_deal WHERE match_id = %s ORDER BY sequence"
-    return list(Deal.objects.raw(sql, [match.pk]))
+    """The match's deals in order."""
+    return list(Deal.objects.filter(match=match).order_by("sequence"))
 
 
 def _result(
@@ -429,8 +378,7 @@ def match_create(
     )
     _attribute(match, actor, _("match started"))
     match.save()
-    match.session_id, match.club_id = table.session_id, club.pk  # type: ignore[attr-defined]  # as _lock reads them
-    _season_changed(match)
+    _season_changed(_lock(match))
     return match
 
 
@@ -440,7 +388,7 @@ def match_create(
 @transaction.atomic
 def deal_record(
     *,
-    match: Match,
+    match: Match | int,
     passed_out: bool = False,
     contract: str | None = None,
     declarer: str | None = None,
@@ -475,20 +423,19 @@ def deal_record(
                 % {"expected": expected_sequence, "next": sequence}
             )
     sheet = _score(locked, [_result_of(deal) for deal in deals], new=result)
-    deal = Deal(match=locked, sequence=sequence, **_entered(result), **_figures(sheet.rows[-1]))
+    deal = Deal(match=locked, sequence=sequence, **_entered(result))
     _attribute(deal, actor, _("deal recorded"))
     deal.save()
     deal.row = sheet.rows[-1]  # type: ignore[attr-defined]
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence})
     _season_changed(locked)
-    _copy_state(match, locked)
     return deal
 
 
 @transaction.atomic
 def deal_correct(
     *,
-    match: Match,
+    match: Match | int,
     sequence: int,
     passed_out: bool = False,
     contract: str | None = None,
@@ -521,28 +468,17 @@ def deal_correct(
     corrected = deals[index]
     for name, value in _entered(result).items():
         setattr(corrected, name, value)
-    for name, value in _figures(sheet.rows[index]).items():
-        setattr(corrected, name, value)
     _attribute(corrected, actor, _("deal corrected"))
     corrected.save()
     corrected.row = sheet.rows[index]  # type: ignore[attr-defined]
-    _rescore_from(
-        locked,
-        deals,
-        sheet,
-        start=index + 1,
-        actor=actor,
-        reason=_("re-scored after deal %(n)s was corrected") % {"n": sequence},
-    )
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence})
     _season_changed(locked)
-    _copy_state(match, locked)
     return corrected
 
 
 @transaction.atomic
 def deal_delete_last(
-    *, match: Match, sequence: int | None = None, actor: Actor | str = None
+    *, match: Match | int, sequence: int | None = None, actor: Actor | str = None
 ) -> None:
     """Delete the match's last deal. ``sequence``, when given, must be that deal's number
     (so nobody deletes a deal someone else recorded a moment ago)."""
@@ -559,14 +495,13 @@ def deal_delete_last(
     last.delete()
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s deleted") % {"n": last.sequence})
     _season_changed(locked)
-    _copy_state(match, locked)
 
 
 # --- the end of a match --------------------------------------------------------------------
 
 
 @transaction.atomic
-def match_finish(*, match: Match, actor: Actor | str = None) -> Match:
+def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     """End an unfinished rubber (rubber or two_player) by the Laws' scoring: 300 for a game
     won, 100 for a partscore in the unfinished game, then more points wins."""
     locked = _lock(match)
@@ -580,12 +515,11 @@ def match_finish(*, match: Match, actor: Actor | str = None) -> Match:
     sheet = _score(locked, [_result_of(deal) for deal in _deals(locked)], finished=True)
     _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
     _season_changed(locked)
-    _copy_state(match, locked)
     return locked
 
 
 @transaction.atomic
-def match_abandon(*, match: Match, actor: Actor | str = None) -> Match:
+def match_abandon(*, match: Match | int, actor: Actor | str = None) -> Match:
     """Abandon a match in progress: it keeps its deals and counts for nothing."""
     locked = _lock(match)
     _refuse_if_abandoned(locked)
@@ -597,18 +531,13 @@ def match_abandon(*, match: Match, actor: Actor | str = None) -> Match:
     _attribute(locked, actor, _("match abandoned"))
     locked.save()
     _season_changed(locked)
-    _copy_state(match, locked)
     return locked
 
 
-def _rescore(match: Match, *, actor: Actor | str) -> Match:
+def _rescore(match: Match | int, *, actor: Actor | str) -> Match:
     locked = _lock(match)
-    deals = _deals(locked)
-    sheet = _score(locked, [_result_of(deal) for deal in deals])
-    reason = _("re-scored with the club's options")
-    _rescore_from(locked, deals, sheet, start=0, actor=actor, reason=reason)
-    _store_totals(locked, sheet, actor=actor, reason=reason)
-    _copy_state(match, locked)
+    sheet = _score(locked, [_result_of(deal) for deal in _deals(locked)])
+    _store_totals(locked, sheet, actor=actor, reason=_("re-scored with the club's options"))
     return locked
 
 
@@ -624,7 +553,7 @@ def club_matches_rescore(
     )
     seasons = set()
     for pk in ids:
-        seasons.add(_rescore(Match(pk=pk), actor=actor).season_id)
+        seasons.add(_rescore(pk, actor=actor).season_id)
     _seasons_changed(seasons)
     club_generation_bump(club_ids=[club.pk])
     return len(ids)

@@ -17,6 +17,13 @@ class SidePointsSerializer(serializers.Serializer):
     EW = serializers.IntegerField(min_value=0)
 
 
+class PlayerRefSerializer(serializers.Serializer):
+    """A player named in another answer: a score sheet's seat, a ladder's line."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
 def side_points(ns: int, ew: int) -> dict[str, int]:
     return {"NS": ns, "EW": ew}
 

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from api.serializers.common import (
     SEATS,
     SIDES,
+    PlayerRefSerializer,
     ScoreItemSerializer,
     SidePointsSerializer,
     VulnerableField,
@@ -91,16 +92,11 @@ class NextDealSerializer(serializers.Serializer):
     vulnerable = VulnerableField()
 
 
-class SeatPlayerSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-
-
 class SheetSeatsSerializer(serializers.Serializer):
-    N = SeatPlayerSerializer()
-    E = SeatPlayerSerializer()
-    S = SeatPlayerSerializer(required=False)
-    W = SeatPlayerSerializer(required=False)
+    N = PlayerRefSerializer()
+    E = PlayerRefSerializer()
+    S = PlayerRefSerializer(required=False)
+    W = PlayerRefSerializer(required=False)
 
 
 class ScoreSheetSerializer(serializers.Serializer):

@@ -62,32 +62,6 @@ class MatchSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    def to_representation(self, match):
-        """The fields above, written out: a list page serializes up to 100 matches, and DRF's
-        per-field machinery cost more than the queries (the declared fields stay the schema)."""
-        table = match.table
-        session = table.session
-        timestamp = self.fields["created_at"].to_representation
-        return {
-            "id": match.pk,
-            "club": session.club_id,
-            "season": match.season_id,
-            "session": table.session_id,
-            "table": match.table_id,
-            "table_number": table.number,
-            "played_on": session.date.isoformat(),
-            "kind": match.kind,
-            "status": match.status,
-            "first_dealer": match.first_dealer,
-            "seats": self.get_seats(match),
-            "totals": self.get_totals(match),
-            "winner": self.get_winner(match),
-            "finished_early": match.finished_early,
-            "deals": match.deal_count,
-            "created_at": timestamp(match.created_at),
-            "updated_at": timestamp(match.updated_at),
-        }
-
     @extend_schema_field(SeatsSerializer)
     def get_seats(self, match):
         ids = {seat: getattr(match, f"{field}_id") for seat, field in SEAT_FIELDS.items()}

@@ -6,10 +6,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 
 from api import access, selectors
-from api.cache import cached_read, club_of, filter_owner, path_owner
+from api.cache import cached_read, filter_owner, path_owner
 from api.filters import MatchFilter
 from api.idempotency import idempotent
 from api.pagination import PageNumberPagination
@@ -83,6 +84,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
             self.get_serializer(self._fresh(match)).data, status=status.HTTP_201_CREATED
         )
 
+    def _end(self, service) -> Response:
+        match = service(match=self.get_object(), actor=self.actor)
+        return Response(self.get_serializer(self._fresh(match)).data)
+
     @extend_schema(
         summary=_("End an unfinished rubber, scored by the Laws (directors)"),
         request=None,
@@ -91,9 +96,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     @action(detail=True, methods=["post"])
     @idempotent
     def finish(self, request, pk=None):
-        match = self.get_object()
-        match = services.match_finish(match=match, actor=self.actor)
-        return Response(self.get_serializer(self._fresh(match)).data)
+        return self._end(services.match_finish)
 
     @extend_schema(
         summary=_("Abandon a match: it stays on record, unfinished (directors)"),
@@ -103,9 +106,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     @action(detail=True, methods=["post"])
     @idempotent
     def abandon(self, request, pk=None):
-        match = self.get_object()
-        match = services.match_abandon(match=match, actor=self.actor)
-        return Response(self.get_serializer(self._fresh(match)).data)
+        return self._end(services.match_abandon)
 
     @extend_schema(summary=_("The match's score sheet"), responses={200: ScoreSheetSerializer})
     @action(detail=True, methods=["get"], url_path="score-sheet")
@@ -173,24 +174,20 @@ class DealViewSet(ClubScopedViewSet):
     queryset = Match.objects.none()  # for the schema: the rows are deals of one match
 
     def get_match(self) -> Match:
-        """For a read, the match with its table, session and club: a 404 unless the client may
-        read it. For a write, only the match's id (the service locks the row and reads it):
-        a 403 unless the client directs its club (a 404 if it may not read it either)."""
-        match_id = checked_id(self.kwargs["match_id"])
-        if self.request.method in ("GET", "HEAD", "OPTIONS"):
-            match = selectors.readable_matches(self.request).filter(pk=match_id).first()
-            if match is None:
-                raise NotFound()
-            return match
-        club_id = club_of("match", match_id)
-        if club_id is not None and access.can_write_club(self.request, club_id):
-            return Match(pk=match_id)
-        if (
-            club_id is not None
-            and selectors.readable_matches(self.request).filter(pk=match_id).exists()
+        """The match with its table, session and club: a 404 unless the client may read it,
+        and for a write a 403 unless the client directs its club."""
+        match = (
+            selectors.readable_matches(self.request)
+            .filter(pk=checked_id(self.kwargs["match_id"]))
+            .first()
+        )
+        if match is None:
+            raise NotFound()
+        if self.request.method not in SAFE_METHODS and not access.can_write_club(
+            self.request, match.table.session.club_id
         ):
             raise PermissionDenied(gettext("You do not direct this club."))
-        raise NotFound()
+        return match
 
     def _row(self, match, sequence: int):
         sheet = match_selectors.match_sheet(match=match)

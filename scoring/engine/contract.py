@@ -179,7 +179,11 @@ ALL_CONTRACTS: tuple[Contract, ...] = tuple(
 assert [c._index for c in ALL_CONTRACTS] == list(range(len(ALL_CONTRACTS)))
 
 
-# _SCORES[(contract._index * 14 + tricks) * 2 + vulnerable]
+def score_index(contract: Contract, tricks: int, vulnerable: bool) -> int:
+    """Where a result is in ``_SCORES``; times 2, plus 1 if EW declared, in ``SIDE_SCORES``."""
+    return (contract._index * 14 + tricks) * 2 + vulnerable
+
+
 _SCORES: list[ContractScore] = [
     rule_score(contract, vulnerable=vulnerable, tricks=tricks)
     for contract in ALL_CONTRACTS
@@ -188,7 +192,7 @@ _SCORES: list[ContractScore] = [
 ]
 
 # A deal row's view of the same score for a declaring side: (sheet items, trick points,
-# declarer's points, defenders' points); index into _SCORES * 2 + (1 if EW declared).
+# declarer's points, defenders' points), at ``score_index(...) * 2 + (1 if EW declared)``.
 SideScore = tuple[tuple[ScoreItem, ...], int, int, int]
 SIDE_SCORES: list[SideScore] = [
     (score.for_side(side), score.below, score.declarer_points, score.defender_points)
@@ -213,4 +217,4 @@ def score_contract(contract: Contract | str, *, vulnerable: bool, tricks: int) -
             gettext_noop("vulnerable must be True or False, got %(value)s"),
             value=repr(vulnerable),
         )
-    return _SCORES[(contract._index * 14 + tricks) * 2 + vulnerable]
+    return _SCORES[score_index(contract, tricks, vulnerable)]

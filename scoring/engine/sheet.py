@@ -107,9 +107,10 @@ T = TypeVar("T")
 
 def fast_constructor(cls: type[T]) -> Callable[..., T]:
     """A constructor for the frozen slots dataclass ``cls`` taking the same arguments as its
-    ``__init__``, without defaults. It sets each field through its slot descriptor instead of
-    the generated ``object.__setattr__`` calls, which makes building rows and sheets about
-    twice as fast. Only for the engine's own classes, which have no ``__post_init__``.
+    ``__init__``, without defaults: it sets each field through its slot descriptor instead of
+    the generated ``object.__setattr__`` calls. Kept because ``bench/engine.py`` shows that it
+    pays more than the house's threshold for a shortcut on scoring a match (bench/README.md,
+    Engine). Only for the engine's own classes, which have no ``__post_init__``.
     """
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}

@@ -6,7 +6,7 @@ Each kind of match then adds its own bonuses (Chicago's game and deal-4 bonuses,
 bonus) to what ``play`` returns.
 """
 
-from .contract import SIDE_SCORES, ScoreItem
+from .contract import SIDE_SCORES, ScoreItem, score_index
 from .notation import PassedOut, Played, Seat, Side
 from .sheet import DealRow, new_row
 
@@ -28,7 +28,7 @@ def play(
     """
     s = 0 if result.declarer is Seat.N or result.declarer is Seat.S else 1
     vul = vulnerable[s]
-    key = ((result.contract._index * 14 + result.tricks) * 2 + vul) * 2 + s
+    key = score_index(result.contract, result.tricks, vul) * 2 + s
     items, tricks_below, declarer_points, defender_points = SIDE_SCORES[key]
     points = [defender_points, defender_points]
     points[s] = declarer_points

@@ -61,7 +61,7 @@ def test_recording_a_deal_returns_it_with_its_score(world, director_a, match_url
         {"kind": "undertricks", "side": "NS", "points": 200, "below_line": False}
     ]
     stored = Deal.objects.get(match=world.a.match, sequence=2)
-    assert (stored.points_ns, stored.points_ew) == (200, 0)
+    assert (stored.contract, stored.declarer, stored.tricks) == ("3NTX", "E", 8)
 
 
 def test_a_passed_out_chicago_deal_has_no_number_and_the_same_dealer_deals_again(
@@ -310,13 +310,11 @@ def test_a_write_to_a_match_that_does_not_exist_is_a_404(director_a, method):
     assert response.json()["code"] == "not_found"
 
 
-def test_a_write_to_a_match_deleted_meanwhile_names_the_match(world, director_a, match_url):
-    """The API remembers which club a match is in (ids are never used again); a match deleted
-    after that is refused by the service, which locks and reads the row, with a 400 on
-    ``match``, and nothing is written."""
+def test_a_write_to_a_match_deleted_meanwhile_is_a_404(world, director_a, match_url):
+    """Each request checks the match afresh: one deleted since the last write is a 404, and
+    nothing is written."""
     assert record(director_a, match_url, passed_out=True).status_code == 201
     Match.objects.filter(pk=world.a.match.pk).delete()
     response = record(director_a, match_url, passed_out=True)
-    assert response.status_code == 400
-    assert set(response.json()["errors"]) == {"match"}
+    assert response.status_code == 404
     assert not Deal.objects.filter(match_id=world.a.match.pk).exists()

@@ -54,7 +54,7 @@ def test_two_recordings_of_deal_one_exactly_one_wins(match):
     stored = list(Deal.objects.filter(match=match))
     assert [(d.sequence, d.contract) for d in stored] == [(1, deals[0].contract)]
     match.refresh_from_db()
-    assert match.total_ns + match.total_ew == deals[0].points_ns + deals[0].points_ew
+    assert match.total_ns + match.total_ew == deals[0].row.ns + deals[0].row.ew
 
 
 def test_recordings_without_expected_sequence_queue_up(match):

@@ -58,12 +58,10 @@ def test_the_demo_has_every_kind_of_match_leading_up_to_today():
     assert dates[-1] == today and dates[0] == today - datetime.timedelta(weeks=WEEKS)
     season = club.seasons.get()
     assert season.start_date <= dates[0] and today < season.end_date
-    # Every stored figure is the engine's.
+    # Every stored total is the engine's.
     for match in matches:
         sheet = match_sheet(match=match)
         assert (match.total_ns, match.total_ew) == (sheet.total_ns, sheet.total_ew)
-        stored = list(match.deals.order_by("sequence").values_list("points_ns", "points_ew"))
-        assert stored == [(row.ns, row.ew) for row in sheet.rows]
     assert demo_load(director=user, seed=11) is None  # loaded once
 
 

@@ -30,7 +30,7 @@ from tests.clubs.factories import PLAY_DATE, make_club, make_players, seats_of
 
 pytestmark = pytest.mark.django_db
 
-FIGURES = services.FIGURES
+ENTERED = ("sequence", "passed_out", "level", "strain", "doubling", "declarer", "tricks")
 
 
 def stored(match):
@@ -38,7 +38,7 @@ def stored(match):
 
 
 def assert_matches_engine(match, *, vulnerability=None):
-    """Every stored figure equals what the engine computes from the entered results."""
+    """The match's stored totals, status and winner are the engine's sheet of its deals."""
     match.refresh_from_db()
     deals = stored(match)
     results = [
@@ -55,15 +55,6 @@ def assert_matches_engine(match, *, vulnerability=None):
         finished=match.finished_early,
     )
     assert len(sheet.rows) == len(deals)
-    for deal, row in zip(deals, sheet.rows, strict=True):
-        assert deal.number == row.number
-        assert deal.dealer == row.dealer.value
-        assert (deal.vulnerable_ns, deal.vulnerable_ew) == (
-            "NS" in row.vulnerable,
-            "EW" in row.vulnerable,
-        )
-        assert (deal.points_ns, deal.points_ew) == (row.ns, row.ew)
-        assert (deal.partscore_ns, deal.partscore_ew) == (row.partscore_ns, row.partscore_ew)
     assert (match.total_ns, match.total_ew) == (sheet.total_ns, sheet.total_ew)
     assert match.status == (MatchStatus.COMPLETE if sheet.complete else MatchStatus.IN_PROGRESS)
     assert match.winner == (sheet.winner.value if sheet.winner else "")
@@ -73,10 +64,7 @@ def assert_matches_engine(match, *, vulnerability=None):
 def snapshot(match):
     match.refresh_from_db()
     return (
-        [
-            tuple(getattr(d, f) for f in ("sequence", "passed_out", "level", *FIGURES))
-            for d in stored(match)
-        ],
+        [tuple(getattr(d, f) for f in ENTERED) for d in stored(match)],
         (match.status, match.total_ns, match.total_ew, match.winner, match.finished_early),
         Match.history.count(),
         Deal.history.count(),
@@ -216,18 +204,19 @@ def test_a_failed_match_create_leaves_no_session_or_table(club, players, monkeyp
 
 def test_recording_a_chicago_stores_the_engines_figures(chicago, director):
     deal = deal_record(match=chicago, contract="4S", declarer="N", tricks=10, actor=director)
-    assert (deal.sequence, deal.number, deal.dealer) == (1, 1, "N")
-    assert (deal.points_ns, deal.points_ew) == (420, 0)  # 120 + a non-vulnerable game, 300
-    assert chicago.total_ns == 420  # the caller's object is brought up to date
+    assert (deal.sequence, deal.row.number, deal.row.dealer) == (1, 1, "N")
+    assert (deal.row.ns, deal.row.ew) == (420, 0)  # 120 + a non-vulnerable game, 300
+    chicago.refresh_from_db()
+    assert chicago.total_ns == 420
     passed = deal_record(match=chicago, passed_out=True)
-    assert (passed.sequence, passed.number, passed.dealer) == (2, None, "E")
+    assert (passed.sequence, passed.row.number, passed.row.dealer) == (2, None, "E")
     deal_record(match=chicago, contract="3NTX", declarer="E", tricks=7, actor=director)
     deal_record(match=chicago, contract="2H", declarer="S", tricks=9)
     deal_record(match=chicago, contract="6CXX", declarer="W", tricks=12)
     sheet = assert_matches_engine(chicago)
     assert sheet.complete and chicago.status == MatchStatus.COMPLETE
     assert chicago.winner in ("NS", "EW", "tie")
-    assert [d.number for d in stored(chicago)] == [1, None, 2, 3, 4]
+    assert [row.number for row in match_sheet(match=chicago).rows] == [1, None, 2, 3, 4]
 
 
 def test_the_clubs_chicago_vulnerability_option_is_used(director):
@@ -240,10 +229,10 @@ def test_the_clubs_chicago_vulnerability_option_is_used(director):
         deal_record(match=match, contract="1C", declarer="N", tricks=7)
         deal = deal_record(match=match, contract="3NT", declarer="E", tricks=5)  # dealer E
         assert_matches_engine(match)
-        results.append((deal.vulnerable_ns, deal.vulnerable_ew, deal.points_ns))
-    assert results[0][:2] == (False, True)  # the dealer's side, EW
-    assert results[1][:2] == (True, False)  # the other side, NS
-    assert results[0][2] != results[1][2]  # four down costs more when vulnerable
+        results.append((deal.row.vulnerable, deal.row.ns))
+    assert results[0][0] == ("EW",)  # the dealer's side
+    assert results[1][0] == ("NS",)  # the other side
+    assert results[0][1] != results[1][1]  # four down costs more when vulnerable
 
 
 def test_a_fifth_counted_chicago_deal_is_a_conflict(chicago):
@@ -269,6 +258,15 @@ def test_a_deal_after_the_rubber_ended_is_a_conflict(rubber):
     assert Deal.objects.filter(match=rubber).count() == 2
 
 
+def test_a_service_takes_a_match_or_its_id(chicago):
+    deal_record(match=chicago.pk, contract="1C", declarer="N", tricks=7)
+    assert Deal.objects.filter(match=chicago).count() == 1
+    missing = Match.objects.order_by("-pk").first().pk + 1
+    with pytest.raises(ValidationError) as error:
+        deal_record(match=missing, passed_out=True)
+    assert "match" in error.value.message_dict
+
+
 def test_two_player_deals_are_declared_by_north_or_east(club, players):
     match = match_create(
         club=club, kind="two_player", seats=seats_of(players[:2]), played_on=PLAY_DATE
@@ -278,7 +276,7 @@ def test_two_player_deals_are_declared_by_north_or_east(club, players):
     assert "declarer" in error.value.message_dict
     deal_record(match=match, contract="4H", declarer="E", tricks=10)
     deal = deal_record(match=match, contract="2S", declarer="N", tricks=8)
-    assert deal.dealer == "E"  # N and E deal in turn
+    assert deal.row.dealer == "E"  # N and E deal in turn
     assert_matches_engine(match)
 
 
@@ -318,13 +316,18 @@ def test_a_correction_rescores_every_later_deal(chicago, director):
     deal_record(match=chicago, contract="2S", declarer="N", tricks=8)  # 60 below
     deal_record(match=chicago, contract="2H", declarer="S", tricks=8)  # 60 more: game
     deal_record(match=chicago, contract="1NT", declarer="N", tricks=7)  # 40 partscore
-    before = [tuple(getattr(d, f) for f in FIGURES) for d in stored(chicago)]
+
+    def figures():
+        rows = match_sheet(match=chicago).rows
+        return [(r.number, r.ns, r.ew, r.partscore_ns, r.partscore_ew) for r in rows]
+
+    before = figures()
     corrected = deal_correct(match=chicago, sequence=1, passed_out=True, actor=director)
-    assert corrected.passed_out and corrected.number is None
-    after = [tuple(getattr(d, f) for f in FIGURES) for d in stored(chicago)]
+    assert corrected.passed_out and corrected.row.number is None
+    after = figures()
     assert after[1] != before[1] and after[2] != before[2]  # later deals changed too
     assert_matches_engine(chicago)
-    assert [d.number for d in stored(chicago)] == [None, 1, 2]
+    assert [number for number, *_ in after] == [None, 1, 2]
 
 
 def test_a_correction_can_complete_or_reopen_a_match(chicago):
@@ -334,8 +337,10 @@ def test_a_correction_can_complete_or_reopen_a_match(chicago):
     chicago.refresh_from_db()
     assert chicago.status == MatchStatus.IN_PROGRESS
     deal_correct(match=chicago, sequence=4, contract="3C", declarer="W", tricks=9)
+    chicago.refresh_from_db()
     assert chicago.status == MatchStatus.COMPLETE and chicago.winner
     deal_correct(match=chicago, sequence=4, passed_out=True)
+    chicago.refresh_from_db()
     assert (chicago.status, chicago.winner) == (MatchStatus.IN_PROGRESS, "")
     assert_matches_engine(chicago)
 
@@ -381,11 +386,13 @@ def test_delete_last_rescores_the_match(chicago):
     with pytest.raises(MatchConflict):  # not the last deal any more
         deal_delete_last(match=chicago, sequence=3)
     deal_delete_last(match=chicago, sequence=4)
+    chicago.refresh_from_db()
     assert (chicago.status, chicago.winner) == (MatchStatus.IN_PROGRESS, "")
     assert Deal.objects.filter(match=chicago).count() == 3
     assert_matches_engine(chicago)
     for _ in range(3):
         deal_delete_last(match=chicago)
+    chicago.refresh_from_db()
     assert (chicago.total_ns, chicago.total_ew) == (0, 0)
     with pytest.raises(MatchConflict):
         deal_delete_last(match=chicago)
@@ -416,11 +423,11 @@ def test_corrections_and_deletions_keep_a_finished_rubber_finished(rubber):
     deal_record(match=rubber, contract="2H", declarer="E", tricks=8)
     match_finish(match=rubber)
     deal_correct(match=rubber, sequence=2, contract="2H", declarer="E", tricks=6)  # now down
+    assert_matches_engine(rubber)
     assert rubber.finished_early and rubber.status == MatchStatus.COMPLETE
-    assert_matches_engine(rubber)
     deal_delete_last(match=rubber)
-    assert rubber.finished_early
     assert_matches_engine(rubber)
+    assert rubber.finished_early
 
 
 def test_a_chicago_cannot_be_finished_early(chicago):
@@ -458,6 +465,7 @@ def test_a_complete_match_cannot_be_abandoned(rubber):
 def test_changing_the_vulnerability_option_rescores_the_clubs_chicagos(club, chicago):
     deal_record(match=chicago, contract="1C", declarer="N", tricks=7)
     deal_record(match=chicago, contract="3NT", declarer="E", tricks=5)
+    chicago.refresh_from_db()
     before = chicago.total_ns
     club_update(club=club, chicago_vulnerability="non_dealer")
     assert_matches_engine(chicago, vulnerability="non_dealer")

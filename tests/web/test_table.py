@@ -139,7 +139,7 @@ def test_a_correction_refused_when_a_deal_was_recorded_since_the_page_read_it(
         return deal_correct(**arguments)
 
     monkeypatch.setattr(services, "deal_correct", another_director_records_a_deal_first)
-    before = list(match.deals.order_by("sequence").values_list("tricks", "points_ns", "points_ew"))
+    before = list(match.deals.order_by("sequence").values_list("level", "strain", "tricks"))
     response = client.post(
         reverse("matches:table_correct", args=[match.pk]),
         {
@@ -154,7 +154,7 @@ def test_a_correction_refused_when_a_deal_was_recorded_since_the_page_read_it(
     )
     assert response.status_code == 409
     assert "Deal 2 is not the last deal any more; the last is 3." in response.content.decode()
-    after = list(match.deals.order_by("sequence").values_list("tricks", "points_ns", "points_ew"))
+    after = list(match.deals.order_by("sequence").values_list("level", "strain", "tricks"))
     assert after[:2] == before  # deal 2 as it was; deal 3 is the other director's
     assert len(after) == 3
     assert not match.deals.model.history.filter(history_change_reason="deal corrected").exists()

@@ -1,42 +1,44 @@
-"""How bridge reads on the pages: the filters and the sheet layouts of matches/templatetags."""
+"""How bridge reads on the pages: the words and the sheet layouts of matches/presenters.py."""
 
 import re
 from types import SimpleNamespace
 
 from django.utils import translation
 
-from matches.templatetags import bridge
+from matches import presenters
 from scoring.engine import Contract, ItemKind, Side, make_result, score_match
 
 
 def test_vulnerability_in_words():
     with translation.override("en"):
-        assert bridge.vulnerable_text(()) == "None"
-        assert bridge.vulnerable_text((Side.NS,)) == "N-S"
-        assert bridge.vulnerable_text((Side.EW,)) == "E-W"
-        assert bridge.vulnerable_text((Side.NS, Side.EW)) == "Both"
-        assert bridge.vulnerable_text((True, False)) == "N-S"
+        assert presenters.vulnerable_text(()) == "None"
+        assert presenters.vulnerable_text((Side.NS,)) == "N-S"
+        assert presenters.vulnerable_text((Side.EW,)) == "E-W"
+        assert presenters.vulnerable_text((Side.NS, Side.EW)) == "Both"
+        assert presenters.vulnerable_text((True, False)) == "N-S"
 
 
 def test_contract_and_result_notation():
-    assert bridge.contract_html(Contract(4, "S", "X")) == '4<span class="suit-s">♠</span>\u202fX'
-    assert bridge.contract_html(Contract(2, "H")) == '2<span class="suit-h">♥</span>'
+    assert (
+        presenters.contract_html(Contract(4, "S", "X")) == '4<span class="suit-s">♠</span>\u202fX'
+    )
+    assert presenters.contract_html(Contract(2, "H")) == '2<span class="suit-h">♥</span>'
     with translation.override("en"):
-        assert ">NT<" in bridge.contract_html(Contract(3, "NT", "XX"))
-    assert bridge.result_text(make_result(contract="4S", declarer="N", tricks=10)) == "="
-    assert bridge.result_text(make_result(contract="4S", declarer="N", tricks=11)) == "+1"
-    assert bridge.result_text(make_result(contract="4S", declarer="N", tricks=8)) == "\u22122"
-    assert bridge.result_text(make_result(passed_out=True)) == ""
+        assert ">NT<" in presenters.contract_html(Contract(3, "NT", "XX"))
+    assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=10)) == "="
+    assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=11)) == "+1"
+    assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=8)) == "\u22122"
+    assert presenters.result_text(make_result(passed_out=True)) == ""
 
 
 def test_greek_contract_is_written_in_greek_letters_only():
     """A doubled 3NT is written in Greek letters only: the doubled mark is the Greek capital
     chi, like the first letter of the Greek abbreviation of no trump, not a Latin X beside it."""
     with translation.override("el"):
-        doubled = bridge.contract_html(Contract(3, "NT", "X"))
-        redoubled = bridge.contract_html(Contract(4, "S", "XX"))
+        doubled = presenters.contract_html(Contract(3, "NT", "X"))
+        redoubled = presenters.contract_html(Contract(4, "S", "XX"))
         # A sheet row: the contract, its declarer (East, Greek capital alpha) and the result.
-        row = bridge.row_contract_html(
+        row = presenters.row_contract_html(
             SimpleNamespace(result=make_result(contract="3NTX", declarer="E", tricks=8))
         )
 
@@ -51,10 +53,10 @@ def test_greek_contract_is_written_in_greek_letters_only():
 
 
 def test_signed_net_points():
-    assert bridge.signed(380) == "+380"
-    assert bridge.signed(-50) == "\u221250"
-    assert bridge.signed(0) == "0"
-    assert bridge.signed(None) == ""
+    assert presenters.signed(380) == "+380"
+    assert presenters.signed(-50) == "\u221250"
+    assert presenters.signed(0) == "0"
+    assert presenters.signed(None) == ""
 
 
 def test_chicago_rows_mark_game_and_partscore_bonuses():
@@ -67,7 +69,7 @@ def test_chicago_rows_mark_game_and_partscore_bonuses():
     ]
     sheet = score_match("chicago", results, first_dealer="N")
     with translation.override("en"):
-        rows = bridge.sheet_rows(sheet)
+        rows = presenters.sheet_rows(sheet)
     assert [row.number for row in rows] == [1, None, 2, 3, 4]
     assert rows[1].passed_out and rows[1].dealer == "E" and rows[2].dealer == "E"
     assert rows[2].marks_ns == ["game bonus 300"] and rows[2].game_by == "N-S"
@@ -86,7 +88,7 @@ def test_rubber_layout_writes_bonuses_above_and_trick_points_below_by_game():
     ]
     sheet = score_match("rubber", results, first_dealer="N")
     with translation.override("en"):
-        layout = bridge.rubber_layout(sheet)
+        layout = presenters.rubber_layout(sheet)
     assert [[line.points if line else None for line in pair] for pair in layout.above] == [
         [500, None],
         [50, None],

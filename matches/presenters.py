@@ -1,0 +1,365 @@
+"""How bridge reads on the pages: seats, sides, vulnerability, contracts, results, and the
+layout of a score sheet (Chicago rows; a rubber's above and below the line).
+
+Only presentation: every figure comes from the rules engine's ``Sheet`` (``matches.selectors.
+match_sheet``). Every word a person reads is translated here, with the bridge terms of the
+rules pages (see ``locale/``). The templates reach these through ``templatetags/bridge.py``.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.defaultfilters import floatformat
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+
+from scoring.engine import ItemKind, PassedOut, Played, Sheet, Side, Strain
+
+SEAT_NAMES = {
+    "N": gettext_lazy("North"),
+    "E": gettext_lazy("East"),
+    "S": gettext_lazy("South"),
+    "W": gettext_lazy("West"),
+}
+SEAT_LETTERS = {
+    "N": pgettext_lazy("seat letter of North", "N"),
+    "E": pgettext_lazy("seat letter of East", "E"),
+    "S": pgettext_lazy("seat letter of South", "S"),
+    "W": pgettext_lazy("seat letter of West", "W"),
+}
+SIDE_NAMES = {"NS": gettext_lazy("North-South"), "EW": gettext_lazy("East-West")}
+SIDE_SHORT = {
+    "NS": pgettext_lazy("short for North-South", "N-S"),
+    "EW": pgettext_lazy("short for East-West", "E-W"),
+}
+SUITS = {
+    "C": ("♣", "suit-c"),
+    "D": ("♦", "suit-d"),
+    "H": ("♥", "suit-h"),
+    "S": ("♠", "suit-s"),
+}
+ITEM_LABELS = {
+    ItemKind.TRICK_POINTS: gettext_lazy("trick points"),
+    ItemKind.OVERTRICKS: gettext_lazy("overtricks"),
+    ItemKind.INSULT: gettext_lazy("doubled contract made"),
+    ItemKind.SMALL_SLAM: gettext_lazy("small slam"),
+    ItemKind.GRAND_SLAM: gettext_lazy("grand slam"),
+    ItemKind.UNDERTRICKS: gettext_lazy("undertricks"),
+    ItemKind.GAME_BONUS: gettext_lazy("game bonus"),
+    ItemKind.PARTSCORE_BONUS: gettext_lazy("partscore bonus"),
+    ItemKind.RUBBER_BONUS: gettext_lazy("rubber bonus"),
+    ItemKind.UNFINISHED_GAME: gettext_lazy("game in an unfinished rubber"),
+    ItemKind.UNFINISHED_PARTSCORE: gettext_lazy("partscore in an unfinished rubber"),
+}
+# Bonuses a sheet marks beside the points (the rest are plain contract scores).
+MARKED = {
+    ItemKind.GAME_BONUS,
+    ItemKind.PARTSCORE_BONUS,
+    ItemKind.SMALL_SLAM,
+    ItemKind.GRAND_SLAM,
+    ItemKind.RUBBER_BONUS,
+    ItemKind.UNFINISHED_GAME,
+    ItemKind.UNFINISHED_PARTSCORE,
+}
+
+
+def _text(value) -> str:
+    return str(getattr(value, "value", value))
+
+
+def seat_name(seat) -> str:
+    """North, East, South or West in the reader's language."""
+    return str(SEAT_NAMES.get(_text(seat), seat))
+
+
+def seat_letter(seat) -> str:
+    return str(SEAT_LETTERS.get(_text(seat), seat))
+
+
+def side_name(side) -> str:
+    return str(SIDE_NAMES.get(_text(side), side))
+
+
+def side_short(side) -> str:
+    return str(SIDE_SHORT.get(_text(side), side))
+
+
+KIND_NAMES = {
+    "chicago": gettext_lazy("Chicago"),
+    "rubber": gettext_lazy("rubber bridge"),
+    "two_player": gettext_lazy("two-player Draw Bridge"),
+}
+OUTCOMES = {
+    "win": pgettext_lazy("match result", "won"),
+    "draw": pgettext_lazy("match result", "drawn"),
+    "loss": pgettext_lazy("match result", "lost"),
+}
+
+
+def kind_name(kind) -> str:
+    return str(KIND_NAMES.get(_text(kind), kind))
+
+
+def outcome(result) -> str:
+    """won, drawn or lost, for "win", "draw" or "loss"."""
+    return str(OUTCOMES.get(_text(result), result))
+
+
+def item_label(kind) -> str:
+    return str(ITEM_LABELS.get(kind, kind))
+
+
+def vulnerable_text(vulnerable) -> str:
+    """Who is vulnerable: nobody, one side, or both, from a tuple of sides or a pair of
+    booleans (NS, EW)."""
+    if (
+        isinstance(vulnerable, tuple)
+        and len(vulnerable) == 2
+        and all(isinstance(v, bool) for v in vulnerable)
+    ):
+        ns, ew = vulnerable
+    else:
+        sides = {_text(side) for side in vulnerable}
+        ns, ew = "NS" in sides, "EW" in sides
+    if ns and ew:
+        return pgettext("vulnerability", "Both")
+    if ns:
+        return str(SIDE_SHORT["NS"])
+    if ew:
+        return str(SIDE_SHORT["EW"])
+    return pgettext("vulnerability", "None")
+
+
+def strain_html(strain) -> SafeString:
+    code = _text(strain)
+    if code == Strain.NT:
+        return format_html(
+            '<abbr class="suit-nt" title="{}">{}</abbr>',
+            _("no trump"),
+            pgettext("abbreviation of no trump", "NT"),
+        )
+    symbol, css = SUITS[code]
+    return format_html('<span class="{}">{}</span>', css, symbol)
+
+
+def doubling_text(doubling) -> str:
+    """X or XX after a narrow no-break space (3NT\u202fX), or nothing."""
+    code = _text(doubling)
+    if not code:
+        return ""
+    return "\u202f" + {"X": pgettext("doubled", "X"), "XX": pgettext("redoubled", "XX")}[code]
+
+
+def contract_html(contract) -> SafeString:
+    """4♠X, 3NT: the level, the strain's symbol, X or XX."""
+    if contract is None:
+        return mark_safe("")
+    return format_html(
+        "{}{}{}", contract.level, strain_html(contract.strain), doubling_text(contract.doubling)
+    )
+
+
+def result_text(result) -> str:
+    """=, +1, \u22122 (made exactly, overtricks, down): a minus sign, not a hyphen."""
+    if not isinstance(result, Played):
+        return ""
+    over = result.overtricks
+    if over == 0:
+        return "="
+    return f"+{over}" if over > 0 else f"\u2212{-over}"
+
+
+def signed(value) -> str:
+    """+120, \u221250, 0: a net result, with a minus sign."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return ""
+    if number > 0:
+        return f"+{number}"
+    if number < 0:
+        return f"\u2212{-number}"
+    return "0"
+
+
+def signed_decimal(value, digits=1) -> str:
+    """+383.3 or \u2212220.0 (in the reader's decimal style): a signed average."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return ""
+    text = str(floatformat(number, digits))
+    if text.startswith("-"):
+        return "\u2212" + text[1:]
+    return f"+{text}" if number > 0 else text
+
+
+# --- Score sheets ----------------------------------------------------------------------
+
+
+@dataclass
+class SheetRow:
+    sequence: int
+    number: int | None
+    dealer: str
+    vulnerable: str
+    vulnerable_any: bool
+    passed_out: bool
+    contract: SafeString
+    declarer: str
+    tricks: int | None
+    result: str
+    ns: int
+    ew: int
+    partscore_ns: int
+    partscore_ew: int
+    marks_ns: list[str] = field(default_factory=list)
+    marks_ew: list[str] = field(default_factory=list)
+    game_by: str = ""
+
+
+def _marks(items, side: Side) -> list[str]:
+    return [
+        f"{item_label(item.kind)} {item.points}"
+        for item in items
+        if item.side is side and item.kind in MARKED
+    ]
+
+
+def sheet_rows(sheet: Sheet) -> list[SheetRow]:
+    rows = []
+    for row in sheet.rows:
+        result = row.result
+        played = result if isinstance(result, Played) else None
+        rows.append(
+            SheetRow(
+                sequence=row.sequence,
+                number=row.number,
+                dealer=seat_letter(row.dealer),
+                vulnerable=vulnerable_text(row.vulnerable),
+                vulnerable_any=bool(row.vulnerable),
+                passed_out=isinstance(result, PassedOut),
+                contract=contract_html(played.contract) if played else mark_safe(""),
+                declarer=seat_letter(played.declarer) if played else "",
+                tricks=played.tricks if played else None,
+                result=result_text(result),
+                ns=row.ns,
+                ew=row.ew,
+                partscore_ns=row.partscore_ns,
+                partscore_ew=row.partscore_ew,
+                marks_ns=_marks(row.items, Side.NS),
+                marks_ew=_marks(row.items, Side.EW),
+                game_by=side_short(row.game_won_by) if row.game_won_by else "",
+            )
+        )
+    return rows
+
+
+@dataclass
+class Line:
+    """One entry in a column of a rubber sheet: the points and what they are for."""
+
+    points: int
+    label: str
+
+
+@dataclass
+class RubberLayout:
+    above: list[tuple[Line | None, Line | None]]
+    games: list[dict]
+    above_ns: int
+    above_ew: int
+    below_ns: int
+    below_ew: int
+
+
+def rubber_layout(sheet: Sheet) -> RubberLayout:
+    """The classic rubber sheet: above the line, each side's bonuses and penalties written
+    upwards from the line (the latest highest); below the line, the trick points of each
+    game, with a line drawn under every game won."""
+    above: dict[Side, list[Line]] = {Side.NS: [], Side.EW: []}
+    games: list[dict] = []
+    current: dict[str, Any] = {"ns": [], "ew": [], "won_by": ""}
+    for row in sheet.rows:
+        for item in row.items:
+            line = Line(item.points, item_label(item.kind))
+            if item.below_line:
+                current["ns" if item.side is Side.NS else "ew"].append(line)
+            else:
+                above[item.side].append(line)
+        if row.game_won_by is not None:
+            current["won_by"] = side_short(row.game_won_by)
+            games.append(current)
+            current = {"ns": [], "ew": [], "won_by": ""}
+    if current["ns"] or current["ew"]:
+        games.append(current)
+    for item in sheet.closing_items:
+        above[item.side].append(Line(item.points, item_label(item.kind)))
+    height = max(len(above[Side.NS]), len(above[Side.EW]))
+
+    def column(side: Side) -> list[Line | None]:
+        lines = list(reversed(above[side]))  # the first entry sits just above the line
+        return [None] * (height - len(lines)) + lines
+
+    for game in games:
+        rows = max(len(game["ns"]), len(game["ew"]))
+        game["rows"] = [
+            (
+                game["ns"][i] if i < len(game["ns"]) else None,
+                game["ew"][i] if i < len(game["ew"]) else None,
+            )
+            for i in range(rows)
+        ]
+    return RubberLayout(
+        above=list(zip(column(Side.NS), column(Side.EW), strict=True)),
+        games=games,
+        above_ns=sheet.above_ns,
+        above_ew=sheet.above_ew,
+        below_ns=sheet.below_ns,
+        below_ew=sheet.below_ew,
+    )
+
+
+def side_players(match) -> dict[str, str]:
+    """The names on each side: "Anna & Ben" (a table of two: one name a side)."""
+    seats = match.seats
+    ns = [seats[s].name for s in ("N", "S") if s in seats]
+    ew = [seats[s].name for s in ("E", "W") if s in seats]
+    return {"NS": " & ".join(ns), "EW": " & ".join(ew)}
+
+
+def winner_text(sheet: Sheet, match) -> str:
+    """ "North-South win by 380", "Tie", or "In progress" for the sheet's state."""
+    if not sheet.complete:
+        return _("In progress")
+    margin = abs(sheet.total_ns - sheet.total_ew)
+    if sheet.winner is None or _text(sheet.winner) == "tie":
+        return _("Tie: %(points)s points each") % {"points": sheet.total_ns}
+    side = _text(sheet.winner)
+    names = side_players(match)[side]
+    return _("%(side)s (%(names)s) win by %(points)s") % {
+        "side": side_name(side),
+        "names": names,
+        "points": margin,
+    }
+
+
+def row_contract_html(row) -> SafeString:
+    """One sheet row's result, short: 4♠X N =, or passed out."""
+    result = row.result
+    if not isinstance(result, Played):
+        return format_html("<em>{}</em>", _("passed out"))
+    return format_html(
+        "{} {} {}",
+        contract_html(result.contract),
+        seat_letter(result.declarer),
+        result_text(result),
+    )
+
+
+def seat_player(match, seat) -> str:
+    """The name of the player in ``seat`` of ``match``."""
+    player = match.seats.get(_text(seat))
+    return player.name if player else ""
