@@ -3,3 +3,16 @@ from django.apps import AppConfig
 
 class MatchesConfig(AppConfig):
     name = "matches"
+
+    def ready(self):
+        from clubs.signals import club_scoring_changed
+
+        club_scoring_changed.connect(_club_scoring_changed)
+
+
+def _club_scoring_changed(*, club, actor, **signal) -> None:
+    """A club's Chicago vulnerability changed: its Chicago matches are re-scored with it, in
+    ``club_update``'s transaction (which refreshes the ladders they change)."""
+    from matches.services import club_matches_rescore
+
+    club_matches_rescore(club=club, actor=actor)
