@@ -34,9 +34,9 @@ from clubs.signals import club_changed
 
 
 def scoped_choices(model, user):
-    """The rows of ``model`` a user may pick in a form: those of the clubs they direct (of a
-    model of another app, through its ``ClubScopedAdmin``). None for a superuser (everything)
-    or a model that is not club data."""
+    """The rows of ``model`` a user may pick in a form: those of the clubs they direct (through
+    the model's ``ClubScopedAdmin``, of any app). None for a superuser (everything) or a model
+    that is not club data."""
     if user.is_superuser:
         return None
     clubs = clubs_directed_by(user)
@@ -44,10 +44,6 @@ def scoped_choices(model, user):
         return clubs
     if model is Player:
         return players_in_clubs(clubs)
-    if model is Season or model is Session:
-        return model.objects.filter(club__in=clubs)
-    if model is Table:
-        return Table.objects.filter(session__club__in=clubs)
     if model is get_user_model():
         return model.objects.filter(player__memberships__club__in=clubs).distinct()
     model_admin = admin.site.get_model_admin(model) if admin.site.is_registered(model) else None
