@@ -59,7 +59,7 @@ def _bump(scopes: Iterable[Scope]) -> None:
     transaction.on_commit(bump)
 
 
-def club_generation_bump(*, club_ids: Iterable[int], **signal) -> None:
+def club_generation_bump(*, club_ids: Iterable[int], **signal: object) -> None:
     """Everything read from these clubs is stale (``clubs.signals.club_changed``)."""
     _bump(("club", club_id) for club_id in club_ids)
 
@@ -71,7 +71,7 @@ def match_generation_bump(
     season_id: int,
     session_id: int,
     player_ids: Iterable[int],
-    **signal,
+    **signal: object,
 ) -> None:
     """The match (with these players) and the match lists it is in are stale
     (``matches.signals.match_changed``)."""
@@ -86,7 +86,7 @@ def match_generation_bump(
     )
 
 
-def ladder_generation_bump(*, season_ids: Iterable[int], **signal) -> None:
+def ladder_generation_bump(*, season_ids: Iterable[int], **signal: object) -> None:
     """These seasons' ladders are stale (``scoring.signals.ladders_changed``)."""
     _bump(("ladder", season_id) for season_id in season_ids)
 

@@ -1,4 +1,11 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.apps import AppConfig
+
+if TYPE_CHECKING:
+    from clubs.models import Club
 
 
 class MatchesConfig(AppConfig):
@@ -10,7 +17,7 @@ class MatchesConfig(AppConfig):
         club_scoring_changed.connect(_club_scoring_changed)
 
 
-def _club_scoring_changed(*, club, actor, **signal) -> None:
+def _club_scoring_changed(*, club: Club, actor: object, **signal: object) -> None:
     """A club's Chicago vulnerability changed: its Chicago matches are re-scored with it, in
     ``club_update``'s transaction (which refreshes the ladders they change)."""
     from matches.services import club_matches_rescore

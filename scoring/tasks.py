@@ -12,6 +12,7 @@ which hands it out again after the broker's visibility timeout
 
 import logging
 import time
+from collections.abc import Iterable
 from datetime import timedelta
 
 from celery import shared_task
@@ -186,7 +187,7 @@ def recalculate_seasons_behind() -> list[int]:
 # --- enqueueing ----------------------------------------------------------------------------
 
 
-def seasons_refresh_on_commit(*, season_ids, **signal) -> None:
+def seasons_refresh_on_commit(*, season_ids: Iterable[int], **signal: object) -> None:
     """The receiver of ``clubs.signals.seasons_changed`` (connected in ``ScoringConfig.ready``):
     each season's ladder is recalculated once the change commits."""
     for season_id in sorted(season_ids):
