@@ -7,4 +7,12 @@ class ApiConfig(AppConfig):
     verbose_name = _("API")
 
     def ready(self):
-        from api import schema  # noqa: F401  (registers the API key's OpenAPI scheme)
+        from api import generations, schema  # noqa: F401  (schema: the API key's OpenAPI scheme)
+        from clubs.signals import club_changed
+        from matches.signals import match_changed
+        from scoring.signals import ladders_changed
+
+        # The read cache's generations follow every write the services announce.
+        club_changed.connect(generations.club_generation_bump)
+        match_changed.connect(generations.match_generation_bump)
+        ladders_changed.connect(generations.ladder_generation_bump)

@@ -5,10 +5,10 @@ A cached view names the object its answer is about (``Owner``: a match, a season
 or a club, from the URL) and what else the answer shows beyond the club's own data
 (``depends``: the match, the club's matches, the season's ladder). The answer is stored
 rendered (a hit sends the stored bytes: no serializer, no renderer) under the request's full
-URL, language and media type with the generations (``clubs.generations``) of the club and of
+URL, language and media type with the generations (``api.generations``) of the club and of
 those, read *before* it was computed, and served again only while they are
 unchanged, to a client that may read the club (the club's members and keys, and everyone for
-a public club). The services renew the generations with every write, so no client ever reads
+a public club). Every write renews the generations (the services announce it), so no client reads
 an answer older than the last write it could see; a deal recorded at one table leaves the
 other matches' score sheets cached. Only answers of 200 are stored; anything else (a 404, a
 400 for a bad filter) is computed each time.
@@ -29,8 +29,8 @@ from django.http import HttpResponse
 from django.utils.translation import get_language
 
 from api import access, selectors
+from api.generations import generations
 from api.ids import whole_id
-from clubs.generations import generations
 
 logger = logging.getLogger(__name__)
 

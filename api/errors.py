@@ -34,9 +34,9 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from clubs.services import NotPermitted
+from matches.messages import engine_message
 from matches.services import MatchConflict
 from scoring.engine import InvalidInput, MatchComplete
-from scoring.messages import engine_message
 
 
 class Conflict(exceptions.APIException):

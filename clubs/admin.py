@@ -18,7 +18,6 @@ from django.db import transaction
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from clubs.generations import club_generation_bump
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table, TableSeats
 from clubs.selectors import club_ids_directed_by, clubs_directed_by, players_in_clubs
 from clubs.services import (
@@ -33,11 +32,13 @@ from clubs.services import (
     session_update,
     table_create,
 )
+from clubs.signals import club_changed
 
 
 def scoped_choices(model, user):
-    """The rows of ``model`` a user may pick in a form: those of the clubs they direct.
-    None for a superuser (everything) or a model that is not club data."""
+    """The rows of ``model`` a user may pick in a form: those of the clubs they direct (through
+    the model's ``ClubScopedAdmin``, of any app). None for a superuser (everything) or a model
+    that is not club data."""
     if user.is_superuser:
         return None
     clubs = clubs_directed_by(user)
@@ -45,16 +46,11 @@ def scoped_choices(model, user):
         return clubs
     if model is Player:
         return players_in_clubs(clubs)
-    if model is Season or model is Session:
-        return model.objects.filter(club__in=clubs)
-    if model is Table:
-        return Table.objects.filter(session__club__in=clubs)
     if model is get_user_model():
         return model.objects.filter(player__memberships__club__in=clubs).distinct()
-    from matches.models import Match  # matches depends on clubs
-
-    if model is Match:
-        return Match.objects.filter(table__session__club__in=clubs)
+    model_admin = admin.site.get_model_admin(model) if admin.site.is_registered(model) else None
+    if isinstance(model_admin, ClubScopedAdmin):
+        return model._default_manager.filter(**{f"{model_admin.club_lookup}__in": clubs})
     return None
 
 
@@ -187,7 +183,7 @@ class ClubScopedAdmin(admin.ModelAdmin):
         """Deleting (superusers only) also tells the read cache that the clubs changed."""
         club_ids = set(queryset.values_list(self.club_lookup, flat=True))
         super().delete_queryset(request, queryset)
-        club_generation_bump(club_ids=club_ids - {None})
+        club_changed.send(sender=Club, club_ids=club_ids - {None})
 
     def delete_model(self, request, obj):
         self.delete_queryset(request, self.model._default_manager.filter(pk=obj.pk))

@@ -20,9 +20,9 @@ from django.db.models import Max, Model, Q
 from django.forms import DateField
 from django.utils.translation import gettext as _
 
-from clubs.generations import club_generation_bump
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import club_ids_directed_by, club_role, is_director
+from clubs.signals import club_changed, club_scoring_changed, seasons_changed
 from clubs.validators import clean_name, clean_notes
 
 DIRECTORS_GROUP = "Directors"
@@ -225,7 +225,7 @@ def club_create(
         player = Player.objects.create(name=player_name or creator.get_username(), user=creator)
     Membership.objects.create(player=player, club=club, role=Role.DIRECTOR)
     _sync_director_access(creator)
-    club_generation_bump(club_ids=[club.pk])
+    club_changed.send(sender=Club, club_ids=[club.pk])
     return club
 
 
@@ -249,16 +249,11 @@ def club_update(*, club: Club, actor: Actor = None, **fields: object) -> Club:
             setattr(club, name, value)
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))
-    club_generation_bump(club_ids=[club.pk])
+    club_changed.send(sender=Club, club_ids=[club.pk])
     if club.chicago_vulnerability != before["chicago_vulnerability"]:
-        from matches.services import club_matches_rescore  # matches depends on clubs
-
-        club_matches_rescore(club=club, actor=actor)  # refreshes the ladders it changes
+        club_scoring_changed.send(sender=Club, club=club, actor=actor)  # its matches re-scored
     if any(getattr(club, name) != before[name] for name in LADDER_OPTIONS):
-        from scoring.services import standings_refresh_on_commit  # scoring depends on clubs
-
-        for season_id in club.seasons.values_list("id", flat=True):
-            standings_refresh_on_commit(season_id=season_id)
+        seasons_changed.send(sender=Club, season_ids=set(club.seasons.values_list("id", flat=True)))
     return club
 
 
@@ -341,7 +336,7 @@ def player_create(
     _full_clean(player)
     _save(player, field="user", message=_("This user account is already linked to a player."))
     Membership.objects.create(player=player, club=club, role=role, active=active)
-    club_generation_bump(club_ids=[club.pk])
+    club_changed.send(sender=Club, club_ids=[club.pk])
     if user is not None and role == Role.DIRECTOR:
         _sync_director_access(user)
     return player
@@ -373,7 +368,7 @@ def player_update(
         if player.user_id != before["user_id"]:
             directed = player.memberships.filter(role=Role.DIRECTOR).values_list("club_id")
             _check_keeps_a_director([row[0] for row in directed], field="user")
-    club_generation_bump(club_ids=player.memberships.values_list("club_id", flat=True))
+    club_changed.send(sender=Club, club_ids=player.memberships.values_list("club_id", flat=True))
     if player.user_id != before["user_id"]:
         if before["user_id"] is not None:
             _sync_director_access(get_user_model().objects.get(pk=before["user_id"]))
@@ -413,7 +408,7 @@ def membership_set(
     membership.save()
     if was_director and membership.role != Role.DIRECTOR:
         _check_keeps_a_director([club.pk], field="role")
-    club_generation_bump(club_ids=[club.pk])
+    club_changed.send(sender=Club, club_ids=[club.pk])
     if changes_role and player.user_id is not None:
         _sync_director_access(player.user)
     return membership
@@ -485,7 +480,7 @@ def season_create(
     )
     _check_season(season)
     _save(season, field="start_date", message=_("The season overlaps another season."))
-    club_generation_bump(club_ids=[season.club_id])
+    club_changed.send(sender=Club, club_ids=[season.club_id])
     return season
 
 
@@ -503,7 +498,7 @@ def season_update(*, season: Season, **fields: object) -> Season:
             setattr(season, name, value)
         _check_season(season)
         _save(season, field="start_date", message=_("The season overlaps another season."))
-    club_generation_bump(club_ids=[season.club_id])
+    club_changed.send(sender=Club, club_ids=[season.club_id])
     return season
 
 
@@ -532,7 +527,7 @@ def session_get_or_create(*, club: Club, date: datetime.date | str) -> Session:
             session = Session.objects.create(club=club, season=season, date=date)
     except IntegrityError:  # created by a concurrent request a moment ago
         return Session.objects.get(club=club, date=date)
-    club_generation_bump(club_ids=[club.pk])
+    club_changed.send(sender=Club, club_ids=[club.pk])
     return session
 
 
@@ -542,7 +537,7 @@ def session_update(*, session: Session, notes: str) -> Session:
         raise ValidationError({"notes": [_("Notes must be text.")]})
     session.notes = clean_notes(notes, field="notes")
     session.save(update_fields=["notes"])
-    club_generation_bump(club_ids=[session.club_id])
+    club_changed.send(sender=Club, club_ids=[session.club_id])
     return session
 
 
@@ -569,5 +564,5 @@ def table_create(*, session: Session, number: int | None = None, seats: int = 4)
         )
     table = Table(session=session, number=number, seats=int(seats))
     _save(table, field="number", message=_("This table number is taken."))
-    club_generation_bump(club_ids=[session.club_id])
+    club_changed.send(sender=Club, club_ids=[session.club_id])
     return table

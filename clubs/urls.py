@@ -20,8 +20,7 @@ class IsoDateConverter:
 
 register_converter(IsoDateConverter, "isodate")
 
-app_name = "clubs"
-
+# Included as the "clubs" namespace by config/urls.py, with the session sheet (matches.urls).
 urlpatterns = [
     # Players log in here (the admin's login is for staff only); directors may use either.
     path(
@@ -33,5 +32,4 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path("clubs/<slug:slug>/", views.club_detail, name="detail"),
-    path("clubs/<slug:slug>/sessions/<isodate:day>/", views.session_sheet, name="session"),
 ]

@@ -1,12 +1,9 @@
-"""Club pages: the list of clubs, a club's page and the session sheet of one evening.
+"""Club pages: the list of clubs and a club's page (its session sheets: ``matches.views``).
 
 A club's pages are open to anyone when the club is public, else to its members (and
 superusers); the entry pages (``matches.views``) only to its directors. ``club_for_reader``
 and ``club_for_director`` are the two doors every page view goes through.
 """
-
-from collections import defaultdict
-from datetime import date
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -14,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from clubs import selectors as club_selectors
-from clubs.models import Club, Session
+from clubs.models import Club
 
 
 class LoginRequired(Exception):
@@ -84,54 +81,6 @@ def club_detail(request, slug: str):
             "club": club,
             "seasons": seasons,
             "sessions": sessions,
-            "is_director": can_direct(request.user, club),
-        },
-    )
-
-
-def session_results(session: Session) -> tuple[list, list]:
-    """The tables of one session with their matches, and each player's net result over the
-    complete matches (their side's total minus the other side's), best first."""
-    from matches.models import Match
-
-    matches = (
-        Match.objects.filter(table__session=session)
-        .select_related("table", "north", "east", "south", "west")
-        .order_by("table__number", "created_at", "id")
-    )
-    tables: dict = {}
-    for table in session.tables.order_by("number"):
-        tables[table.pk] = {"table": table, "matches": []}
-    net: dict = defaultdict(lambda: {"player": None, "net": 0, "matches": 0, "open": 0})
-    for match in matches:
-        tables.setdefault(match.table_id, {"table": match.table, "matches": []})
-        tables[match.table_id]["matches"].append(match)
-        for seat, player in match.seats.items():
-            line = net[player.pk]
-            line["player"] = player
-            if match.status != "complete":
-                line["open"] += 1
-                continue
-            diff = match.total_ns - match.total_ew
-            line["net"] += diff if seat in ("N", "S") else -diff
-            line["matches"] += 1
-    players = sorted(net.values(), key=lambda line: (-line["net"], line["player"].name))
-    return list(tables.values()), players
-
-
-@doors
-def session_sheet(request, slug: str, day: date):
-    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
-    session = get_object_or_404(Session.objects.select_related("season"), club=club, date=day)
-    tables, players = session_results(session)
-    return render(
-        request,
-        "clubs/session_sheet.html",
-        {
-            "club": club,
-            "session": session,
-            "tables": tables,
-            "players": players,
             "is_director": can_direct(request.user, club),
         },
     )

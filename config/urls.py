@@ -1,8 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from clubs import urls as club_urls
 from clubs.views import home
 from config.health import health
+from matches import urls as match_urls
 
 urlpatterns = [
     path("health/", health, name="health"),
@@ -11,7 +13,7 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     # The pages (templates/): clubs, sessions, score sheets, the table page, ladders.
     path("", home, name="home"),
-    path("", include("clubs.urls")),
+    path("", include((club_urls.urlpatterns + match_urls.club_urlpatterns, "clubs"))),
     path("", include("matches.urls")),
     path("", include("scoring.urls")),
 ]

@@ -24,10 +24,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.generations import club_generation_bump, match_generation_bump
 from clubs.models import Club, Membership, Player, Session, Table
 from clubs.services import Actor, _as_date, session_get_or_create, table_create
+from clubs.signals import club_changed, seasons_changed
+from matches.messages import engine_message
 from matches.models import Deal, Match, MatchStatus
+from matches.signals import match_changed
 from scoring.engine import (
     DealResult,
     InvalidInput,
@@ -42,7 +44,6 @@ from scoring.engine import (
     parse_seat,
     score_match,
 )
-from scoring.messages import engine_message
 
 
 class MatchConflict(Exception):
@@ -79,11 +80,12 @@ def _attribute(instance: Any, actor: Actor | str, reason: str) -> None:
 
 
 def _season_changed(match: Match) -> None:
-    """Tell the ladders that this match's season changed, and the read cache that its club's
-    data did (once per service call). ``match`` is as ``_lock`` reads it."""
+    """Tell the ladders that this match's season changed, and the read cache that the match
+    did (once per service call). ``match`` is as ``_lock`` reads it."""
     _seasons_changed({match.season_id})
     seated = (match.north_id, match.east_id, match.south_id, match.west_id)
-    match_generation_bump(
+    match_changed.send(
+        sender=Match,
         match_id=match.pk,
         club_id=match.club_id,  # type: ignore[attr-defined]  # read by _lock
         season_id=match.season_id,
@@ -113,16 +115,13 @@ def season_changes_batched() -> Iterator[None]:
 
 
 def _seasons_changed(season_ids: Iterable[int]) -> None:
-    """The single place that calls ``scoring.services.standings_refresh_on_commit``: each
+    """The single place that tells the ladders (``clubs.signals.seasons_changed``): each
     season's ladder is recalculated once the service's transaction commits."""
     batch = _batched_seasons.get()
     if batch is not None:
         batch.update(season_ids)
         return
-    from scoring.services import standings_refresh_on_commit
-
-    for season_id in sorted(season_ids):
-        standings_refresh_on_commit(season_id=season_id)
+    seasons_changed.send(sender=Match, season_ids=set(season_ids))
 
 
 # Written out, not the ORM's select_for_update(of=("self",)) with select_related: every change
@@ -555,5 +554,5 @@ def club_matches_rescore(
     for pk in ids:
         seasons.add(_rescore(pk, actor=actor).season_id)
     _seasons_changed(seasons)
-    club_generation_bump(club_ids=[club.pk])
+    club_changed.send(sender=Match, club_ids=[club.pk])
     return len(ids)

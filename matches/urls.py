@@ -1,5 +1,6 @@
 from django.urls import path
 
+from clubs import urls as club_urls  # noqa: F401  (registers the isodate converter)
 from matches import views
 
 app_name = "matches"
@@ -12,4 +13,9 @@ urlpatterns = [
     path("matches/<int:pk>/table/correct/", views.table_correct, name="table_correct"),
     path("matches/<int:pk>/table/delete-last/", views.table_delete_last, name="table_delete_last"),
     path("matches/<int:pk>/table/finish/", views.table_finish, name="table_finish"),
+]
+
+# A club's page that shows matches: named in the clubs' namespace (config/urls.py).
+club_urlpatterns = [
+    path("clubs/<slug:slug>/sessions/<isodate:day>/", views.session_sheet, name="session"),
 ]

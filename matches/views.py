@@ -1,11 +1,13 @@
-"""Match pages: the score sheet (page and PDF), the table page where a director enters each
-deal, and the form that starts a match.
+"""Match pages: the session sheet of one evening, the score sheet (page and PDF), the table page
+where a director enters each deal, and the form that starts a match.
 
 The views only read through ``matches.selectors`` and write through ``matches.services``;
 the figures on every page are the rules engine's (``match_sheet``).
 """
 
 import logging
+from collections import defaultdict
+from datetime import date
 
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
@@ -17,7 +19,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
-from clubs.models import Club
+from clubs.models import Club, Session
 from clubs.views import can_direct, club_for_director, club_for_reader, doors
 from matches import selectors, services
 from matches.forms import DealForm, MatchForm
@@ -40,6 +42,52 @@ class _ScreenOnlyRules(logging.Filter):
 
 
 logging.getLogger("weasyprint").addFilter(_ScreenOnlyRules())
+
+
+def session_results(session: Session) -> tuple[list, list]:
+    """The tables of one session with their matches, and each player's net result over the
+    complete matches (their side's total minus the other side's), best first."""
+    matches = (
+        Match.objects.filter(table__session=session)
+        .select_related("table", "north", "east", "south", "west")
+        .order_by("table__number", "created_at", "id")
+    )
+    tables: dict = {}
+    for table in session.tables.order_by("number"):
+        tables[table.pk] = {"table": table, "matches": []}
+    net: dict = defaultdict(lambda: {"player": None, "net": 0, "matches": 0, "open": 0})
+    for match in matches:
+        tables.setdefault(match.table_id, {"table": match.table, "matches": []})
+        tables[match.table_id]["matches"].append(match)
+        for seat, player in match.seats.items():
+            line = net[player.pk]
+            line["player"] = player
+            if match.status != "complete":
+                line["open"] += 1
+                continue
+            diff = match.total_ns - match.total_ew
+            line["net"] += diff if seat in ("N", "S") else -diff
+            line["matches"] += 1
+    players = sorted(net.values(), key=lambda line: (-line["net"], line["player"].name))
+    return list(tables.values()), players
+
+
+@doors
+def session_sheet(request, slug: str, day: date):
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    session = get_object_or_404(Session.objects.select_related("season"), club=club, date=day)
+    tables, players = session_results(session)
+    return render(
+        request,
+        "clubs/session_sheet.html",
+        {
+            "club": club,
+            "session": session,
+            "tables": tables,
+            "players": players,
+            "is_director": can_direct(request.user, club),
+        },
+    )
 
 
 def _match(pk: int) -> Match:
@@ -83,8 +131,10 @@ def match_sheet_pdf(request, pk: int):
     paper = request.GET.get("paper", default_paper(club)).lower()
     if paper not in PAPER_SIZES:
         paper = default_paper(club)
+    context = {**_sheet_context(request, match), "pdf": True}
+    html = render_to_string("matches/sheet_pdf.html", context, request=request)
     pdf = sheet_pdf_cached(
-        match=match, paper=paper, draw=lambda: _draw_sheet_pdf(request, _match(pk), paper)
+        match=match, paper=paper, html=html, draw=lambda: _draw_sheet_pdf(request, html, paper)
     )
     session = match.table.session
     name = slugify(f"{club.slug} {session.date.isoformat()} table {match.table.number} {pk}")
@@ -93,12 +143,9 @@ def match_sheet_pdf(request, pk: int):
     return response
 
 
-def _draw_sheet_pdf(request, match: Match, paper: str) -> bytes:
+def _draw_sheet_pdf(request, html: str, paper: str) -> bytes:
     import weasyprint  # imported here: only this view needs it, and it is slow to import
 
-    context = _sheet_context(request, match)
-    context["pdf"] = True
-    html = render_to_string("matches/sheet_pdf.html", context, request=request)
     stylesheets = [
         weasyprint.CSS(filename=finders.find("css/partscore.css")),
         weasyprint.CSS(string=f"@page {{ size: {PAPER_SIZES[paper]}; margin: 12mm; }}"),

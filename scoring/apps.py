@@ -3,3 +3,9 @@ from django.apps import AppConfig
 
 class ScoringConfig(AppConfig):
     name = "scoring"
+
+    def ready(self):
+        from clubs.signals import seasons_changed
+        from scoring.tasks import seasons_refresh_on_commit
+
+        seasons_changed.connect(seasons_refresh_on_commit)

@@ -5,9 +5,8 @@ the season row, so two recalculations of a season at once run one after the othe
 one correct set of rows (the second sees everything the first saw, and more). Reading a ladder
 never computes it: ``scoring.selectors`` reads the stored rows.
 
-``standings_refresh_on_commit`` is what the match services call after a change: once the
-transaction commits, it enqueues ``scoring.tasks.recalculate_season`` (run in-process on the
-embedded default, so the ladder is current when the request returns).
+A change reaches the ladders through ``clubs.signals.seasons_changed``, whose receiver
+(``scoring.tasks.seasons_refresh_on_commit``) enqueues the recalculation once it commits.
 """
 
 from __future__ import annotations
@@ -21,26 +20,21 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from clubs.generations import ladder_generation_bump
 from clubs.models import Player, Season
 from matches.models import Match, MatchStatus
 
 from .ladder import LadderRow, compute_ladder
 from .models import RunStatus, RunTrigger, Standing, StandingsRun
+from .signals import ladders_changed
 
 logger = logging.getLogger(__name__)
 
 RUNS_KEPT = 10
 """Runs kept per season (the latest); older ones are deleted by each recalculation."""
-PENDING_TTL = 10 * 60
-"""Seconds a "recalculation already queued" mark lives, in case its task is lost (the
-catch-up, ``standings_enqueue``, does not trust the mark: it queues regardless)."""
 _STREAM_CHUNK = 10_000  # matches per fetch from the server-side cursor
 _WITHOUT_SEASON = itemgetter(1, 2, 3, 4, 5, 6, 7)  # a counted_matches row -> CountedMatch order
 
@@ -220,7 +214,7 @@ def standings_recalculate_seasons(
             for run in runs:
                 run.status, run.finished_at = RunStatus.DONE, finished
                 _prune_runs(run.season_id)
-            ladder_generation_bump(season_ids=ids)
+            ladders_changed.send(sender=Season, season_ids=ids)
             return runs
     except Exception as error:
         for season in ids:
@@ -256,45 +250,6 @@ def _record_failure(
         )
     except Exception:
         logger.exception("could not record the failed standings run of season %s", season_id)
-
-
-def pending_key(season_id: int) -> str:
-    """The cache key that marks a recalculation of the season as queued and not started."""
-    return f"standings-pending:{settings.DATABASES['default']['NAME']}:{season_id}"
-
-
-def standings_refresh_on_commit(*, season_id: int) -> None:
-    """Enqueue a recalculation of the season once the current transaction commits (at once
-    outside a transaction). Changes that commit while a recalculation of the season is queued
-    and not yet started share it: that run reads after they committed."""
-
-    def enqueue() -> None:
-        if cache.add(pending_key(season_id), 1, timeout=PENDING_TTL):
-            _publish(season_id)
-        # Otherwise one is queued and has not started: it will see this change.
-
-    transaction.on_commit(enqueue, robust=True)
-
-
-def standings_enqueue(*, season_id: int) -> None:
-    """Enqueue a recalculation of the season now, whatever the "queued" mark says: the
-    catch-up's way, since a mark outlives a process killed after setting it and before
-    publishing its task. The mark is set again, so changes that commit before this run
-    starts share it. Raises if the broker does not take the task."""
-    cache.set(pending_key(season_id), 1, timeout=PENDING_TTL)
-    _publish(season_id)
-
-
-def _publish(season_id: int) -> None:
-    """Send the season's recalculation task, its "queued" mark already set; drop the mark
-    if the broker does not take the task, so that the next change tries again."""
-    from .tasks import recalculate_season
-
-    try:
-        recalculate_season.delay(season_id, trigger=RunTrigger.CHANGE)
-    except Exception:
-        cache.delete(pending_key(season_id))
-        raise
 
 
 def standings_recalculate_all(

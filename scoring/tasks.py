@@ -1,4 +1,6 @@
-"""Celery tasks that keep season ladders current; thin wrappers around ``scoring.services``.
+"""Celery tasks that keep season ladders current (thin wrappers around ``scoring.services``),
+and their enqueueing: a change's recalculation is queued once it commits, at most one queued
+and not started per season.
 
 Both acknowledge late and are re-queued if their worker dies (``acks_late`` and
 ``reject_on_worker_lost``, set for every task in settings and repeated here): a recalculation
@@ -10,10 +12,13 @@ which hands it out again after the broker's visibility timeout
 
 import logging
 import time
+from collections.abc import Iterable
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import Season
@@ -33,6 +38,9 @@ NIGHTLY_TIME_LIMIT = 90
 # and a change saved up to a minute before a run started may have committed after it read.
 CATCH_UP_WINDOW = timedelta(days=1)
 CATCH_UP_MARGIN = timedelta(minutes=1)
+PENDING_TTL = 10 * 60
+"""Seconds a "recalculation already queued" mark lives, in case its task is lost (the
+catch-up, ``standings_enqueue``, does not trust the mark: it queues regardless)."""
 
 
 @shared_task(
@@ -49,7 +57,7 @@ def recalculate_season(
     """Rebuild one season's standings; returns the run id (None if the season is gone).
     ``pause`` is for tests only: seconds to wait inside the transaction."""
     # From now on a new change enqueues a new run: this one may read before it commits.
-    cache.delete(services.pending_key(season_id))
+    cache.delete(pending_key(season_id))
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
     logger.info(
         "standings run started: season=%s trigger=%s task=%s redelivered=%s",
@@ -158,7 +166,7 @@ def recalculate_seasons_behind() -> list[int]:
     error: Exception | None = None
     for season_id in seasons:
         try:
-            services.standings_enqueue(season_id=season_id)
+            standings_enqueue(season_id=season_id)
         except Exception as exc:
             failed.append(season_id)
             error = exc
@@ -174,3 +182,50 @@ def recalculate_seasons_behind() -> list[int]:
             error,
         )
     return queued
+
+
+# --- enqueueing ----------------------------------------------------------------------------
+
+
+def seasons_refresh_on_commit(*, season_ids: Iterable[int], **signal: object) -> None:
+    """The receiver of ``clubs.signals.seasons_changed`` (connected in ``ScoringConfig.ready``):
+    each season's ladder is recalculated once the change commits."""
+    for season_id in sorted(season_ids):
+        standings_refresh_on_commit(season_id=season_id)
+
+
+def pending_key(season_id: int) -> str:
+    """The cache key that marks a recalculation of the season as queued and not started."""
+    return f"standings-pending:{settings.DATABASES['default']['NAME']}:{season_id}"
+
+
+def standings_refresh_on_commit(*, season_id: int) -> None:
+    """Enqueue a recalculation of the season once the current transaction commits (at once
+    outside a transaction). Changes that commit while a recalculation of the season is queued
+    and not yet started share it: that run reads after they committed."""
+
+    def enqueue() -> None:
+        if cache.add(pending_key(season_id), 1, timeout=PENDING_TTL):
+            _publish(season_id)
+        # Otherwise one is queued and has not started: it will see this change.
+
+    transaction.on_commit(enqueue, robust=True)
+
+
+def standings_enqueue(*, season_id: int) -> None:
+    """Enqueue a recalculation of the season now, whatever the "queued" mark says: the
+    catch-up's way, since a mark outlives a process killed after setting it and before
+    publishing its task. The mark is set again, so changes that commit before this run
+    starts share it. Raises if the broker does not take the task."""
+    cache.set(pending_key(season_id), 1, timeout=PENDING_TTL)
+    _publish(season_id)
+
+
+def _publish(season_id: int) -> None:
+    """Send the season's recalculation task, its "queued" mark already set; drop the mark
+    if the broker does not take the task, so that the next change tries again."""
+    try:
+        recalculate_season.delay(season_id, trigger=RunTrigger.CHANGE)
+    except Exception:
+        cache.delete(pending_key(season_id))
+        raise

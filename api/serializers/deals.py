@@ -18,9 +18,9 @@ from api.serializers.common import (
     VulnerableField,
     side_points,
 )
+from matches.messages import engine_message
 from matches.models import KindChoice, MatchStatus, WinnerChoice
 from scoring.engine import InvalidInput, PassedOut, parse_contract, parse_seat
-from scoring.messages import engine_message
 
 # Engine fields that are parts of the API's `contract`.
 CONTRACT_PARTS = {"level": "contract", "strain": "contract", "doubling": "contract"}

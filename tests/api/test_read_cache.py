@@ -8,9 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from api.generations import club_generation_bump
 from api.ids import whole_id
 from clubs import services as club_services
-from clubs.generations import club_generation_bump
 from matches import selectors as match_selectors
 from matches import services as match_services
 from matches.models import Match

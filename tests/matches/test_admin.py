@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from clubs.admin import scoped_choices
 from clubs.services import player_create
 from matches.models import Deal, Match, MatchStatus
 from matches.selectors import match_sheet
@@ -224,3 +225,12 @@ def test_deals_are_read_only_with_history_that_cannot_revert(as_director, chicag
     response = as_director.post(f"/admin/matches/match/{chicago.pk}/history/1/", {})
     assert response.status_code == 403
     assert as_director.post(f"/admin/matches/deal/{deal.pk}/delete/").status_code == 403
+
+
+def test_a_directors_choices_of_matches_are_their_clubs_through_the_match_admin(
+    director, chicago, bravo_match
+):
+    deal = deal_record(match=chicago, contract="1NT", declarer="N", tricks=7)
+    assert list(scoped_choices(Match, director)) == [chicago]
+    assert list(scoped_choices(Deal, director)) == [deal]  # not Bravoclub's
+    assert scoped_choices(Match, make_user("root", is_superuser=True)) is None

@@ -489,7 +489,7 @@ def test_every_service_tells_the_ladders_once(chicago, rubber, monkeypatch):
 def test_batched_season_changes_tell_the_ladders_once(chicago, rubber, monkeypatch):
     calls = []
     monkeypatch.setattr(
-        "scoring.services.standings_refresh_on_commit",
+        "scoring.tasks.standings_refresh_on_commit",
         lambda *, season_id: calls.append(season_id),
     )
     with services.season_changes_batched():

@@ -20,13 +20,14 @@ from matches import services as match_services
 from matches.models import Match
 from scoring.models import RunStatus, Standing, StandingsRun
 from scoring.selectors import seasons_behind
-from scoring.services import (
+from scoring.services import standings_recalculate
+from scoring.tasks import (
     PENDING_TTL,
     pending_key,
-    standings_recalculate,
+    recalculate_season,
+    recalculate_seasons_behind,
     standings_refresh_on_commit,
 )
-from scoring.tasks import recalculate_season, recalculate_seasons_behind
 from tests.deploy import ROOT
 from tests.scoring.factories import make_club, make_players, make_season, stored_match
 
@@ -176,11 +177,11 @@ import os, signal, sys
 import django
 
 django.setup()
-from scoring import services, tasks
+from scoring import tasks
 
 # The process dies after the commit, between setting the mark and publishing the task.
 tasks.recalculate_season.delay = lambda *args, **kwargs: os.kill(os.getpid(), signal.SIGKILL)
-services.standings_refresh_on_commit(season_id=int(sys.argv[1]))
+tasks.standings_refresh_on_commit(season_id=int(sys.argv[1]))
 print("published")
 """
 

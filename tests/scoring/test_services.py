@@ -3,18 +3,11 @@
 from datetime import date
 
 import pytest
-from django.core.cache import cache
 
 from clubs.models import Season
 from scoring import services
 from scoring.models import RunStatus, Standing, StandingsRun
-from scoring.services import (
-    RUNS_KEPT,
-    pending_key,
-    standings_recalculate,
-    standings_recalculate_all,
-    standings_refresh_on_commit,
-)
+from scoring.services import RUNS_KEPT, standings_recalculate, standings_recalculate_all
 from tests.scoring.factories import make_club, make_players, make_season, stored_match
 
 pytestmark = pytest.mark.django_db
@@ -196,63 +189,6 @@ def test_recalculate_all_covers_every_season_with_activity(season, four):
 
     assert sorted(run.season_id for run in runs) == sorted([season.id, other.id])
     assert {run.trigger for run in runs} == {"command"}
-
-
-def test_refresh_on_commit_recalculates_after_the_commit(
-    season, four, eager_tasks, django_capture_on_commit_callbacks
-):
-    stored_match(season, D1, tuple(four[:2]), (500, 0), "NS")
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        standings_refresh_on_commit(season_id=season.id)
-    assert len(callbacks) == 1
-    assert not StandingsRun.objects.exists()  # nothing before the commit
-
-    with django_capture_on_commit_callbacks(execute=True):
-        standings_refresh_on_commit(season_id=season.id)
-
-    run = StandingsRun.objects.get(season=season)
-    assert (run.trigger, run.matches_counted) == ("change", 1)
-    assert [row[0] for row in ladder(season)] == ["Ann", "Bob"]
-    assert cache.get(pending_key(season.id)) is None
-
-
-def test_changes_while_a_run_is_queued_share_it(
-    season, four, eager_tasks, django_capture_on_commit_callbacks, monkeypatch
-):
-    from scoring.tasks import recalculate_season
-
-    queued = []
-    monkeypatch.setattr(recalculate_season, "delay", lambda *a, **kw: queued.append((a, kw)))
-    cache.delete(pending_key(season.id))
-    with django_capture_on_commit_callbacks(execute=True):
-        standings_refresh_on_commit(season_id=season.id)
-    with django_capture_on_commit_callbacks(execute=True):
-        standings_refresh_on_commit(season_id=season.id)
-    assert queued == [((season.id,), {"trigger": "change"})]
-
-    # Once the queued run starts, the next change queues another.
-    monkeypatch.undo()
-    recalculate_season.delay(season.id)
-    monkeypatch.setattr(recalculate_season, "delay", lambda *a, **kw: queued.append((a, kw)))
-    with django_capture_on_commit_callbacks(execute=True):
-        standings_refresh_on_commit(season_id=season.id)
-    assert len(queued) == 2
-    cache.delete(pending_key(season.id))
-
-
-def test_a_broker_failure_does_not_block_later_refreshes(
-    season, django_capture_on_commit_callbacks, monkeypatch
-):
-    from scoring.tasks import recalculate_season
-
-    def down(*args, **kwargs):
-        raise ConnectionError("broker down")
-
-    monkeypatch.setattr(recalculate_season, "delay", down)
-    cache.delete(pending_key(season.id))
-    with django_capture_on_commit_callbacks(execute=True):  # robust: the request goes on
-        standings_refresh_on_commit(season_id=season.id)
-    assert cache.get(pending_key(season.id)) is None
 
 
 def test_several_seasons_in_one_pass_equal_one_at_a_time(four):

@@ -7,10 +7,17 @@ from datetime import UTC, date, datetime
 import pytest
 from celery.schedules import crontab
 from django.conf import settings
+from django.core.cache import cache
 
 from config.celery import app
 from scoring.models import Standing, StandingsRun
-from scoring.tasks import recalculate_active_seasons, recalculate_season, recalculate_seasons
+from scoring.tasks import (
+    pending_key,
+    recalculate_active_seasons,
+    recalculate_season,
+    recalculate_seasons,
+    standings_refresh_on_commit,
+)
 from tests.scoring.factories import make_club, make_players, make_season, stored_match
 
 
@@ -99,3 +106,65 @@ def test_the_nightly_task_recalculates_every_season_with_activity_one_task_per_c
     assert Standing.objects.filter(season=busy).count() == 2
     assert Standing.objects.filter(season=elsewhere).count() == 2
     assert not StandingsRun.objects.filter(season=idle).exists()
+
+
+# --- enqueueing ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def season(db):
+    return make_season(make_club())
+
+
+def test_refresh_on_commit_recalculates_after_the_commit(
+    season, eager_tasks, django_capture_on_commit_callbacks
+):
+    players = tuple(make_players(season.club, "Ann", "Bob"))
+    stored_match(season, date(2025, 3, 4), players, (500, 0), "NS")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        standings_refresh_on_commit(season_id=season.id)
+    assert len(callbacks) == 1
+    assert not StandingsRun.objects.exists()  # nothing before the commit
+
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_refresh_on_commit(season_id=season.id)
+
+    run = StandingsRun.objects.get(season=season)
+    assert (run.trigger, run.matches_counted) == ("change", 1)
+    assert [row.player.name for row in Standing.objects.filter(season=season)] == ["Ann", "Bob"]
+    assert cache.get(pending_key(season.id)) is None
+
+
+def test_changes_while_a_run_is_queued_share_it(
+    season, eager_tasks, django_capture_on_commit_callbacks, monkeypatch
+):
+    queued = []
+    monkeypatch.setattr(recalculate_season, "delay", lambda *a, **kw: queued.append((a, kw)))
+    cache.delete(pending_key(season.id))
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_refresh_on_commit(season_id=season.id)
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_refresh_on_commit(season_id=season.id)
+    assert queued == [((season.id,), {"trigger": "change"})]
+
+    # Once the queued run starts, the next change queues another.
+    monkeypatch.undo()
+    recalculate_season.delay(season.id)
+    monkeypatch.setattr(recalculate_season, "delay", lambda *a, **kw: queued.append((a, kw)))
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_refresh_on_commit(season_id=season.id)
+    assert len(queued) == 2
+    cache.delete(pending_key(season.id))
+
+
+def test_a_broker_failure_does_not_block_later_refreshes(
+    season, django_capture_on_commit_callbacks, monkeypatch
+):
+    def down(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(recalculate_season, "delay", down)
+    cache.delete(pending_key(season.id))
+    with django_capture_on_commit_callbacks(execute=True):  # robust: the request goes on
+        standings_refresh_on_commit(season_id=season.id)
+    assert cache.get(pending_key(season.id)) is None

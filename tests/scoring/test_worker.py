@@ -27,8 +27,8 @@ from config.celery import app as celery_app
 from matches.services import match_create
 from scoring.ladder import compute_ladder
 from scoring.models import RunStatus, Standing, StandingsRun
-from scoring.services import counted_matches, pending_key, standings_recalculate
-from scoring.tasks import recalculate_season
+from scoring.services import counted_matches, standings_recalculate
+from scoring.tasks import pending_key, recalculate_season
 from tests.scoring.factories import make_club, make_players, make_season, stored_match
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]

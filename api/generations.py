@@ -12,8 +12,9 @@ A scope is what a token covers:
 - ``("ladder", season id)``: a season's stored ladder.
 
 A copy records the tokens of the scopes it depends on, read *before* it was computed, and is
-used only while they are all unchanged. The services bump the scopes each write touches: at
-once, and again once the transaction commits, so that a reader that computed its copy before
+used only while they are all unchanged. Each write bumps the scopes it touches (the bump
+functions below receive the signals the services send: ``ApiConfig.ready``), at once, and
+again once the transaction commits, so that a reader that computed its copy before
 the commit stored it under a token that no longer matches. The first bump also covers a
 process that dies between the commit and the second (only copies computed in that moment
 would outlive the change), and the tests, whose transactions never commit. Copies expire
@@ -59,15 +60,22 @@ def _bump(scopes: Iterable[Scope]) -> None:
     transaction.on_commit(bump)
 
 
-def club_generation_bump(*, club_ids: Iterable[int]) -> None:
-    """Everything read from these clubs is stale."""
+def club_generation_bump(*, club_ids: Iterable[int], **signal: object) -> None:
+    """Everything read from these clubs is stale (``clubs.signals.club_changed``)."""
     _bump(("club", club_id) for club_id in club_ids)
 
 
 def match_generation_bump(
-    *, match_id: int, club_id: int, season_id: int, session_id: int, player_ids: Iterable[int]
+    *,
+    match_id: int,
+    club_id: int,
+    season_id: int,
+    session_id: int,
+    player_ids: Iterable[int],
+    **signal: object,
 ) -> None:
-    """The match (with these players) and the match lists it is in are stale."""
+    """The match (with these players) and the match lists it is in are stale
+    (``matches.signals.match_changed``)."""
     _bump(
         [
             ("match", match_id),
@@ -79,8 +87,8 @@ def match_generation_bump(
     )
 
 
-def ladder_generation_bump(*, season_ids: Iterable[int]) -> None:
-    """These seasons' ladders are stale."""
+def ladder_generation_bump(*, season_ids: Iterable[int], **signal: object) -> None:
+    """These seasons' ladders are stale (``scoring.signals.ladders_changed``)."""
     _bump(("ladder", season_id) for season_id in season_ids)
 
 

@@ -7,6 +7,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from matches.demo import DEMO_SLUG, demo_load
+from matches.models import Match
+
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "partscore-demo"
 
@@ -20,9 +23,6 @@ class Command(BaseCommand):
     def handle(self, *args, port, **options):
         if not settings.DEBUG:
             raise CommandError("setup_demo only runs with DEBUG on: it creates a known login.")
-        from matches.demo import DEMO_SLUG, demo_load  # the apps are ready here
-        from matches.models import Match
-
         with transaction.atomic():
             user = self.demo_director()
             started = time.monotonic()

@@ -10,9 +10,9 @@ from django.test import override_settings
 from django.utils.translation import gettext, override
 
 from api.errors import Conflict, convert
+from matches.messages import engine_message
 from matches.services import MatchConflict, deal_record, match_create
 from scoring.engine import InvalidInput, MatchComplete
-from scoring.messages import engine_message
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, seats_of
 
 TRICKS = "tricks must be 0 to 13, got %(value)s"
