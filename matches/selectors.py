@@ -5,23 +5,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from matches.models import Deal, Match
-from scoring.engine import (
-    Kind,
-    PassedOut,
-    Sheet,
-    make_result,
-    parse_kind,
-    score_match,
-)
-
-
-def _results(deals):
-    return [
-        PassedOut()
-        if deal.passed_out
-        else make_result(contract=deal.contract, declarer=deal.declarer, tricks=deal.tricks)
-        for deal in deals
-    ]
+from scoring.engine import Sheet, parse_kind, score_match
 
 
 def match_sheet(*, match: Match) -> Sheet:
@@ -31,11 +15,11 @@ def match_sheet(*, match: Match) -> Sheet:
     kind = parse_kind(match.kind)
     return score_match(
         kind,
-        _results(deals),
+        [deal.result for deal in deals],
         first_dealer=match.first_dealer,
         vulnerability=match.table.session.club.chicago_vulnerability,
         finished=match.finished_early,
-        players=2 if kind is Kind.TWO_PLAYER else 4,
+        players=kind.seats,
     )
 
 
@@ -74,8 +58,7 @@ def match_sheet_lines(*, match: Match) -> list[SheetLine]:
         if deal.passed_out:
             contract, declarer, result = _("passed out"), "", ""
         else:
-            played = make_result(contract=deal.contract, declarer=deal.declarer, tricks=deal.tricks)
-            contract, declarer, result = deal.contract, deal.declarer, played.result_text
+            contract, declarer, result = deal.contract, deal.declarer, deal.result.result_text
         lines.append(
             SheetLine(
                 deal_id=deal.pk,

@@ -13,7 +13,6 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -242,8 +241,7 @@ def _error_form(match: Match, error: Exception) -> dict:
 def match_new(request, slug: str):
     """A director starts a match: the kind, the players in their seats, the first dealer."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
-    today = timezone.localdate(timezone=_zone(club))
-    form = MatchForm(request.POST or None, club=club, today=today)
+    form = MatchForm(request.POST or None, club=club, today=club.today())
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -263,12 +261,3 @@ def match_new(request, slug: str):
                 return redirect(reverse("matches:table", kwargs={"pk": match.pk}))
         status = 400
     return render(request, "matches/new.html", {"club": club, "form": form}, status=status)
-
-
-def _zone(club: Club):
-    import zoneinfo
-
-    try:
-        return zoneinfo.ZoneInfo(club.timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")

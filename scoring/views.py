@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
 from django.utils.formats import date_format
 
 from clubs.models import Club, Membership, Season
@@ -133,7 +132,7 @@ def season_net_series(season: Season) -> dict[int, list[int]]:
 def _season(club: Club, season_id: int | None) -> Season:
     if season_id is not None:
         return get_object_or_404(Season.objects.select_related("club"), club=club, pk=season_id)
-    today = timezone.localdate()
+    today = club.today()
     season = (
         club.seasons.filter(start_date__lte=today, end_date__gte=today).first()
         or club.seasons.order_by("-start_date").first()
