@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Session
+from scoring.engine import Seat, side_net
 
 
 class LoginRequired(Exception):
@@ -112,8 +113,7 @@ def session_results(session: Session) -> tuple[list, list]:
             if match.status != "complete":
                 line["open"] += 1
                 continue
-            diff = match.total_ns - match.total_ew
-            line["net"] += diff if seat in ("N", "S") else -diff
+            line["net"] += side_net(match.total_ns, match.total_ew, Seat(seat).side)
             line["matches"] += 1
     players = sorted(net.values(), key=lambda line: (-line["net"], line["player"].name))
     return list(tables.values()), players

@@ -107,6 +107,8 @@ class Standing(models.Model):
     best = models.IntegerField(_("best match"))
     worst = models.IntegerField(_("worst match"))
     rating = models.FloatField(_("rating"))
+    # What the ladder page draws: net points after each match, cumulative (scoring.ladder).
+    nets = models.JSONField(default=list, editable=False)
 
     class Meta:
         ordering = ["season", "position"]
