@@ -16,8 +16,9 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs.doors import club_for_director, club_for_reader, doors
 from clubs.models import Club
-from clubs.views import can_direct, club_for_director, club_for_reader, doors
+from clubs.selectors import can_direct
 from matches import selectors, services
 from matches.forms import DealForm, MatchForm
 from matches.models import Match
@@ -57,7 +58,7 @@ def _sheet_context(request, match: Match) -> dict:
         "club": club,
         "session": match.table.session,
         "sheet": selectors.match_sheet(match=match),
-        "is_director": can_direct(request.user, club),
+        "is_director": can_direct(request.user, club.pk),
     }
 
 

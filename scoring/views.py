@@ -12,8 +12,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
 
+from clubs.doors import club_for_reader, doors
 from clubs.models import Club, Membership, Season
-from clubs.views import club_for_reader, doors
 from matches.models import Match, MatchStatus
 from scoring import selectors
 from scoring.ladder import ROUNDING_NONE
