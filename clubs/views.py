@@ -38,11 +38,11 @@ def club_detail(request, slug: str):
 def session_results(session: Session) -> tuple[list, list]:
     """The tables of one session with their matches, and each player's net result over the
     complete matches (their side's total minus the other side's), best first."""
-    from matches.models import Match
+    from matches.models import SEAT_FIELDS, Match
 
     matches = (
         Match.objects.filter(table__session=session)
-        .select_related("table", "north", "east", "south", "west")
+        .select_related("table", *SEAT_FIELDS.values())
         .order_by("table__number", "created_at", "id")
     )
     tables: dict = {}

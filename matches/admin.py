@@ -38,7 +38,7 @@ CLOSING_LABELS = {
     ItemKind.UNFINISHED_GAME: _("Unfinished rubber: a game won"),
     ItemKind.UNFINISHED_PARTSCORE: _("Unfinished rubber: a partscore in the unfinished game"),
 }
-PLAYER_SEARCH = ["north__name", "east__name", "south__name", "west__name"]
+PLAYER_SEARCH = [f"{field}__name" for field in SEAT_FIELDS.values()]
 
 
 class ReadOnlyHistoryMixin:
@@ -208,7 +208,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
     ]
     date_hierarchy = "table__session__date"
     search_fields = PLAYER_SEARCH
-    list_select_related = ["table__session__club", "north", "east", "south", "west"]
+    list_select_related = ["table__session__club", *SEAT_FIELDS.values()]
     VIEW_FIELDS = [
         "table",
         "kind",

@@ -43,6 +43,13 @@ SEAT_FIELDS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
 """Each seat's player field on a match."""
 
 
+def played_by(player_id: int) -> Q:
+    """Matches where the player sits, in any seat."""
+    return (
+        Q(north_id=player_id) | Q(east_id=player_id) | Q(south_id=player_id) | Q(west_id=player_id)
+    )
+
+
 class SeatChoice(models.TextChoices):
     N = Seat.N, _("North")
     E = Seat.E, _("East")
@@ -187,7 +194,7 @@ class Match(models.Model):
             models.Index(fields=["status", "kind"], name="match_status_kind"),
             *(
                 models.Index(fields=[seat, "season"], name=f"match_{seat}_season")
-                for seat in ("north", "east", "south", "west")
+                for seat in SEAT_FIELDS.values()
             ),
         ]
 

@@ -21,7 +21,7 @@ from clubs.models import Club
 from clubs.selectors import can_direct
 from matches import selectors, services
 from matches.forms import DealForm, MatchForm
-from matches.models import Match
+from matches.models import SEAT_FIELDS, Match
 from matches.pdf_cache import sheet_pdf_cached
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -45,7 +45,7 @@ logging.getLogger("weasyprint").addFilter(_ScreenOnlyRules())
 def _match(pk: int) -> Match:
     return get_object_or_404(
         Match.objects.select_related(
-            "table__session__club", "table__session__season", "north", "east", "south", "west"
+            "table__session__club", "table__session__season", *SEAT_FIELDS.values()
         ),
         pk=pk,
     )

@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, QuerySet
 
 from clubs.models import Player, Season
-from matches.models import Match, MatchStatus
+from matches.models import SEAT_FIELDS, Match, MatchStatus, played_by
 from scoring.engine import Side, side_net
 
 from .ladder import ROUNDING_NONE, net_rounder, result_for
@@ -116,13 +116,8 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
     rounder = net_rounder(rounding or ROUNDING_NONE)
     matches = (
         Match.objects.filter(season_id=season_id, status=MatchStatus.COMPLETE)
-        .filter(
-            Q(north_id=player_id)
-            | Q(east_id=player_id)
-            | Q(south_id=player_id)
-            | Q(west_id=player_id)
-        )
-        .select_related("north", "east", "south", "west", "table__session")
+        .filter(played_by(player_id))
+        .select_related(*SEAT_FIELDS.values(), "table__session")
         .order_by("table__session__date", "id")
     )
     history = []

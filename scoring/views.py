@@ -7,14 +7,13 @@ draw them.
 
 from dataclasses import dataclass
 
-from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
 
 from clubs.doors import club_for_reader, doors
 from clubs.models import Club, Membership, Season
-from matches.models import Match, MatchStatus
+from matches.models import Match, MatchStatus, played_by
 from scoring import selectors
 from scoring.ladder import ROUNDING_NONE
 from scoring.models import Standing
@@ -195,7 +194,7 @@ def player_page(request, slug: str, player_id: int):
     )
     unfinished = (
         Match.objects.filter(season=season, status=MatchStatus.IN_PROGRESS)
-        .filter(Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player))
+        .filter(played_by(player.pk))
         .count()
     )
     return render(
