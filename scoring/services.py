@@ -12,7 +12,6 @@ embedded default, so the ladder is current when the request returns).
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Iterable
@@ -97,16 +96,16 @@ def _with_player_names(names: dict[int, str], player_ids: set[int]) -> dict[int,
 
 
 def _write_standings(rows: list[tuple]) -> None:
-    """Insert standings rows (tuples in STANDING_FIELDS order, ``nets`` a list): COPY on
-    PostgreSQL, the fastest way in, and bulk_create elsewhere."""
+    """Insert standings rows (tuples in STANDING_FIELDS order): COPY on PostgreSQL, the
+    fastest way in, and bulk_create elsewhere."""
     if connection.vendor == "postgresql":
         columns = ", ".join(field for field in STANDING_FIELDS)
         with (
             connection.cursor() as cursor,
             cursor.cursor.copy(f"COPY {Standing._meta.db_table} ({columns}) FROM STDIN") as copy,
         ):
-            for *row, nets in rows:
-                copy.write_row((*row, json.dumps(nets)))
+            for row in rows:
+                copy.write_row(row)
         return
     Standing.objects.bulk_create(
         (Standing(**dict(zip(STANDING_FIELDS, row, strict=True))) for row in rows),
@@ -207,7 +206,7 @@ def standings_recalculate_seasons(
                         row.best,
                         row.worst,
                         row.rating,
-                        list(row.nets),
+                        " ".join(map(str, row.nets)),
                     )
                     for run in runs
                     for row in ladders[run.season_id][1]

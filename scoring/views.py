@@ -132,9 +132,10 @@ def ladder(request, slug: str, season_id: int | None = None):
         direction = default_direction
     rows.sort(key=key, reverse=direction == "desc")
 
-    everything = [value for row in rows for value in row.nets]
+    series = [(row, row.net_line()) for row in rows]
+    everything = [value for _row, line in series for value in line]
     low, high = (min(everything), max(everything)) if everything else (0, 0)
-    lines = [{"row": row, "chart": chart(row.nets, low=low, high=high)} for row in rows]
+    lines = [{"row": row, "chart": chart(line, low=low, high=high)} for row, line in series]
     columns = [
         {
             "key": name,

@@ -20,7 +20,7 @@ def fill_nets(apps, schema_editor):
         rows = compute_ladder(matches, names=lambda ids: dict.fromkeys(ids, ""), rounding=rounding)
         for row in rows:
             Standing.objects.filter(season_id=season_id, player_id=row.player_id).update(
-                nets=list(row.nets)
+                nets=" ".join(map(str, row.nets))
             )
 
 
@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="standing",
             name="nets",
-            field=models.JSONField(default=list, editable=False),
+            field=models.TextField(blank=True, default="", editable=False),
         ),
         migrations.RunPython(fill_nets, migrations.RunPython.noop),
     ]

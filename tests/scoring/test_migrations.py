@@ -20,8 +20,8 @@ def test_standings_stored_before_nets_get_the_ladders_chart_lines():
     stored_match(season, date(2025, 3, 11), (bob, ann, dot, cid), (900, 1100), "EW")
     standings_recalculate(season_id=season.id)
     stored = dict(Standing.objects.values_list("player__name", "nets"))
-    Standing.objects.update(nets=[])
+    Standing.objects.update(nets="")
     migration = importlib.import_module("scoring.migrations.0002_standing_nets")
     migration.fill_nets(apps, None)
     assert dict(Standing.objects.values_list("player__name", "nets")) == stored
-    assert stored["Ann"] == [380, 580]
+    assert stored["Ann"] == "380 580"

@@ -76,7 +76,7 @@ def test_leaderboard_draws_the_stored_ladder_without_reading_matches(client, sea
     """The chart's lines were stored with the standings (``Standing.nets``): a page view
     reads no match."""
     season, *_ = season_played
-    assert season.standings.get(player__name="Anna").nets == [380, 380 - 590]
+    assert season.standings.get(player__name="Anna").net_line() == [380, 380 - 590]
     with CaptureQueriesContext(connection) as queries:
         html = client.get(ladder_url(season)).content.decode()
     assert html.count('<svg class="spark"') == 6
