@@ -117,6 +117,7 @@ class Club(models.Model):
 
     def today(self) -> datetime.date:
         """Today's date in the club's time zone (UTC if the zone is unknown here)."""
+        zone: datetime.tzinfo
         try:
             zone = zoneinfo.ZoneInfo(self.timezone)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):

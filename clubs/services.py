@@ -8,6 +8,7 @@ admin then scopes everything to the clubs they direct (``clubs.selectors.clubs_d
 
 import datetime
 from collections.abc import Iterable
+from typing import Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
@@ -406,7 +407,7 @@ def membership_set(
 
 @transaction.atomic
 def player_membership_update(
-    *, player: Player, club: Club | None = None, actor=None, **fields
+    *, player: Player, club: Club | None = None, actor: Any = None, **fields: Any
 ) -> Player:
     """Change a player (``player_update``: name, user) and their membership of ``club``
     (``membership_set``: role, active) in one transaction."""
@@ -509,19 +510,21 @@ def season_update(*, season: Season, **fields) -> Season:
 # --- sessions and tables -------------------------------------------------------------------
 
 
-def session_get_or_create(*, club: Club, date) -> Session:
+def session_get_or_create(*, club: Club, date: datetime.date | str) -> Session:
     """The club's session on ``date``, created in the club's season covering that date."""
     return session_ensure(club=club, date=date)[0]
 
 
 @transaction.atomic
-def session_ensure(*, club: Club, date, notes=None) -> tuple[Session, bool]:
+def session_ensure(
+    *, club: Club, date: datetime.date | str, notes: str | None = None
+) -> tuple[Session, bool]:
     """The club's session on ``date``, created if needed in the club's season covering that
     date, with ``notes`` when given; and whether it was created."""
     date = _as_date(date, field="date")
     session = Session.objects.filter(club=club, date=date).first()
     created = session is None
-    if created:
+    if session is None:
         season = Season.objects.filter(club=club, start_date__lte=date, end_date__gte=date).first()
         if season is None:
             raise ValidationError(

@@ -158,7 +158,7 @@ class MatchForm(forms.Form):
     def clean(self):
         """Shape only: a table of two has no South and West (``match_create`` checks the
         lineup's rules)."""
-        data = super().clean()
+        data = self.cleaned_data
         if data.get("kind") == Kind.TWO_PLAYER:
             data["south"] = data["west"] = None
         return data
@@ -169,8 +169,8 @@ class MatchForm(forms.Form):
 
     def add_service_error(self, error: ValidationError) -> None:
         """Put a service's ValidationError beside the field it names."""
-        fields = {SEAT_ERRORS[seat]: field for seat, field in SEAT_FIELDS.items()}
-        errors = error.error_dict if hasattr(error, "error_dict") else {None: error.error_list}
+        fields: dict[str, str | None] = {SEAT_ERRORS[s]: field for s, field in SEAT_FIELDS.items()}
+        errors = error.error_dict if hasattr(error, "error_dict") else {"": error.error_list}
         for name, messages in errors.items():
             target = fields.get(name, name if name in self.fields else None)
             for message in messages:

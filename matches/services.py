@@ -288,14 +288,14 @@ def _result(*, passed_out, contract, declarer, tricks) -> DealResult:
 # --- matches -------------------------------------------------------------------------------
 
 
-def _is_player(player) -> bool:
+def _is_player(player: object) -> bool:
     """A saved player, or a player's id (the API's)."""
     if isinstance(player, Player):
         return player.pk is not None
     return isinstance(player, int) and not isinstance(player, bool)
 
 
-def _check_seats(club: Club, kind: Kind, seats) -> dict[Seat, Player]:
+def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
     """The players by seat, once every rule of the lineup holds: the kind's seats taken (N
     and E at a table of two), each by a player (or a player's id) who is an active member of
     ``club``, no one twice. Errors name the seat (``seats.N``), or ``seats`` for the whole."""
@@ -327,7 +327,9 @@ def _check_seats(club: Club, kind: Kind, seats) -> dict[Seat, Player]:
     for seat in wanted:
         if seat not in given and SEAT_ERRORS[seat] not in errors:
             errors[SEAT_ERRORS[seat]] = [_("Seat %(seat)s has no player.") % {"seat": seat}]
-    ids = {seat: getattr(player, "pk", player) for seat, player in given.items()}
+    ids = {
+        seat: player.pk if isinstance(player, Player) else player for seat, player in given.items()
+    }
     memberships = {
         membership.player_id: membership
         for membership in Membership.objects.filter(
