@@ -14,7 +14,7 @@ from django.db.models import Q, QuerySet
 
 from api.models import ClubAPIKey
 from clubs.models import Club
-from clubs.selectors import club_ids_directed_by, clubs_directed_by, clubs_visible_to
+from clubs.selectors import can_direct, clubs_directed_by, clubs_visible_to
 
 
 def api_key(request) -> ClubAPIKey | None:
@@ -98,13 +98,10 @@ def writable_clubs(request) -> QuerySet[Club]:
 
 def can_write_club(request, club_id: int) -> bool:
     """Whether the client writes this club's data (as ``writable_clubs``, without a query for
-    a key or a superuser; a director's clubs are read once per request)."""
+    a key): a read-write key's club, or a club the user directs (``can_direct``, the pages'
+    rule), asked once per club and request."""
     key = api_key(request)
     if key is not None:
         return key.can_write and key.club_id == club_id
     user = signed_in_user(request)
-    if user is None:
-        return False
-    if user.is_superuser:
-        return True
-    return club_id in _memo(request, "directed_ids", lambda: club_ids_directed_by(user))
+    return _memo(request, ("directs", club_id), lambda: can_direct(user, club_id))

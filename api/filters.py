@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import django_filters
 from django import forms
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_filters.rest_framework import DjangoFilterBackend
@@ -24,7 +24,7 @@ from rest_framework.filters import BaseFilterBackend
 from api import access
 from api.ids import MAX_ID
 from clubs.models import Club, Membership, Player, Season, Session, Table
-from matches.models import KindChoice, Match, MatchStatus
+from matches.models import KindChoice, Match, MatchStatus, played_by
 
 ORDERING_PARAM = "ordering"
 
@@ -314,6 +314,4 @@ class MatchFilter(django_filters.FilterSet):
         ]
 
     def filter_player(self, queryset, name, value):
-        return queryset.filter(
-            Q(north_id=value) | Q(east_id=value) | Q(south_id=value) | Q(west_id=value)
-        )
+        return queryset.filter(played_by(value))

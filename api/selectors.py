@@ -6,7 +6,8 @@ from django.db.models.functions import Coalesce
 
 from api import access
 from clubs.models import Club, Membership, Player, Season, Session, Table
-from matches.models import Deal, Match
+from matches.models import SEAT_FIELDS, Deal, Match
+from scoring.engine import Seat
 
 
 def clubs_for(request) -> QuerySet[Club]:
@@ -71,12 +72,10 @@ def match_for_sheet(request, match_id: int) -> Match | None:
     the two queries take), or None."""
     match = readable_matches(request).filter(pk=match_id).first()
     if match is not None:
-        seats = ("north", "east", "south", "west")
-        ids = [getattr(match, f"{seat}_id") for seat in seats]
-        players = Player.objects.in_bulk([pk for pk in ids if pk is not None])
-        for seat, pk in zip(seats, ids, strict=True):
-            if pk is not None:
-                setattr(match, seat, players[pk])
+        ids = match.seat_ids
+        players = Player.objects.in_bulk(ids.values())
+        for seat, pk in ids.items():
+            setattr(match, SEAT_FIELDS[Seat(seat)], players[pk])
     return match
 
 

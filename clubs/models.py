@@ -5,6 +5,7 @@ season's dates may not overlap another season of the same club) are enforced by 
 database too, in the migrations (an exclusion constraint on PostgreSQL, triggers on SQLite).
 """
 
+import datetime
 import zoneinfo
 from functools import cache
 
@@ -13,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import ChicagoVulnerability
@@ -112,6 +114,15 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def today(self) -> datetime.date:
+        """Today's date in the club's time zone (UTC if the zone is unknown here)."""
+        zone: datetime.tzinfo
+        try:
+            zone = zoneinfo.ZoneInfo(self.timezone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            zone = datetime.UTC
+        return timezone.localdate(timezone=zone)
 
 
 class Player(models.Model):

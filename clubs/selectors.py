@@ -34,6 +34,20 @@ def clubs_directed_by(user) -> QuerySet[Club]:
     return Club.objects.filter(pk__in=_member_clubs(user, role=Role.DIRECTOR))
 
 
+def can_read(user, club: Club) -> bool:
+    """Whether ``user`` (anonymous too) reads the club's pages and public data: every public
+    club; otherwise a member (any role) or a superuser."""
+    return club.public or clubs_visible_to(user).filter(pk=club.pk).exists()
+
+
+def can_direct(user, club_id: int) -> bool:
+    """Whether ``user`` directs the club (writes its data): a director of it, or a
+    superuser."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_superuser or clubs_directed_by(user).filter(pk=club_id).exists()
+
+
 def club_ids_directed_by(user) -> frozenset[int]:
     """The ids of the clubs where the (signed-in, not superuser) user's player is a
     director."""

@@ -414,6 +414,22 @@ def membership_set(
     return membership
 
 
+@transaction.atomic
+def player_membership_update(
+    *, player: Player, club: Club | None = None, actor: Any = None, **fields: Any
+) -> Player:
+    """Change a player (``player_update``: name, user) and their membership of ``club``
+    (``membership_set``: role, active) in one transaction."""
+    membership = {name: fields.pop(name) for name in ("role", "active") if name in fields}
+    if fields:
+        player = player_update(player=player, actor=actor, club=club, **fields)
+    if membership:
+        if club is None:
+            raise ValidationError({"club": [_("Choose a club.")]})
+        membership_set(club=club, player=player, actor=actor, **membership)
+    return player
+
+
 # --- seasons -------------------------------------------------------------------------------
 
 
@@ -505,30 +521,41 @@ def season_update(*, season: Season, **fields: object) -> Season:
 # --- sessions and tables -------------------------------------------------------------------
 
 
-@transaction.atomic
 def session_get_or_create(*, club: Club, date: datetime.date | str) -> Session:
     """The club's session on ``date``, created in the club's season covering that date."""
+    return session_ensure(club=club, date=date)[0]
+
+
+@transaction.atomic
+def session_ensure(
+    *, club: Club, date: datetime.date | str, notes: str | None = None
+) -> tuple[Session, bool]:
+    """The club's session on ``date``, created if needed in the club's season covering that
+    date, with ``notes`` when given; and whether it was created."""
     date = _as_date(date, field="date")
     session = Session.objects.filter(club=club, date=date).first()
-    if session is not None:
-        return session
-    season = Season.objects.filter(club=club, start_date__lte=date, end_date__gte=date).first()
-    if season is None:
-        raise ValidationError(
-            {
-                "date": [
-                    _("No season of %(club)s covers %(date)s: create a season first.")
-                    % {"club": club, "date": date.isoformat()}
-                ]
-            }
-        )
-    try:
-        with transaction.atomic():
-            session = Session.objects.create(club=club, season=season, date=date)
-    except IntegrityError:  # created by a concurrent request a moment ago
-        return Session.objects.get(club=club, date=date)
-    club_changed.send(sender=Club, club_ids=[club.pk])
-    return session
+    created = session is None
+    if session is None:
+        season = Season.objects.filter(club=club, start_date__lte=date, end_date__gte=date).first()
+        if season is None:
+            raise ValidationError(
+                {
+                    "date": [
+                        _("No season of %(club)s covers %(date)s: create a season first.")
+                        % {"club": club, "date": date.isoformat()}
+                    ]
+                }
+            )
+        try:
+            with transaction.atomic():
+                session = Session.objects.create(club=club, season=season, date=date)
+        except IntegrityError:  # created by a concurrent request a moment ago
+            session, created = Session.objects.get(club=club, date=date), False
+        else:
+            club_changed.send(sender=Club, club_ids=[club.pk])
+    if notes is not None:
+        session = session_update(session=session, notes=notes)
+    return session, created
 
 
 @transaction.atomic

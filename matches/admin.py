@@ -22,7 +22,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.admin import ClubListFilter, ClubScopedAdmin, ServiceForm
 from clubs.models import Club, Player, Table
-from matches.models import Deal, KindChoice, Match, MatchStatus, SeatChoice
+from matches.models import SEAT_FIELDS, Deal, KindChoice, Match, MatchStatus, SeatChoice
 from matches.selectors import match_sheet, match_sheet_lines
 from matches.services import (
     MatchConflict,
@@ -39,7 +39,7 @@ CLOSING_LABELS = {
     ItemKind.UNFINISHED_GAME: _("Unfinished rubber: a game won"),
     ItemKind.UNFINISHED_PARTSCORE: _("Unfinished rubber: a partscore in the unfinished game"),
 }
-PLAYER_SEARCH = ["north__name", "east__name", "south__name", "west__name"]
+PLAYER_SEARCH = [f"{field}__name" for field in SEAT_FIELDS.values()]
 
 
 class ReadOnlyHistoryMixin:
@@ -92,8 +92,7 @@ class MatchAddForm(ServiceForm):
         help_text=_("Empty for a two-player match."),
     )
 
-    SEATS = {"N": "north", "E": "east", "S": "south", "W": "west"}
-    FIELDS = ["club", "kind", "played_on", "table", "first_dealer", *SEATS.values()]
+    FIELDS = ["club", "kind", "played_on", "table", "first_dealer", *SEAT_FIELDS.values()]
 
     class Meta:
         model = Match
@@ -101,12 +100,11 @@ class MatchAddForm(ServiceForm):
 
     def save_through_service(self):
         data = self.cleaned_data
-        seats = {seat: data.get(name) for seat, name in self.SEATS.items()}
         table = data.get("table")
         return match_create(
             club=data["club"],
             kind=data["kind"],
-            seats={seat: player for seat, player in seats.items() if player is not None},
+            seats={seat: data.get(field) for seat, field in SEAT_FIELDS.items()},
             first_dealer=data["first_dealer"],
             played_on=data.get("played_on"),
             session=table.session if table is not None else None,
@@ -213,7 +211,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
     ]
     date_hierarchy = "table__session__date"
     search_fields = PLAYER_SEARCH
-    list_select_related = ["table__session__club", "north", "east", "south", "west"]
+    list_select_related = ["table__session__club", *SEAT_FIELDS.values()]
     VIEW_FIELDS = [
         "table",
         "kind",

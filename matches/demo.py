@@ -10,10 +10,8 @@ twenty, a few doubles and pass-outs, and declarers mostly within two tricks of t
 
 import datetime
 import random
-import zoneinfo
 
 from django.db import transaction
-from django.utils import timezone
 
 from clubs.models import Club
 from clubs.services import (
@@ -166,7 +164,7 @@ def demo_load(*, director, seed: int = DEMO_SEED, today: datetime.date | None = 
             ladder_min_matches=3,
         )
         if today is None:
-            today = timezone.localdate(timezone=zoneinfo.ZoneInfo(club.timezone))
+            today = club.today()
         first_evening = today - datetime.timedelta(weeks=WEEKS)
         season_create(
             club=club,

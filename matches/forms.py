@@ -17,7 +17,10 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.models import Player
 from clubs.selectors import active_players_of
+from matches.models import SEAT_FIELDS, KindChoice, SeatChoice
 from matches.presenters import SEAT_LETTERS, strain_html
+from matches.services import SEAT_ERRORS
+from scoring.engine import Kind
 
 LEVELS = [(level, str(level)) for level in range(1, 8)]
 TRICKS = [(tricks, str(tricks)) for tricks in range(14)]
@@ -144,57 +147,34 @@ class MatchForm(forms.Form):
     )
 
     def __init__(self, *args, club, today: date, **kwargs):
-        from matches.models import KindChoice, SeatChoice
-
         kwargs.setdefault("initial", {})
         kwargs["initial"].setdefault("played_on", today)
         kwargs["initial"].setdefault("kind", KindChoice.CHICAGO)
         kwargs["initial"].setdefault("first_dealer", SeatChoice.N)
         super().__init__(*args, **kwargs)
         players = active_players_of(club).order_by("name", "id")
-        for seat in ("north", "east", "south", "west"):
-            cast(forms.ModelChoiceField, self.fields[seat]).queryset = players
+        for field in SEAT_FIELDS.values():
+            cast(forms.ModelChoiceField, self.fields[field]).queryset = players
         cast(forms.ChoiceField, self.fields["kind"]).choices = KindChoice.choices
         cast(forms.ChoiceField, self.fields["first_dealer"]).choices = SeatChoice.choices
 
     def clean(self) -> dict[str, Any]:
-        data = self.cleaned_data  # what Form.clean returns
-        two = data.get("kind") == "two_player"
-        if two and data.get("first_dealer") not in (None, "N", "E"):
-            self.add_error("first_dealer", _("At a table of two, North or East deals first."))
-        for seat in ("south", "west"):
-            if two:
-                data[seat] = None
-            elif not data.get(seat) and seat not in self.errors:
-                self.add_error(seat, _("Choose a player for this seat."))
+        """Shape only: a table of two has no South and West (``match_create`` checks the
+        lineup's rules)."""
+        data = self.cleaned_data
+        if data.get("kind") == Kind.TWO_PLAYER:
+            data["south"] = data["west"] = None
         return data
 
     def seats(self) -> dict:
         data = self.cleaned_data
-        seats = {"N": data["north"], "E": data["east"]}
-        if data.get("south") and data.get("west"):
-            seats |= {"S": data["south"], "W": data["west"]}
-        return seats
+        return {seat: data[field] for seat, field in SEAT_FIELDS.items() if data.get(field)}
 
     def add_service_error(self, error: ValidationError) -> None:
-        fields = {
-            "kind": "kind",
-            "first_dealer": "first_dealer",
-            "played_on": "played_on",
-            "date": "played_on",
-            "N": "north",
-            "E": "east",
-            "S": "south",
-            "W": "west",
-            "north": "north",
-            "east": "east",
-            "south": "south",
-            "west": "west",
-        }
-        if hasattr(error, "error_dict"):
-            for name, errors in error.error_dict.items():
-                for message in errors:
-                    self.add_error(fields.get(name), message)
-        else:
-            for text in error.messages:
-                self.add_error(None, text)
+        """Put a service's ValidationError beside the field it names."""
+        fields: dict[str, str | None] = {SEAT_ERRORS[s]: field for s, field in SEAT_FIELDS.items()}
+        errors = error.error_dict if hasattr(error, "error_dict") else {"": error.error_list}
+        for name, messages in errors.items():
+            target = fields.get(name, name if name in self.fields else None)
+            for message in messages:
+                self.add_error(target, message)

@@ -16,7 +16,16 @@ from simple_history.manager import HistoryManager
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Season, Table
-from scoring.engine import Doubling, Kind, Seat, Strain, Winner
+from scoring.engine import (
+    DealResult,
+    Doubling,
+    Kind,
+    PassedOut,
+    Seat,
+    Strain,
+    Winner,
+    make_result,
+)
 
 
 class History(HistoryManager):
@@ -28,6 +37,17 @@ class History(HistoryManager):
     @functools.cache
     def from_queryset(cls, queryset_class, class_name=None):
         return super().from_queryset(queryset_class, class_name)
+
+
+SEAT_FIELDS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
+"""Each seat's player field on a match."""
+
+
+def played_by(player_id: int) -> Q:
+    """Matches where the player sits, in any seat."""
+    return (
+        Q(north_id=player_id) | Q(east_id=player_id) | Q(south_id=player_id) | Q(west_id=player_id)
+    )
 
 
 class SeatChoice(models.TextChoices):
@@ -174,7 +194,7 @@ class Match(models.Model):
             models.Index(fields=["status", "kind"], name="match_status_kind"),
             *(
                 models.Index(fields=[seat, "season"], name=f"match_{seat}_season")
-                for seat in ("north", "east", "south", "west")
+                for seat in SEAT_FIELDS.values()
             ),
         ]
 
@@ -183,8 +203,15 @@ class Match(models.Model):
 
     @property
     def seats(self) -> dict[str, Player]:
-        players = {Seat.N: self.north, Seat.E: self.east, Seat.S: self.south, Seat.W: self.west}
-        return {seat.value: player for seat, player in players.items() if player is not None}
+        """The players by seat letter (a table of two: N and E only)."""
+        players = {seat.value: getattr(self, field) for seat, field in SEAT_FIELDS.items()}
+        return {seat: player for seat, player in players.items() if player is not None}
+
+    @property
+    def seat_ids(self) -> dict[str, int]:
+        """The players' ids by seat letter, without reading the players."""
+        ids = {seat.value: getattr(self, f"{field}_id") for seat, field in SEAT_FIELDS.items()}
+        return {seat: pk for seat, pk in ids.items() if pk is not None}
 
 
 class StrainChoice(models.TextChoices):
@@ -279,3 +306,10 @@ class Deal(models.Model):
         if self.passed_out:
             return None
         return f"{self.level}{self.strain}{self.doubling}"
+
+    @property
+    def result(self) -> DealResult:
+        """What was entered, as the engine's result."""
+        if self.passed_out:
+            return PassedOut()
+        return make_result(contract=self.contract, declarer=self.declarer, tricks=self.tricks)

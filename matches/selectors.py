@@ -5,24 +5,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from matches.models import Deal, Match
-from scoring.engine import (
-    Kind,
-    PassedOut,
-    Sheet,
-    Side,
-    make_result,
-    parse_kind,
-    score_match,
-)
-
-
-def _results(deals):
-    return [
-        PassedOut()
-        if deal.passed_out
-        else make_result(contract=deal.contract, declarer=deal.declarer, tricks=deal.tricks)
-        for deal in deals
-    ]
+from scoring.engine import PassedOut, Sheet, Side, parse_kind, score_match
 
 
 def _scored(match: Match) -> tuple[list[Deal], Sheet]:
@@ -32,11 +15,11 @@ def _scored(match: Match) -> tuple[list[Deal], Sheet]:
     kind = parse_kind(match.kind)
     sheet = score_match(
         kind,
-        _results(deals),
+        [deal.result for deal in deals],
         first_dealer=match.first_dealer,
         vulnerability=match.table.session.club.chicago_vulnerability,
         finished=match.finished_early,
-        players=2 if kind is Kind.TWO_PLAYER else 4,
+        players=kind.seats,
     )
     return deals, sheet
 

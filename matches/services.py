@@ -12,7 +12,6 @@ that is not a user (a club API key) is given as a text naming it, kept with the 
 """
 
 import datetime
-import zoneinfo
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,14 +20,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Session, Table
 from clubs.services import Actor, _as_date, session_get_or_create, table_create
 from clubs.signals import club_changed, seasons_changed
 from matches.messages import engine_message
-from matches.models import Deal, Match, MatchStatus
+from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus
 from matches.signals import match_changed
 from scoring.engine import (
     DealResult,
@@ -54,7 +52,8 @@ class MatchConflict(Exception):
         self.message = message
 
 
-SEAT_FIELDS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
+SEAT_ERRORS = {seat: f"seats.{seat.value}" for seat in Seat}
+"""The field a lineup error names for each seat."""
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -63,10 +62,6 @@ SEAT_FIELDS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
 def _invalid(error: InvalidInput) -> ValidationError:
     """The engine's error as a form error on its field, in the active language."""
     return ValidationError({error.field: [engine_message(error)]})
-
-
-def _players(kind: Kind) -> int:
-    return 2 if kind is Kind.TWO_PLAYER else 4
 
 
 def _attribute(instance: Any, actor: Actor | str, reason: str) -> None:
@@ -83,14 +78,13 @@ def _season_changed(match: Match) -> None:
     """Tell the ladders that this match's season changed, and the read cache that the match
     did (once per service call). ``match`` is as ``_lock`` reads it."""
     _seasons_changed({match.season_id})
-    seated = (match.north_id, match.east_id, match.south_id, match.west_id)
     match_changed.send(
         sender=Match,
         match_id=match.pk,
         club_id=match.club_id,  # type: ignore[attr-defined]  # read by _lock
         season_id=match.season_id,
         session_id=match.session_id,  # type: ignore[attr-defined]
-        player_ids=[player for player in seated if player is not None],
+        player_ids=list(match.seat_ids.values()),
     )
 
 
@@ -154,12 +148,6 @@ def _refuse_if_abandoned(match: Match) -> None:
         raise MatchConflict(_("This match was abandoned; it accepts no change."))
 
 
-def _result_of(deal: Deal) -> DealResult:
-    if deal.passed_out:
-        return PassedOut()
-    return make_result(contract=deal.contract, declarer=deal.declarer, tricks=deal.tricks)
-
-
 def _entered(result: DealResult) -> dict[str, Any]:
     """The deal's entered fields for a result."""
     if isinstance(result, PassedOut):
@@ -195,7 +183,7 @@ def _score(
         "first_dealer": match.first_dealer,
         "vulnerability": match.chicago_vulnerability,  # type: ignore[attr-defined]
         "finished": match.finished_early if finished is None else finished,
-        "players": _players(kind),
+        "players": kind.seats,
     }
     try:
         if new is not None:
@@ -252,54 +240,75 @@ def _result(
 # --- matches -------------------------------------------------------------------------------
 
 
+def _is_player(player: object) -> bool:
+    """A saved player, or a player's id (the API's)."""
+    if isinstance(player, Player):
+        return player.pk is not None
+    return isinstance(player, int) and not isinstance(player, bool)
+
+
 def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
+    """The players by seat, once every rule of the lineup holds: the kind's seats taken (N
+    and E at a table of two), each by a player (or a player's id) who is an active member of
+    ``club``, no one twice. Errors name the seat (``seats.N``), or ``seats`` for the whole."""
     if not isinstance(seats, Mapping):
         raise ValidationError({"seats": [_("Give the players by seat: N, E, S and W.")]})
-    wanted = (Seat.N, Seat.E) if kind is Kind.TWO_PLAYER else (Seat.N, Seat.E, Seat.S, Seat.W)
-    by_seat: dict[Seat, Player] = {}
-    errors: list[str] = []
+    wanted = tuple(Seat)[: kind.seats]
+    given: dict[Seat, Player | int] = {}
+    errors: dict[str, list[str]] = {}
     for key, player in seats.items():
         try:
             seat = parse_seat(key, field="seats")
         except InvalidInput:
-            errors.append(_("%(seat)r is not a seat: use N, E, S or W.") % {"seat": key})
+            message = _("%(seat)r is not a seat: use N, E, S or W.") % {"seat": key}
+            errors.setdefault("seats", []).append(message)
             continue
         if player is None:
             continue
         if seat not in wanted:
-            errors.append(
+            errors[SEAT_ERRORS[seat]] = [
                 _("A two-player match uses seats N and E only; %(seat)s must be empty.")
                 % {"seat": seat.value}
-            )
-            continue
-        if not isinstance(player, Player) or player.pk is None:
-            errors.append(_("Seat %(seat)s must be a player.") % {"seat": seat.value})
-            continue
-        by_seat[seat] = player
+            ]
+        elif (isinstance(player, Player) and player.pk is not None) or (
+            isinstance(player, int) and not isinstance(player, bool)
+        ):
+            given[seat] = player
+        else:
+            errors[SEAT_ERRORS[seat]] = [_("Seat %(seat)s must be a player.") % {"seat": seat}]
     for seat in wanted:
-        if seat not in by_seat:
-            errors.append(_("Seat %(seat)s has no player.") % {"seat": seat.value})
-    if errors:
-        raise ValidationError({"seats": errors})
-    ids = [player.pk for player in by_seat.values()]
-    if len(set(ids)) != len(ids):
-        raise ValidationError({"seats": [_("A player can sit in only one seat.")]})
-    active = dict(  # each player's membership of this club: is it active?
-        Membership.objects.filter(club=club, player_id__in=ids).values_list("player_id", "active")
-    )
-    for seat, player in by_seat.items():
-        if player.pk not in active:
-            errors.append(
+        if seat not in given and SEAT_ERRORS[seat] not in errors:
+            errors[SEAT_ERRORS[seat]] = [_("Seat %(seat)s has no player.") % {"seat": seat}]
+    ids = {
+        seat: player.pk if isinstance(player, Player) else player for seat, player in given.items()
+    }
+    memberships = {
+        membership.player_id: membership
+        for membership in Membership.objects.filter(
+            club=club, player_id__in=ids.values()
+        ).select_related("player")
+    }
+    by_seat: dict[Seat, Player] = {}
+    for seat, pk in ids.items():
+        membership = memberships.get(pk)
+        if membership is None and isinstance(given[seat], int):
+            errors[SEAT_ERRORS[seat]] = [_("Seat %(seat)s must be a player.") % {"seat": seat}]
+        elif membership is None:
+            errors[SEAT_ERRORS[seat]] = [
                 _("%(player)s (seat %(seat)s) is not a member of %(club)s.")
-                % {"player": player, "seat": seat.value, "club": club}
-            )
-        elif not active[player.pk]:
-            errors.append(
+                % {"player": given[seat], "seat": seat.value, "club": club}
+            ]
+        elif not membership.active:
+            errors[SEAT_ERRORS[seat]] = [
                 _("%(player)s (seat %(seat)s) is inactive.")
-                % {"player": player, "seat": seat.value}
-            )
+                % {"player": membership.player, "seat": seat.value}
+            ]
+        else:
+            by_seat[seat] = membership.player
     if errors:
-        raise ValidationError({"seats": errors})
+        raise ValidationError(errors)
+    if len(set(ids.values())) != len(ids):
+        raise ValidationError({"seats": [_("A player can sit in only one seat.")]})
     return by_seat
 
 
@@ -317,11 +326,13 @@ def match_create(
 ) -> Match:
     """Start a match at ``club``.
 
-    ``seats`` maps N, E, S, W to players (a two-player match: N and E only), all distinct
-    members of the club. Without a table the match goes to a new table (two seats for
-    two_player, four otherwise) of the session of ``played_on`` (default: today in the club's
-    time zone), which is created if needed in the club's season covering that date. A given
-    table must belong to the club (and to ``session`` if given) and fit the kind.
+    ``seats`` maps N, E, S, W to players or their ids (a two-player match: N and E only), all
+    distinct active members of the club. Without a table the match goes to a new table (two
+    seats for two_player, four otherwise) of the session of ``played_on`` (default: today in
+    the club's time zone), which is created if needed in the club's season covering that
+    date. A given table must belong to the club (and to ``session`` if given) and fit the
+    kind. The lineup's rules live here alone; errors name ``seats.N`` (etc.), ``seats``,
+    ``session``, ``table``, ``played_on`` or ``first_dealer``.
     """
     if not isinstance(club, Club) or club.pk is None:
         raise ValidationError({"club": [_("Choose a club.")]})
@@ -345,7 +356,7 @@ def match_create(
         raise ValidationError(
             {"played_on": [_("The session is on %(date)s.") % {"date": session.date.isoformat()}]}
         )
-    seats_at_table = table.seats if table is not None else _players(kind)
+    seats_at_table = table.seats if table is not None else kind.seats
     # The engine checks that the kind fits the table and the first dealer fits the kind.
     try:
         score_match(
@@ -360,7 +371,7 @@ def match_create(
 
     if session is None:
         if played_on is None:
-            played_on = timezone.localdate(timezone=zoneinfo.ZoneInfo(club.timezone))
+            played_on = club.today()
         try:
             session = session_get_or_create(club=club, date=played_on)
         except ValidationError as error:
@@ -421,7 +432,7 @@ def deal_record(
                 )
                 % {"expected": expected_sequence, "next": sequence}
             )
-    sheet = _score(locked, [_result_of(deal) for deal in deals], new=result)
+    sheet = _score(locked, [deal.result for deal in deals], new=result)
     deal = Deal(match=locked, sequence=sequence, **_entered(result))
     _attribute(deal, actor, _("deal recorded"))
     deal.save()
@@ -461,7 +472,7 @@ def deal_correct(
     if last_only:
         _refuse_unless_last(deals, sequence)
     index = sequence - 1
-    results = [_result_of(deal) for deal in deals]
+    results = [deal.result for deal in deals]
     results[index] = result
     sheet = _score(locked, results)
     corrected = deals[index]
@@ -489,7 +500,7 @@ def deal_delete_last(
     if sequence is not None:
         _refuse_unless_last(deals, sequence)
     last = deals[-1]
-    sheet = _score(locked, [_result_of(deal) for deal in deals[:-1]])
+    sheet = _score(locked, [deal.result for deal in deals[:-1]])
     _attribute(last, actor, _("deal deleted"))
     last.delete()
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s deleted") % {"n": last.sequence})
@@ -511,7 +522,7 @@ def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     _refuse_if_abandoned(locked)
     if locked.status == MatchStatus.COMPLETE:
         raise MatchConflict(_("This rubber is already complete."))
-    sheet = _score(locked, [_result_of(deal) for deal in _deals(locked)], finished=True)
+    sheet = _score(locked, [deal.result for deal in _deals(locked)], finished=True)
     _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
     _season_changed(locked)
     return locked
@@ -535,7 +546,7 @@ def match_abandon(*, match: Match | int, actor: Actor | str = None) -> Match:
 
 def _rescore(match: Match | int, *, actor: Actor | str) -> Match:
     locked = _lock(match)
-    sheet = _score(locked, [_result_of(deal) for deal in _deals(locked)])
+    sheet = _score(locked, [deal.result for deal in _deals(locked)])
     _store_totals(locked, sheet, actor=actor, reason=_("re-scored with the club's options"))
     return locked
 

@@ -15,16 +15,17 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs.doors import club_for_director, club_for_reader, doors
 from clubs.models import Club, Session
-from clubs.views import can_direct, club_for_director, club_for_reader, doors
+from clubs.selectors import can_direct
 from matches import selectors, services
 from matches.forms import DealForm, MatchForm
-from matches.models import Match
+from matches.models import SEAT_FIELDS, Match
 from matches.pdf_cache import sheet_pdf_cached
+from scoring.engine import Seat, side_net
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 # Where Letter is the usual paper; everywhere else the PDF defaults to A4.
@@ -49,7 +50,7 @@ def session_results(session: Session) -> tuple[list, list]:
     complete matches (their side's total minus the other side's), best first."""
     matches = (
         Match.objects.filter(table__session=session)
-        .select_related("table", "north", "east", "south", "west")
+        .select_related("table", *SEAT_FIELDS.values())
         .order_by("table__number", "created_at", "id")
     )
     tables: dict = {}
@@ -65,8 +66,7 @@ def session_results(session: Session) -> tuple[list, list]:
             if match.status != "complete":
                 line["open"] += 1
                 continue
-            diff = match.total_ns - match.total_ew
-            line["net"] += diff if seat in ("N", "S") else -diff
+            line["net"] += side_net(match.total_ns, match.total_ew, Seat(seat).side)
             line["matches"] += 1
     players = sorted(net.values(), key=lambda line: (-line["net"], line["player"].name))
     return list(tables.values()), players
@@ -85,7 +85,7 @@ def session_sheet(request, slug: str, day: date):
             "session": session,
             "tables": tables,
             "players": players,
-            "is_director": can_direct(request.user, club),
+            "is_director": can_direct(request.user, club.pk),
         },
     )
 
@@ -93,7 +93,7 @@ def session_sheet(request, slug: str, day: date):
 def _match(pk: int) -> Match:
     return get_object_or_404(
         Match.objects.select_related(
-            "table__session__club", "table__session__season", "north", "east", "south", "west"
+            "table__session__club", "table__session__season", *SEAT_FIELDS.values()
         ),
         pk=pk,
     )
@@ -106,7 +106,7 @@ def _sheet_context(request, match: Match) -> dict:
         "club": club,
         "session": match.table.session,
         "sheet": selectors.match_sheet(match=match),
-        "is_director": can_direct(request.user, club),
+        "is_director": can_direct(request.user, club.pk),
     }
 
 
@@ -289,8 +289,7 @@ def _error_form(match: Match, error: Exception) -> dict:
 def match_new(request, slug: str):
     """A director starts a match: the kind, the players in their seats, the first dealer."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
-    today = timezone.localdate(timezone=_zone(club))
-    form = MatchForm(request.POST or None, club=club, today=today)
+    form = MatchForm(request.POST or None, club=club, today=club.today())
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -310,12 +309,3 @@ def match_new(request, slug: str):
                 return redirect(reverse("matches:table", kwargs={"pk": match.pk}))
         status = 400
     return render(request, "matches/new.html", {"club": club, "form": form}, status=status)
-
-
-def _zone(club: Club):
-    import zoneinfo
-
-    try:
-        return zoneinfo.ZoneInfo(club.timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")

@@ -30,7 +30,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import NamedTuple
+
+from scoring.engine import Side, side_net
 
 RATING_START = 1500.0
 """Every player's rating at the start of a season."""
@@ -86,6 +89,8 @@ class LadderRow:
     best: int
     worst: int
     rating: float
+    nets: tuple[int, ...] = ()
+    """The player's net points after each of their matches, cumulative (the ladder's chart)."""
 
 
 def round_net(net: int) -> int:
@@ -142,7 +147,7 @@ def compute_ladder(
     double_scale = 2.0 * scale
 
     for north, east, south, west, total_ns, total_ew, winner in matches:
-        net = total_ns - total_ew
+        net = side_net(total_ns, total_ew, Side.NS)  # East-West's is its opposite
         if rounder is not None:
             net = rounder(net)
         code_ns, code_ew = codes[winner]
@@ -212,6 +217,7 @@ def compute_ladder(
                 best=max(player_nets),
                 worst=min(player_nets),
                 rating=round(ratings[player], 1),
+                nets=tuple(accumulate(player_nets)),
             )
         )
     return ladder

@@ -107,6 +107,9 @@ class Standing(models.Model):
     best = models.IntegerField(_("best match"))
     worst = models.IntegerField(_("worst match"))
     rating = models.FloatField(_("rating"))
+    # What the ladder page draws: the net points after each match, cumulative, as "380 -210"
+    # (text, which PostgreSQL's COPY takes in without parsing: see bench/README.md, "Ladder").
+    nets = models.TextField(blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["season", "position"]
@@ -135,3 +138,7 @@ class Standing(models.Model):
             "player": self.player,
             "season": self.season,
         }
+
+    def net_line(self) -> list[int]:
+        """``nets`` as numbers."""
+        return [int(value) for value in self.nets.split()]

@@ -10,10 +10,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, QuerySet
 
 from clubs.models import Player, Season
-from matches.models import Match, MatchStatus
+from matches.models import SEAT_FIELDS, Match, MatchStatus, played_by
+from scoring.engine import Side, side_net
 
 from .ladder import ROUNDING_NONE, net_rounder, result_for
 from .models import RunStatus, Standing, StandingsRun
@@ -115,37 +116,30 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
     rounder = net_rounder(rounding or ROUNDING_NONE)
     matches = (
         Match.objects.filter(season_id=season_id, status=MatchStatus.COMPLETE)
-        .filter(
-            Q(north_id=player_id)
-            | Q(east_id=player_id)
-            | Q(south_id=player_id)
-            | Q(west_id=player_id)
-        )
-        .select_related("north", "east", "south", "west", "table__session")
+        .filter(played_by(player_id))
+        .select_related(*SEAT_FIELDS.values(), "table__session")
         .order_by("table__session__date", "id")
     )
     history = []
     for match in matches:
         north_south = player_id in (match.north_id, match.south_id)
         if north_south:
-            partner = match.south if match.north_id == player_id else match.north
+            side, partner = Side.NS, match.south if match.north_id == player_id else match.north
             opponents = (match.east, match.west)
-            own, other = match.total_ns, match.total_ew
         else:
-            partner = match.west if match.east_id == player_id else match.east
+            side, partner = Side.EW, match.west if match.east_id == player_id else match.east
             opponents = (match.north, match.south)
-            own, other = match.total_ew, match.total_ns
-        net = own - other
+        net = side_net(match.total_ns, match.total_ew, side)
         history.append(
             HistoryEntry(
                 match_id=match.id,
                 played_on=match.table.session.date,
                 kind=match.kind,
-                side="NS" if north_south else "EW",
+                side=side.value,
                 partner=partner,
                 opponents=tuple(player for player in opponents if player is not None),
-                total_for=own,
-                total_against=other,
+                total_for=match.total_ns if north_south else match.total_ew,
+                total_against=match.total_ew if north_south else match.total_ns,
                 net_points=rounder(net) if rounder else net,
                 result=result_for(match.winner, north_south=north_south),
                 finished_early=match.finished_early,

@@ -65,6 +65,7 @@ STANDING_FIELDS = (
     "best",
     "worst",
     "rating",
+    "nets",
 )
 
 
@@ -202,6 +203,7 @@ def standings_recalculate_seasons(
                         row.best,
                         row.worst,
                         row.rating,
+                        " ".join(map(str, row.nets)),
                     )
                     for run in runs
                     for row in ladders[run.season_id][1]

@@ -5,20 +5,17 @@ The rows are the stored standings (``scoring.selectors``); these views only orde
 draw them.
 """
 
-from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
 from django.utils.formats import date_format
 
+from clubs.doors import club_for_reader, doors
 from clubs.models import Club, Membership, Season
-from clubs.views import club_for_reader, doors
-from matches.models import Match, MatchStatus
+from matches.models import Match, MatchStatus, played_by
 from scoring import selectors
-from scoring.ladder import ROUNDING_NONE, net_rounder
+from scoring.ladder import ROUNDING_NONE
 from scoring.models import Standing
 
 # ?sort= keys of the leaderboard, and how each sorts (the first direction is the default).
@@ -107,33 +104,10 @@ def chart(
     )
 
 
-def season_net_series(season: Season) -> dict[int, list[int]]:
-    """Each player's cumulative net points after each of their counted matches of the season,
-    in playing order (the ladder's order and rounding)."""
-    rounder = net_rounder(season.club.ladder_rounding or ROUNDING_NONE)
-    rows = (
-        Match.objects.filter(season=season, status=MatchStatus.COMPLETE)
-        .order_by("table__session__date", "id")
-        .values_list("north_id", "east_id", "south_id", "west_id", "total_ns", "total_ew")
-    )
-    totals: dict[int, int] = defaultdict(int)
-    series: dict[int, list[int]] = defaultdict(list)
-    for north, east, south, west, total_ns, total_ew in rows:
-        net = total_ns - total_ew
-        if rounder is not None:
-            net = rounder(net)
-        for player, own in ((north, net), (south, net), (east, -net), (west, -net)):
-            if player is None:
-                continue
-            totals[player] += own
-            series[player].append(totals[player])
-    return series
-
-
 def _season(club: Club, season_id: int | None) -> Season:
     if season_id is not None:
         return get_object_or_404(Season.objects.select_related("club"), club=club, pk=season_id)
-    today = timezone.localdate()
+    today = club.today()
     season = (
         club.seasons.filter(start_date__lte=today, end_date__gte=today).first()
         or club.seasons.order_by("-start_date").first()
@@ -158,13 +132,10 @@ def ladder(request, slug: str, season_id: int | None = None):
         direction = default_direction
     rows.sort(key=key, reverse=direction == "desc")
 
-    series = season_net_series(season)
-    everything = [value for values in series.values() for value in values]
+    series = [(row, row.net_line()) for row in rows]
+    everything = [value for _row, line in series for value in line]
     low, high = (min(everything), max(everything)) if everything else (0, 0)
-    lines = [
-        {"row": row, "chart": chart(series.get(row.player_id, []), low=low, high=high)}
-        for row in rows
-    ]
+    lines = [{"row": row, "chart": chart(line, low=low, high=high)} for row, line in series]
     columns = [
         {
             "key": name,
@@ -224,7 +195,7 @@ def player_page(request, slug: str, player_id: int):
     )
     unfinished = (
         Match.objects.filter(season=season, status=MatchStatus.IN_PROGRESS)
-        .filter(Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player))
+        .filter(played_by(player.pk))
         .count()
     )
     return render(

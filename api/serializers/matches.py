@@ -1,17 +1,12 @@
 """Matches: reading one, and the body that starts one."""
 
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers.common import SidePointsSerializer, side_points
 from api.serializers.fields import MemberSessionField, MemberTableField, WritableClubField
-from clubs.models import Player
 from matches.models import KindChoice, Match, SeatChoice, WinnerChoice
-from scoring.engine import Kind
-
-SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 class SeatsSerializer(serializers.Serializer):
@@ -64,8 +59,7 @@ class MatchSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(SeatsSerializer)
     def get_seats(self, match):
-        ids = {seat: getattr(match, f"{field}_id") for seat, field in SEAT_FIELDS.items()}
-        return {seat: pk for seat, pk in ids.items() if pk is not None}
+        return match.seat_ids
 
     @extend_schema_field(SidePointsSerializer)
     def get_totals(self, match):
@@ -92,54 +86,6 @@ class MatchCreateSerializer(serializers.Serializer):
         required=False, help_text=_("A table of the session; a new table if not given.")
     )
 
-    def validate(self, attrs):
-        club = attrs["club"]
-        kind = attrs["kind"]
-        seats: dict = attrs["seats"]
-        errors: dict[str, list[str]] = {}
-        wanted = ["N", "E"] if kind == Kind.TWO_PLAYER else list(SEAT_FIELDS)
-        for seat in SEAT_FIELDS:
-            if seat in wanted and seat not in seats:
-                errors[f"seats.{seat}"] = [
-                    gettext("a %(kind)s match needs a player in seat %(seat)s")
-                    % {"kind": kind, "seat": seat}
-                ]
-            elif seat not in wanted and seat in seats:
-                errors[f"seats.{seat}"] = [gettext("a two-player match has seats N and E only")]
-        if kind == Kind.TWO_PLAYER and attrs.get("first_dealer", "N") not in ("N", "E"):
-            errors["first_dealer"] = [gettext("at a two-player match N or E deals first")]
-        ids = list(seats.values())
-        members = set(
-            Player.objects.filter(pk__in=ids, memberships__club=club).values_list("pk", flat=True)
-        )
-        for seat, pk in seats.items():
-            if pk not in members:
-                errors.setdefault(f"seats.{seat}", []).append(
-                    gettext("there is no player %(id)s in this club") % {"id": pk}
-                )
-        if len(set(ids)) != len(ids) and not errors:
-            errors["seats"] = [gettext("a player can sit in one seat only")]
-        session, table = attrs.get("session"), attrs.get("table")
-        if session is not None and session.club_id != club.pk:
-            errors["session"] = [gettext("this session is not the club's")]
-        if table is not None:
-            if table.session.club_id != club.pk:
-                errors["table"] = [gettext("this table is not the club's")]
-            elif session is not None and table.session_id != session.pk:
-                errors["table"] = [gettext("this table is not in the session")]
-        played_on = attrs.get("played_on")
-        if played_on is not None:
-            where = table.session if table is not None else session
-            if where is not None and where.date != played_on and "session" not in errors:
-                errors["played_on"] = [
-                    gettext("the session is on %(date)s") % {"date": where.date.isoformat()}
-                ]
-        if errors:
-            raise serializers.ValidationError(errors)
-        return attrs
-
     def service_arguments(self) -> dict:
-        data = dict(self.validated_data)
-        players = {p.pk: p for p in Player.objects.filter(pk__in=data["seats"].values())}
-        data["seats"] = {seat: players[pk] for seat, pk in data["seats"].items()}
-        return data
+        """The arguments of ``matches.services.match_create``, which checks the lineup."""
+        return dict(self.validated_data)

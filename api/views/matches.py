@@ -27,8 +27,6 @@ from matches import selectors as match_selectors
 from matches import services
 from matches.models import Deal, Match
 
-SEAT_ERRORS = {"north": "seats.N", "east": "seats.E", "south": "seats.S", "west": "seats.W"}
-
 
 @extend_schema_view(
     list=extend_schema(summary=_("Matches of your clubs and of public clubs")),
@@ -56,7 +54,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     }
     ordering = ["-played_on", "-created_at"]
     http_method_names = ["get", "post", "head"]
-    service_error_fields = {**SEAT_ERRORS, "date": "played_on"}
+    service_error_fields = {"date": "played_on"}
 
     def get_queryset(self):
         return selectors.matches_for(self.request)

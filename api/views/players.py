@@ -1,4 +1,3 @@
-from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -67,15 +66,12 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
         )
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        membership = {name: data.pop(name) for name in ("role", "active") if name in data}
         club = data.pop("club", None) or self._shown_club_if_writable(player)
-        if membership and club is None:
+        if club is None and data.keys() & {"role", "active"}:
             raise PermissionDenied(gettext("You do not direct this club."))
-        with transaction.atomic():
-            if data:
-                player = services.player_update(player=player, actor=self.person, club=club, **data)
-            if membership:
-                services.membership_set(club=club, player=player, actor=self.person, **membership)  # type: ignore[arg-type]  # not None: refused above
+        player = services.player_membership_update(
+            player=player, club=club, actor=self.person, **data
+        )
         return Response(self.get_serializer(self._fresh(player)).data)
 
     @property

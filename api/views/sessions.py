@@ -1,4 +1,3 @@
-from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -12,7 +11,6 @@ from api.idempotency import idempotent
 from api.serializers.sessions import SessionSerializer, TableSerializer
 from api.views.base import ClubScopedViewSet
 from clubs import services
-from clubs.models import Session
 
 
 @extend_schema_view(
@@ -47,14 +45,8 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScope
     def create(self, request):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        club, date = serializer.validated_data["club"], serializer.validated_data["date"]
-        notes = serializer.validated_data.get("notes")
-        with transaction.atomic():
-            existed = Session.objects.filter(club=club, date=date).exists()
-            session = services.session_get_or_create(club=club, date=date)
-            if notes is not None:
-                session = services.session_update(session=session, notes=notes)
-        code = status.HTTP_200_OK if existed else status.HTTP_201_CREATED
+        session, created = services.session_ensure(**serializer.validated_data)
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(self.get_serializer(self._fresh(session)).data, status=code)
 
     def partial_update(self, request, pk=None):

@@ -30,7 +30,7 @@ from .notation import (
     parse_seat,
 )
 from .rubber import score_rubber
-from .sheet import ChicagoVulnerability, DealRow, Kind, NextDeal, Sheet, Winner
+from .sheet import ChicagoVulnerability, DealRow, Kind, NextDeal, Sheet, Winner, side_net
 
 __all__ = [
     "ChicagoVulnerability",
@@ -65,4 +65,5 @@ __all__ = [
     "score_contract",
     "score_match",
     "score_rubber",
+    "side_net",
 ]

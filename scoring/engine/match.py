@@ -42,7 +42,7 @@ def score_match(
     chicago and rubber, 2 for two_player.
     """
     kind = parse_kind(kind)
-    expected = 2 if kind is Kind.TWO_PLAYER else 4
+    expected = kind.seats
     if kind is Kind.CHICAGO and players is not None:
         check_players(players)
     if players is not None and players != expected:

@@ -16,6 +16,11 @@ class Kind(StrEnum):
     RUBBER = "rubber"
     TWO_PLAYER = "two_player"
 
+    @property
+    def seats(self) -> int:
+        """How many players sit at the table: two at Draw Bridge, else four."""
+        return 2 if self is Kind.TWO_PLAYER else 4
+
 
 class ChicagoVulnerability(StrEnum):
     """Who is vulnerable on Chicago deals 2 and 3: the dealer's side (the rules' default) or,
@@ -95,8 +100,7 @@ class Sheet:
 
     def net(self, side: Side) -> int:
         """That side's total minus the other side's."""
-        diff = self.total_ns - self.total_ew
-        return diff if side is Side.NS else -diff
+        return side_net(self.total_ns, self.total_ew, side)
 
     def total(self, side: Side) -> int:
         return self.total_ns if side is Side.NS else self.total_ew
@@ -133,6 +137,11 @@ VULNERABLE: dict[tuple[bool, bool], tuple[Side, ...]] = {
     (True, True): (Side.NS, Side.EW),
 }
 """The ``vulnerable`` tuple for (NS vulnerable, EW vulnerable)."""
+
+
+def side_net(total_ns: int, total_ew: int, side: Side) -> int:
+    """A side's result in a match: its total minus the other side's (a player's net points)."""
+    return total_ns - total_ew if side is Side.NS else total_ew - total_ns
 
 
 def winner_by_points(total_ns: int, total_ew: int) -> Winner:

@@ -364,6 +364,10 @@ def test_a_match_naming_another_clubs_player_is_a_400_on_that_seat(world, direct
     response = director_a.post("/api/v1/matches/", body, format="json")
     assert response.status_code == 400
     assert set(response.json()["errors"]) == {"seats.W"}
+    body["seats"]["W"] = 2**62  # nobody
+    response = director_a.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"seats.W"}
 
 
 def test_the_same_player_twice_is_a_400_on_seats(world, director_a):

@@ -80,7 +80,7 @@ def test_deactivating_in_one_club_leaves_the_other_clubs_membership(world, share
     assert response.status_code == 201, response.content
     in_b = [shared, *world.b.players[:3]]
     response = new_match(world.client("director_b"), world.b.club, in_b)
-    assert response.status_code == 400 and "inactive" in response.json()["errors"]["seats"][0]
+    assert response.status_code == 400 and "inactive" in response.json()["errors"]["seats.N"][0]
     # Each club's filter and memberships follow its own membership.
     assert in_a["memberships"] == [{"club": world.a.club.pk, "role": "player", "active": True}]
     in_b = seen(world.client("director_b"), shared)

@@ -1,7 +1,13 @@
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from clubs.selectors import club_role, clubs_directed_by, clubs_visible_to
+from clubs.selectors import (
+    can_direct,
+    can_read,
+    club_role,
+    clubs_directed_by,
+    clubs_visible_to,
+)
 from clubs.services import club_update, player_create
 from tests.clubs.factories import make_club, make_user
 
@@ -34,3 +40,17 @@ def test_visibility_and_roles():
     assert club_role(member, other) is None
     assert club_role(AnonymousUser(), club) is None
     assert club_role(root, other) == "director"
+
+    # The pages' and the API's rules: read a public club or your own; direct your own.
+    def readable(user):
+        return [c for c in (club, other, public) if can_read(user, c)]
+
+    def directed(user):
+        return [c for c in (club, other, public) if can_direct(user, c.pk)]
+
+    assert readable(director) == readable(member) == [club, public]
+    assert readable(outsider) == readable(AnonymousUser()) == [public]
+    assert readable(root) == directed(root) == [club, other, public]
+    assert directed(director) == [club]
+    assert directed(member) == directed(outsider) == directed(AnonymousUser()) == []
+    assert not can_direct(None, club.pk)

@@ -12,9 +12,11 @@ from clubs.services import (
     club_update,
     membership_set,
     player_create,
+    player_membership_update,
     player_update,
     season_create,
     season_update,
+    session_ensure,
     session_get_or_create,
     session_update,
     table_create,
@@ -268,6 +270,21 @@ def test_membership_set_adds_a_player_of_another_club():
     assert set(player.clubs.all()) == {club, other}
 
 
+def test_player_membership_update_changes_the_player_and_the_membership_or_neither():
+    club = make_club()
+    player = player_create(club=club, name="Anna")
+    player_membership_update(player=player, club=club, name="Anna K.", active=False)
+    assert Player.objects.get(pk=player.pk).name == "Anna K."
+    assert Membership.objects.get(player=player).active is False
+    with pytest.raises(ValidationError) as error:  # a bad flag: the name stays as it was
+        player_membership_update(player=player, club=club, name="Anna", active="no")
+    assert list(error.value.message_dict) == ["active"]
+    assert Player.objects.get(pk=player.pk).name == "Anna K."
+    with pytest.raises(ValidationError) as error:
+        player_membership_update(player=player, active=True)
+    assert list(error.value.message_dict) == ["club"]
+
+
 def test_the_directors_group_is_recreated_when_missing():
     make_club()
     Group.objects.filter(name=DIRECTORS_GROUP).delete()
@@ -329,6 +346,18 @@ def test_session_get_or_create_finds_the_season_or_says_none_covers_the_date():
     assert "date" in error.value.message_dict
     session_update(session=session, notes="Pairs night")
     assert Session.objects.get(pk=session.pk).notes == "Pairs night"
+
+
+def test_session_ensure_says_whether_it_created_and_sets_the_notes():
+    club = make_club()
+    session, created = session_ensure(club=club, date=PLAY_DATE)
+    assert created and session.notes == ""
+    again, created = session_ensure(club=club, date=PLAY_DATE.isoformat(), notes="Teams")
+    assert (again.pk, created, Session.objects.get(pk=session.pk).notes) == (
+        session.pk,
+        False,
+        "Teams",
+    )
 
 
 def test_table_create_numbers_tables_and_checks_seats():

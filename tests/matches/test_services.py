@@ -145,23 +145,28 @@ def test_players_must_be_distinct_members_active_and_fit_the_kind(club, players,
     other_club = make_club(creator=director)
     stranger = make_players(other_club, 1)[0]
     cases = [
-        {"N": players[0], "E": players[1], "S": players[0], "W": players[3]},  # twice
-        {"N": players[0], "E": players[1], "S": players[2], "W": stranger},  # not a member
-        {"N": players[0], "E": players[1], "S": players[2]},  # West missing
-        {"N": players[0], "E": players[1], "S": players[2], "W": players[3], "X": players[3]},
+        ({"N": players[0], "E": players[1], "S": players[0], "W": players[3]}, "seats"),  # twice
+        ({"N": players[0], "E": players[1], "S": players[2], "W": stranger}, "seats.W"),
+        ({"N": players[0], "E": players[1], "S": players[2]}, "seats.W"),  # West missing
+        ({"N": players[0], "E": players[1], "S": players[2], "W": 10**9}, "seats.W"),  # no one
+        ({**seats_of(players), "X": players[3]}, "seats"),
+        ({**seats_of(players[:3]), "W": "Dora"}, "seats.W"),
     ]
-    for seats in cases:
+    for seats, field in cases:
         with pytest.raises(ValidationError) as error:
             match_create(club=club, kind="chicago", seats=seats, played_on=PLAY_DATE)
-        assert list(error.value.message_dict) == ["seats"]
+        assert list(error.value.message_dict) == [field]
     with pytest.raises(ValidationError) as error:  # a two-player match has no South
         match_create(club=club, kind="two_player", seats=seats_of(players[:3]), played_on=PLAY_DATE)
-    assert "N and E" in error.value.message_dict["seats"][0]
+    assert "N and E" in error.value.message_dict["seats.S"][0]
     membership_set(club=club, player=players[3], active=False, actor=None)
     with pytest.raises(ValidationError) as error:
         match_create(club=club, kind="chicago", seats=seats_of(players), played_on=PLAY_DATE)
-    assert "inactive" in error.value.message_dict["seats"][0]
-    assert not Match.objects.exists()
+    assert "inactive" in error.value.message_dict["seats.W"][0]
+    ids = {seat: player.pk for seat, player in seats_of(players[:3]).items()}
+    match = match_create(club=club, kind="two_player", seats=ids | {"S": None}, played_on=PLAY_DATE)
+    assert match.seats == {"N": players[0], "E": players[1]}  # players given by id
+    assert Match.objects.count() == 1
 
 
 def test_tables_must_fit_the_kind_and_belong_to_the_club(club, players, director):

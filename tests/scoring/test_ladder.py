@@ -226,6 +226,12 @@ def test_rounding_applies_to_each_match_before_summing():
     assert (rounded[1].net_points, rounded[1].best, rounded[1].worst) == (100, 100, -100)
     assert rounded[2].net_points == -100
     assert rounded[1].average == 33.33
+    # The chart's line: the net after each match, cumulative, rounded as the ladder counts.
+    assert (plain[1].nets, rounded[1].nets, rounded[2].nets) == (
+        (50, 100, -40),
+        (100, 200, 100),
+        (-100, -200, -100),
+    )
 
 
 def test_unknown_rounding_and_negative_minimum_are_refused():

@@ -4,6 +4,8 @@ the player page and the session sheet."""
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.services import membership_set
@@ -68,6 +70,17 @@ def test_leaderboard_chart_is_inline_svg_with_unlocalized_numbers(client, season
                 x, y = pair.split(",")  # a decimal comma would break the SVG
                 float(x), float(y)
         assert "<script" not in html.split('id="ladder"')[1].split("</table>")[0]
+
+
+def test_leaderboard_draws_the_stored_ladder_without_reading_matches(client, season_played):
+    """The chart's lines were stored with the standings (``Standing.nets``): a page view
+    reads no match."""
+    season, *_ = season_played
+    assert season.standings.get(player__name="Anna").net_line() == [380, 380 - 590]
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get(ladder_url(season)).content.decode()
+    assert html.count('<svg class="spark"') == 6
+    assert not [query for query in queries if "matches_match" in query["sql"]]
 
 
 def test_leaderboard_in_greek(client, season_played):

@@ -186,7 +186,7 @@ def test_start_a_match(client, director, club, players):
     }
     response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
-    assert "Choose a player for this seat." in response.content.decode()
+    assert response.context["form"].errors["west"] == ["Seat W has no player."]
     response = client.post(url, data | {"west": players[1].pk})
     assert response.status_code == 400  # a player in two seats: the service says so
     assert "only one seat" in response.content.decode()
@@ -220,7 +220,9 @@ def test_start_a_two_player_match(client, director, club, players):
     }
     response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="es")
     assert response.status_code == 400
-    assert "En una mesa de dos reparte primero Norte o Este." in response.content.decode()
+    assert (
+        "el primer repartidor debe ser N o E" in response.context["form"].errors["first_dealer"][0]
+    )
     response = client.post(url, data | {"first_dealer": "E"})
     assert response.status_code == 302
     table = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()

@@ -1,0 +1,27 @@
+"""Data migrations of the scoring app, run forward on stored standings."""
+
+import importlib
+from datetime import date
+
+import pytest
+from django.apps import apps
+
+from scoring.models import Standing
+from scoring.services import standings_recalculate
+from tests.scoring.factories import make_club, make_players, make_season, stored_match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_standings_stored_before_nets_get_the_ladders_chart_lines():
+    season = make_season(make_club())
+    ann, bob, cid, dot = make_players(season.club, "Ann", "Bob", "Cid", "Dot")
+    stored_match(season, date(2025, 3, 4), (ann, bob, cid, dot), (500, 120), "NS")
+    stored_match(season, date(2025, 3, 11), (bob, ann, dot, cid), (900, 1100), "EW")
+    standings_recalculate(season_id=season.id)
+    stored = dict(Standing.objects.values_list("player__name", "nets"))
+    Standing.objects.update(nets="")
+    migration = importlib.import_module("scoring.migrations.0002_standing_nets")
+    migration.fill_nets(apps, None)
+    assert dict(Standing.objects.values_list("player__name", "nets")) == stored
+    assert stored["Ann"] == "380 580"
