@@ -60,11 +60,14 @@ migrations-check: $(VENV)/.installed-dev
 	$(TEST_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 
 # Update the catalogs with every marked string (then translate what is new in each).
-# gettext wraps at 79 columns; the catalogs are kept at 100 (polib), so a run shows only real changes.
+# gettext wraps at 79 columns; the catalogs are kept at 100 (polib) without the empty bug-report
+# header, so a run shows only real changes.
 messages: $(VENV)/.installed-dev
 	$(TEST_ENV) $(BIN)/python manage.py makemessages --add-location=file --no-obsolete \
 		$(addprefix -l ,$(LOCALES)) $(addprefix --ignore=,$(MESSAGES_IGNORE))
-	$(BIN)/python -c "import glob, polib; [polib.pofile(f, wrapwidth=100).save() for f in glob.glob('locale/*/LC_MESSAGES/django.po')]"
+	$(BIN)/python -c "import glob, polib; \
+		pos = [polib.pofile(f, wrapwidth=100) for f in glob.glob('locale/*/LC_MESSAGES/django.po')]; \
+		[(po.metadata.pop('Report-Msgid-Bugs-To', None), po.save()) for po in pos]"
 
 # The compiled catalogs (.mo) are build output, not in git. Compiled in Python (polib), so
 # `make run` and `make test` need no GNU gettext; only `make messages` does.
