@@ -38,15 +38,11 @@ def matches_counted(*, clubs: QuerySet[Club]) -> QuerySet[Match]:
 
 
 def match_with_players(*, match_id: int, clubs: QuerySet[Club] | None = None) -> Match | None:
-    """The match (one of ``clubs``', when given) with its table, session, season, club and
-    players (the players in a query of their own: a nine-table join costs PostgreSQL more to
-    plan than the two queries take), or None."""
+    """The match (one of ``clubs``', when given) with its table, session, club and players
+    (the players in a query of their own: a nine-table join costs PostgreSQL more to plan than
+    the two queries take), or None."""
     matches = Match.objects.all() if clubs is None else matches_of(clubs=clubs)
-    match = (
-        matches.select_related("table__session__club", "table__session__season")
-        .filter(pk=match_id)
-        .first()
-    )
+    match = matches.select_related("table__session__club").filter(pk=match_id).first()
     if match is not None:
         ids = match.seat_ids
         players = Player.objects.in_bulk(ids.values())
