@@ -7,7 +7,8 @@ A client is a signed-in user (session or token) or a club API key. Reading:
 - a club's players, sessions and tables are for its members and keys only.
 Writing: a club's directors and its read-write keys. Superusers read and write every club.
 
-Each function memoises its answer on the request, so a view asks the database once.
+Each function memoises its answer on the request, so a view asks the database once. The views
+hand these clubs to the apps' selectors (``clubs=``), which read the rows.
 """
 
 from django.db.models import Q, QuerySet
@@ -65,18 +66,14 @@ def member_clubs(request) -> QuerySet[Club]:
     return _memo(request, "member", compute)
 
 
-def public_filter(request, club_path: str = "club") -> Q:
-    """Rows (reached from the club by ``club_path``) that the client reads at the public
-    level: its member clubs' and every public club's."""
-    prefix = "" if club_path == "" else f"{club_path}__"
-    return Q(**{f"{prefix}public": True}) | Q(
-        **{f"{prefix}pk__in": member_clubs(request).values("pk")}
-    )
-
-
 def readable_clubs(request) -> QuerySet[Club]:
-    """Clubs the client can read at least the public part of."""
-    return _memo(request, "readable", lambda: Club.objects.filter(public_filter(request, "")))
+    """Clubs the client reads at least the public part of: its member clubs and every public
+    club."""
+    return _memo(
+        request,
+        "readable",
+        lambda: Club.objects.filter(Q(public=True) | Q(pk__in=member_clubs(request).values("pk"))),
+    )
 
 
 def writable_clubs(request) -> QuerySet[Club]:

@@ -21,12 +21,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.response import Response
 
-from api import selectors as api_selectors
+from api import access
 from api.cache import cached_read, path_owner
 from api.pagination import PageNumberPagination
 from api.permissions import ClubPermission
 from api.serializers.common import PlayerRefSerializer
 from api.views.base import checked_id
+from clubs import selectors as club_selectors
 from clubs.models import Membership, Player, Season
 from scoring import selectors
 from scoring.models import Standing
@@ -177,7 +178,9 @@ class _SeasonReadView(mixins.ListModelMixin, viewsets.GenericViewSet):
     @cached_property
     def season(self) -> Season:
         season_id = checked_id(self.kwargs["season_id"])
-        return get_object_or_404(api_selectors.seasons_for(self.request), pk=season_id)
+        return get_object_or_404(
+            club_selectors.seasons_of(clubs=access.readable_clubs(self.request)), pk=season_id
+        )
 
 
 @extend_schema(

@@ -1,8 +1,9 @@
-"""Reads about clubs that more than one caller needs: who sees and who directs which club."""
+"""Reads about clubs that more than one caller needs: who sees and who directs which club, and
+the rows of the clubs a reader may see (``clubs``: a queryset of clubs the caller decided)."""
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
-from clubs.models import Club, Membership, Player, Role
+from clubs.models import Club, Membership, Player, Role, Season, Session, Table
 
 
 def _member_clubs(user, *, role: str | None = None) -> QuerySet[Membership, int]:
@@ -72,6 +73,29 @@ def club_role(user, club: Club) -> str | None:
 def players_in_clubs(clubs: QuerySet[Club]) -> QuerySet[Player]:
     """Players with a membership in any of ``clubs`` (each once)."""
     return Player.objects.filter(pk__in=Membership.objects.filter(club__in=clubs).values("player"))
+
+
+def players_with_memberships(*, clubs: QuerySet[Club]) -> QuerySet[Player]:
+    """As ``players_in_clubs``, each with its memberships in ``clubs`` (``visible_memberships``,
+    in order of creation)."""
+    visible = Membership.objects.filter(club__in=clubs).order_by("id")
+    return players_in_clubs(clubs).prefetch_related(
+        Prefetch("memberships", queryset=visible, to_attr="visible_memberships")
+    )
+
+
+def seasons_of(*, clubs: QuerySet[Club]) -> QuerySet[Season]:
+    return Season.objects.filter(club__in=clubs)
+
+
+def sessions_of(*, clubs: QuerySet[Club]) -> QuerySet[Session]:
+    """The sessions of ``clubs``, each with its number of tables (``table_count``)."""
+    return Session.objects.filter(club__in=clubs).annotate(table_count=Count("tables"))
+
+
+def tables_of(*, clubs: QuerySet[Club]) -> QuerySet[Table]:
+    """The tables of ``clubs``' sessions, each with its session."""
+    return Table.objects.filter(session__club__in=clubs).select_related("session")
 
 
 def active_players_of(club: Club) -> QuerySet[Player]:

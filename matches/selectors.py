@@ -1,11 +1,54 @@
-"""Reads about matches: the score sheet, as the rules engine replays it from the deals."""
+"""Reads about matches: the matches of the clubs a reader may see (``clubs``: a queryset of
+clubs the caller decided), and the score sheet, as the rules engine replays it from the deals."""
 
 from dataclasses import dataclass
 
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from matches.models import Deal, Match
-from scoring.engine import PassedOut, Sheet, Side, parse_kind, score_match
+from clubs.models import Club, Player
+from matches.models import SEAT_FIELDS, Deal, Match
+from scoring.engine import PassedOut, Seat, Sheet, Side, parse_kind, score_match
+
+
+def matches_of(*, clubs: QuerySet[Club]) -> QuerySet[Match]:
+    """The matches of ``clubs``, each with its table, session and club."""
+    return Match.objects.filter(table__session__club__in=clubs).select_related(
+        "table__session__club"
+    )
+
+
+def _deal_count() -> Coalesce:
+    """How many deals a match has, as a subquery per row: unlike ``Count("deals")`` it needs
+    no GROUP BY of the whole joined row, and a list's COUNT(*) leaves it out (and the deals)."""
+    per_match = (
+        Deal.objects.filter(match=OuterRef("pk"))
+        .order_by()
+        .values("match")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(per_match, output_field=IntegerField()), 0)
+
+
+def matches_counted(*, clubs: QuerySet[Club]) -> QuerySet[Match]:
+    """As ``matches_of``, each with its number of deals (``deal_count``)."""
+    return matches_of(clubs=clubs).annotate(deal_count=_deal_count())
+
+
+def match_with_players(*, match_id: int, clubs: QuerySet[Club] | None = None) -> Match | None:
+    """The match (one of ``clubs``', when given) with its table, session, club and players
+    (the players in a query of their own: a nine-table join costs PostgreSQL more to plan than
+    the two queries take), or None."""
+    matches = Match.objects.all() if clubs is None else matches_of(clubs=clubs)
+    match = matches.select_related("table__session__club").filter(pk=match_id).first()
+    if match is not None:
+        ids = match.seat_ids
+        players = Player.objects.in_bulk(ids.values())
+        for seat, pk in ids.items():
+            setattr(match, SEAT_FIELDS[Seat(seat)], players[pk])
+    return match
 
 
 def _scored(match: Match) -> tuple[list[Deal], Sheet]:

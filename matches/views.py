@@ -11,7 +11,7 @@ from datetime import date
 
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -91,12 +91,10 @@ def session_sheet(request, slug: str, day: date):
 
 
 def _match(pk: int) -> Match:
-    return get_object_or_404(
-        Match.objects.select_related(
-            "table__session__club", "table__session__season", *SEAT_FIELDS.values()
-        ),
-        pk=pk,
-    )
+    match = selectors.match_with_players(match_id=pk)
+    if match is None:
+        raise Http404
+    return match
 
 
 def _sheet_context(request, match: Match) -> dict:

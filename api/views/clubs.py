@@ -3,7 +3,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.response import Response
 
-from api import selectors
+from api import access
 from api.filters import ClubFilter
 from api.idempotency import idempotent
 from api.permissions import ClubPermission, SignedInUserForCreate
@@ -31,7 +31,7 @@ class ClubViewSet(
     ordering = ["name"]
 
     def get_queryset(self):
-        return selectors.clubs_for(self.request)
+        return access.readable_clubs(self.request)
 
     def club_id_of(self, obj) -> int:
         return obj.pk

@@ -9,7 +9,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 
-from api import access, selectors
+from api import access
 from api.cache import cached_read, filter_owner, path_owner
 from api.filters import MatchFilter
 from api.idempotency import idempotent
@@ -23,8 +23,7 @@ from api.serializers.deals import (
 )
 from api.serializers.matches import MatchCreateSerializer, MatchSerializer
 from api.views.base import ClubScopedViewSet, checked_id
-from matches import selectors as match_selectors
-from matches import services
+from matches import selectors, services
 from matches.models import Deal, Match
 
 
@@ -57,7 +56,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     service_error_fields = {"date": "played_on"}
 
     def get_queryset(self):
-        return selectors.matches_for(self.request)
+        return selectors.matches_counted(clubs=access.readable_clubs(self.request))
 
     def club_id_of(self, obj) -> int:
         return obj.table.session.club_id
@@ -110,10 +109,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     @action(detail=True, methods=["get"], url_path="score-sheet")
     @cached_read(path_owner("match", "pk"), depends=("match",))
     def score_sheet(self, request, pk=None):
-        match = selectors.match_for_sheet(request, checked_id(pk))
+        match = selectors.match_with_players(
+            match_id=checked_id(pk), clubs=access.readable_clubs(request)
+        )
         if match is None:
             raise NotFound()
-        sheet = match_selectors.match_sheet(match=match)
+        sheet = selectors.match_sheet(match=match)
         return Response(ScoreSheetSerializer((match, sheet)).data)
 
 
@@ -175,7 +176,7 @@ class DealViewSet(ClubScopedViewSet):
         """The match with its table, session and club: a 404 unless the client may read it,
         and for a write a 403 unless the client directs its club."""
         match = (
-            selectors.readable_matches(self.request)
+            selectors.matches_of(clubs=access.readable_clubs(self.request))
             .filter(pk=checked_id(self.kwargs["match_id"]))
             .first()
         )
@@ -188,7 +189,7 @@ class DealViewSet(ClubScopedViewSet):
         return match
 
     def _row(self, match, sequence: int):
-        sheet = match_selectors.match_sheet(match=match)
+        sheet = selectors.match_sheet(match=match)
         if not 1 <= sequence <= len(sheet.rows):
             raise NotFound(gettext("This match has no deal %(sequence)s.") % {"sequence": sequence})
         return sheet.rows[sequence - 1]
@@ -199,7 +200,7 @@ class DealViewSet(ClubScopedViewSet):
     @cached_read(path_owner("match", "match_id"), depends=("match",))
     def list(self, request, match_id=None):
         match = self.get_match()
-        sheet = match_selectors.match_sheet(match=match)
+        sheet = selectors.match_sheet(match=match)
         rows = self.paginate_queryset(list(sheet.rows))
         data = DealSerializer(rows, many=True, context={"match": match}).data
         return self.get_paginated_response(data)

@@ -5,7 +5,7 @@ from rest_framework import mixins, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
-from api import access, selectors
+from api import access
 from api.filters import PlayerFilter
 from api.idempotency import idempotent
 from api.serializers.players import (
@@ -14,7 +14,7 @@ from api.serializers.players import (
     PlayerUpdateSerializer,
 )
 from api.views.base import ClubScopedViewSet
-from clubs import services
+from clubs import selectors, services
 from clubs.models import Club
 
 
@@ -39,7 +39,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
     ordering = ["name"]
 
     def get_queryset(self):
-        return selectors.players_for(self.request)
+        return selectors.players_with_memberships(clubs=access.member_clubs(self.request))
 
     def can_write(self, request, obj) -> bool:
         return any(access.can_write_club(request, m.club_id) for m in obj.visible_memberships)

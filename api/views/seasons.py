@@ -3,12 +3,12 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.response import Response
 
-from api import selectors
+from api import access
 from api.filters import SeasonFilter
 from api.idempotency import idempotent
 from api.serializers.seasons import SeasonSerializer
 from api.views.base import ClubScopedViewSet
-from clubs import services
+from clubs import selectors, services
 
 
 @extend_schema_view(
@@ -33,7 +33,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
     ordering = ["-start_date"]
 
     def get_queryset(self):
-        return selectors.seasons_for(self.request)
+        return selectors.seasons_of(clubs=access.readable_clubs(self.request))
 
     def club_id_of(self, obj) -> int:
         return obj.club_id

@@ -5,12 +5,12 @@ from rest_framework import mixins, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
-from api import access, selectors
+from api import access
 from api.filters import SessionFilter, TableFilter
 from api.idempotency import idempotent
 from api.serializers.sessions import SessionSerializer, TableSerializer
 from api.views.base import ClubScopedViewSet
-from clubs import services
+from clubs import selectors, services
 
 
 @extend_schema_view(
@@ -33,7 +33,7 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScope
     service_error_fields = {"played_on": "date"}
 
     def get_queryset(self):
-        return selectors.sessions_for(self.request)
+        return selectors.sessions_of(clubs=access.member_clubs(self.request))
 
     def club_id_of(self, obj) -> int:
         return obj.club_id
@@ -73,7 +73,7 @@ class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     http_method_names = ["get", "post", "head"]
 
     def get_queryset(self):
-        return selectors.tables_for(self.request)
+        return selectors.tables_of(clubs=access.member_clubs(self.request))
 
     def club_id_of(self, obj) -> int:
         return obj.session.club_id

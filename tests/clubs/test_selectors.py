@@ -1,15 +1,20 @@
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from clubs.models import Club
 from clubs.selectors import (
     can_direct,
     can_read,
     club_role,
     clubs_directed_by,
     clubs_visible_to,
+    players_with_memberships,
+    seasons_of,
+    sessions_of,
+    tables_of,
 )
-from clubs.services import club_update, player_create
-from tests.clubs.factories import make_club, make_user
+from clubs.services import club_update, player_create, session_ensure, table_create
+from tests.clubs.factories import PLAY_DATE, make_club, make_players, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -54,3 +59,22 @@ def test_visibility_and_roles():
     assert directed(director) == [club]
     assert directed(member) == directed(outsider) == directed(AnonymousUser()) == []
     assert not can_direct(None, club.pk)
+
+
+def test_the_rows_of_the_clubs_given():
+    club, other = make_club(), make_club()
+    members = make_players(club, 2)
+    outsiders = make_players(other, 1)
+    session, _created = session_ensure(club=club, date=PLAY_DATE)
+    table = table_create(session=session, seats=4)
+    table_create(session=session_ensure(club=other, date=PLAY_DATE)[0], seats=2)
+    mine = Club.objects.filter(pk=club.pk)
+
+    assert [season.club for season in seasons_of(clubs=mine)] == [club]
+    assert [(s.pk, s.table_count) for s in sessions_of(clubs=mine)] == [(session.pk, 1)]
+    assert list(tables_of(clubs=mine)) == [table]
+    players = players_with_memberships(clubs=mine).order_by("id")
+    assert list(players)[-2:] == members  # after the creator's player
+    assert not set(players) & set(outsiders)
+    assert [m.club for m in players[0].visible_memberships] == [club]
+    assert list(sessions_of(clubs=Club.objects.none())) == []

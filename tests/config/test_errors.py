@@ -92,12 +92,12 @@ def test_paths_under_api_outside_v1_are_a_json_404(club):
 
 
 def test_an_uncaught_error_in_the_api_is_a_500_in_its_shape(club, monkeypatch):
-    from api import selectors
+    from api import access
 
     def broken(request):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(selectors, "clubs_for", broken)
+    monkeypatch.setattr(access, "readable_clubs", broken)
     body = api_error(api_client().get("/api/v1/clubs/"), 500, "server_error")
     assert "a bug" not in body["detail"]
 
