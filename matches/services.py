@@ -292,7 +292,9 @@ def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
     for seat, pk in ids.items():
         membership = memberships.get(pk)
         if membership is None and isinstance(given[seat], int):
-            errors[SEAT_ERRORS[seat]] = [_("Seat %(seat)s must be a player.") % {"seat": seat}]
+            errors[SEAT_ERRORS[seat]] = [
+                _("There is no player %(id)s in %(club)s.") % {"id": pk, "club": club}
+            ]
         elif membership is None:
             errors[SEAT_ERRORS[seat]] = [
                 _("%(player)s (seat %(seat)s) is not a member of %(club)s.")

@@ -78,9 +78,7 @@ def score_rubber(
     if players == 2 and first_dealer not in (Seat.N, Seat.E):
         raise InvalidInput(
             "first_dealer",
-            gettext_noop(
-                "a table of two has only seats N and E; first_dealer must be N or E, got %(seat)s"
-            ),
+            gettext_noop("At a table of two, North or East deals first."),
             seat=first_dealer.value,
         )
 

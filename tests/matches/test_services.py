@@ -159,6 +159,16 @@ def test_players_must_be_distinct_members_active_and_fit_the_kind(club, players,
     with pytest.raises(ValidationError) as error:  # a two-player match has no South
         match_create(club=club, kind="two_player", seats=seats_of(players[:3]), played_on=PLAY_DATE)
     assert "N and E" in error.value.message_dict["seats.S"][0]
+    with pytest.raises(ValidationError) as error:  # a player of another club, by id
+        match_create(club=club, kind="chicago", seats=seats_of(players[:3]) | {"W": stranger.pk})
+    assert error.value.message_dict == {
+        "seats.W": [f"There is no player {stranger.pk} in {club.name}."]
+    }
+    with pytest.raises(ValidationError) as error:  # the engine's rule, in words for a person
+        match_create(club=club, kind="two_player", seats=seats_of(players[:2]), first_dealer="W")
+    assert error.value.message_dict == {
+        "first_dealer": ["At a table of two, North or East deals first."]
+    }
     membership_set(club=club, player=players[3], active=False, actor=None)
     with pytest.raises(ValidationError) as error:
         match_create(club=club, kind="chicago", seats=seats_of(players), played_on=PLAY_DATE)

@@ -99,7 +99,7 @@ def test_dispatch_rubber_and_two_player() -> None:
         (
             lambda: score_match("two_player", [], first_dealer="S"),
             "first_dealer",
-            "a table of two has only seats N and E; first_dealer must be N or E, got S",
+            "At a table of two, North or East deals first.",
         ),
     ],
 )

@@ -191,7 +191,7 @@ def test_two_player_seats() -> None:
         score_rubber([], first_dealer=Seat.W, players=2)
     assert (error.value.field, str(error.value)) == (
         "first_dealer",
-        "a table of two has only seats N and E; first_dealer must be N or E, got W",
+        "At a table of two, North or East deals first.",
     )
     with pytest.raises(InvalidInput, match="a rubber is played by 4 players or 2, got 3"):
         score_rubber([], first_dealer=Seat.N, players=3)
