@@ -220,9 +220,9 @@ def test_start_a_two_player_match(client, director, club, players):
     }
     response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="es")
     assert response.status_code == 400
-    assert (
-        "el primer repartidor debe ser N o E" in response.context["form"].errors["first_dealer"][0]
-    )
+    assert response.context["form"].errors["first_dealer"] == [
+        "En una mesa de dos reparte primero Norte o Este."
+    ]
     response = client.post(url, data | {"first_dealer": "E"})
     assert response.status_code == 302
     table = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
