@@ -23,8 +23,9 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Session, Table
-from clubs.services import Actor, _as_date, session_get_or_create, table_create
+from clubs.services import Actor, session_get_or_create, table_create
 from clubs.signals import club_changed, seasons_changed
+from clubs.validators import as_date
 from matches.messages import engine_message
 from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus
 from matches.signals import match_changed
@@ -343,7 +344,7 @@ def match_create(
         raise _invalid(error) from None
     by_seat = _check_seats(club, kind, seats)
     if played_on is not None:
-        played_on = _as_date(played_on, field="played_on")
+        played_on = as_date(played_on, field="played_on")
     if session is not None and session.club_id != club.pk:
         raise ValidationError({"session": [_("This session belongs to another club.")]})
     if table is not None:
