@@ -294,13 +294,13 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
             arguments = form.service_arguments()
             try:
                 if sequence is None:
-                    deal = deal_record(
+                    scored = deal_record(
                         match=match,
                         expected_sequence=form.cleaned_data["expected_sequence"],
                         actor=request.user,
                         **arguments,
                     )
-                    message = gettext("Deal %(n)s recorded.") % {"n": deal.sequence}
+                    message = gettext("Deal %(n)s recorded.") % {"n": scored.deal.sequence}
                 else:
                     deal_correct(match=match, sequence=sequence, actor=request.user, **arguments)
                     message = gettext("Deal %(n)s corrected; later deals re-scored.") % {

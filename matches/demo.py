@@ -125,7 +125,7 @@ def _play_to_the_end(match: Match, rng: random.Random, *, actor, limit: int = 60
             return
         match = deal_record(
             match=match, actor=actor, **random_deal(rng, seats=_seats_of(match))
-        ).match
+        ).deal.match
     raise RuntimeError(f"the demo match {match.pk} did not end in {limit} deals")
 
 

@@ -1,25 +1,45 @@
 """Reads about matches: the score sheet, as the rules engine replays it from the deals."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from matches.models import Deal, Match
-from scoring.engine import PassedOut, Sheet, Side, parse_kind, score_match
+from scoring.engine import DealResult, PassedOut, Sheet, Side, check_next, score_match
+
+
+def sheet_of(
+    *,
+    match: Match,
+    results: Sequence[DealResult],
+    vulnerability: str,
+    finished: bool | None = None,
+    new: DealResult | None = None,
+) -> Sheet:
+    """The engine's sheet of ``results`` at ``match`` (its kind and first dealer) with the
+    club's Chicago ``vulnerability`` option, a rubber ended early when ``finished`` (default:
+    when the match was finished early). With ``new``, the sheet with that result added, which
+    the engine refuses (``MatchComplete``) if the match takes no further deal. The one place
+    that turns a match's results into its sheet; the engine's errors pass through."""
+    options: dict[str, Any] = {
+        "first_dealer": match.first_dealer,
+        "vulnerability": vulnerability,
+        "finished": match.finished_early if finished is None else finished,
+    }
+    if new is not None:
+        return check_next(match.kind, results, new, **options)
+    return score_match(match.kind, results, **options)
 
 
 def _scored(match: Match) -> tuple[list[Deal], Sheet]:
-    """The match's deals in order and the engine's sheet of them (a rubber finished early
-    with ``finished=True``), with the club's Chicago vulnerability option."""
+    """The match's deals in order and the engine's sheet of them."""
     deals = list(Deal.objects.filter(match=match).order_by("sequence"))
-    kind = parse_kind(match.kind)
-    sheet = score_match(
-        kind,
-        [deal.result for deal in deals],
-        first_dealer=match.first_dealer,
+    sheet = sheet_of(
+        match=match,
+        results=[deal.result for deal in deals],
         vulnerability=match.table.session.club.chicago_vulnerability,
-        finished=match.finished_early,
-        players=kind.seats,
     )
     return deals, sheet
 

@@ -214,7 +214,7 @@ def test_filters_and_search_by_player_name(as_director, director, club, chicago,
 
 
 def test_deals_are_read_only_with_history_that_cannot_revert(as_director, chicago, director):
-    deal = deal_record(match=chicago, contract="4H", declarer="S", tricks=10, actor=director)
+    deal = deal_record(match=chicago, contract="4H", declarer="S", tricks=10, actor=director).deal
     page = as_director.get(f"/admin/matches/deal/{deal.pk}/change/").content.decode()
     assert 'name="tricks"' not in page
     history = as_director.get(f"/admin/matches/deal/{deal.pk}/history/").content.decode()
@@ -230,7 +230,7 @@ def test_deals_are_read_only_with_history_that_cannot_revert(as_director, chicag
 def test_a_directors_choices_of_matches_are_their_clubs_through_the_match_admin(
     director, chicago, bravo_match
 ):
-    deal = deal_record(match=chicago, contract="1NT", declarer="N", tricks=7)
+    deal = deal_record(match=chicago, contract="1NT", declarer="N", tricks=7).deal
     assert list(scoped_choices(Match, director)) == [chicago]
     assert list(scoped_choices(Deal, director)) == [deal]  # not Bravoclub's
     assert scoped_choices(Match, make_user("root", is_superuser=True)) is None
