@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from matches.models import Deal, Match
-from scoring.engine import DealResult, PassedOut, Sheet, Side, check_next, score_match
+from scoring.engine import DealResult, DealRow, PassedOut, Sheet, Side, check_next, score_match
 
 
 def sheet_of(
@@ -18,11 +18,9 @@ def sheet_of(
     finished: bool | None = None,
     new: DealResult | None = None,
 ) -> Sheet:
-    """The engine's sheet of ``results`` at ``match`` (its kind and first dealer) with the
-    club's Chicago ``vulnerability`` option, a rubber ended early when ``finished`` (default:
-    when the match was finished early). With ``new``, the sheet with that result added, which
-    the engine refuses (``MatchComplete``) if the match takes no further deal. The one place
-    that turns a match's results into its sheet; the engine's errors pass through."""
+    """The one place that turns a match's ``results`` into its sheet: with the club's Chicago
+    ``vulnerability``, a rubber ended early if ``finished`` (default: as the match was); with
+    ``new`` added after them (``MatchComplete`` if the match takes no more deals)."""
     options: dict[str, Any] = {
         "first_dealer": match.first_dealer,
         "vulnerability": vulnerability,
@@ -51,20 +49,15 @@ def match_sheet(*, match: Match) -> Sheet:
 
 @dataclass(frozen=True)
 class SheetLine:
-    """One deal of a match as the admin's score sheet shows it."""
+    """One deal of a match as the admin's score sheet shows it: its row of the engine's sheet,
+    with the row's result and vulnerability in words."""
 
     deal_id: int
-    sequence: int
-    number: int | None
-    dealer: str
+    row: DealRow
     vulnerable: str
     contract: str
     declarer: str
     result: str
-    points_ns: int
-    points_ew: int
-    partscore_ns: int
-    partscore_ew: int
 
 
 def _vulnerable_text(vulnerable: tuple[Side, ...]) -> str:
@@ -75,8 +68,8 @@ def _vulnerable_text(vulnerable: tuple[Side, ...]) -> str:
     return _("none")
 
 
-def match_sheet_lines(*, match: Match) -> list[SheetLine]:
-    """The match's deals in order, each with its row of the engine's sheet."""
+def match_sheet_lines(*, match: Match) -> tuple[Sheet, list[SheetLine]]:
+    """The match's sheet, and its deals in order, each with its row of the sheet."""
     deals, sheet = _scored(match)
     lines = []
     for deal, row in zip(deals, sheet.rows, strict=True):
@@ -86,20 +79,6 @@ def match_sheet_lines(*, match: Match) -> list[SheetLine]:
         else:
             contract, declarer = str(result.contract), result.declarer.value
             result_text = result.result_text
-        lines.append(
-            SheetLine(
-                deal_id=deal.pk,
-                sequence=row.sequence,
-                number=row.number,
-                dealer=row.dealer.value,
-                vulnerable=_vulnerable_text(row.vulnerable),
-                contract=contract,
-                declarer=declarer,
-                result=result_text,
-                points_ns=row.ns,
-                points_ew=row.ew,
-                partscore_ns=row.partscore_ns,
-                partscore_ew=row.partscore_ew,
-            )
-        )
-    return lines
+        vulnerable = _vulnerable_text(row.vulnerable)
+        lines.append(SheetLine(deal.pk, row, vulnerable, contract, declarer, result_text))
+    return sheet, lines

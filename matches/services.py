@@ -65,8 +65,7 @@ SEAT_ERRORS = {seat: f"seats.{seat.value}" for seat in Seat}
 
 @dataclass(frozen=True)
 class Locked:
-    """A match as ``_lock`` read it, with its table's session and its club's Chicago
-    vulnerability option, from the same query."""
+    """A match as ``_lock`` read it, with its session, its club and the club's Chicago option."""
 
     match: Match
     club_id: int
@@ -219,8 +218,9 @@ TOTALS = ("status", "winner", "finished_early", "total_ns", "total_ew")
 """What the services store on a match from its sheet."""
 
 
-def _store_totals(match: Match, sheet: Sheet, *, actor: Actor | str, reason: str) -> None:
-    """The sheet's totals, status and winner on the (locked) match."""
+def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: str) -> None:
+    """The sheet's totals, status and winner on the locked match."""
+    match = locked.match
     if match.status != MatchStatus.ABANDONED:
         match.status = MatchStatus.COMPLETE if sheet.complete else MatchStatus.IN_PROGRESS
         match.winner = sheet.winner.value if sheet.complete and sheet.winner else ""
@@ -241,18 +241,15 @@ def _refuse_unless_last(deals: list[Deal], sequence: int) -> None:
         )
 
 
-def _deals(match: Match) -> list[Deal]:
-    """The match's deals in order."""
-    return list(Deal.objects.filter(match=match).order_by("sequence"))
+def _deals(locked: Locked) -> list[Deal]:
+    """The locked match's deals in order."""
+    return list(Deal.objects.filter(match=locked.match).order_by("sequence"))
 
 
-def _result(
-    *, passed_out: bool, contract: str | None, declarer: str | None, tricks: int | None
-) -> DealResult:
+def _result(**entered: Any) -> DealResult:
+    """The engine's result of what was entered (``make_result``'s arguments)."""
     with _refusals():
-        return make_result(
-            passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks
-        )
+        return make_result(**entered)
 
 
 # --- matches -------------------------------------------------------------------------------
@@ -398,8 +395,7 @@ def match_create(
 
 @dataclass(frozen=True)
 class ScoredDeal:
-    """A deal as ``deal_record`` or ``deal_correct`` stored it, and its row of the sheet the
-    service scored (what the API answers); ``deal.match`` is the match with its new totals."""
+    """A deal as the service stored it (``deal.match`` has the new totals) and its sheet row."""
 
     deal: Deal
     row: DealRow
@@ -421,12 +417,11 @@ def deal_record(
 
     ``expected_sequence``, when given, must be the next sequence number: a client that
     shows deal k sends k, and whoever records deal k second gets a ``MatchConflict``.
-
     """
     locked = _lock(match)
     result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
     _refuse_if_abandoned(locked)
-    deals = _deals(locked.match)
+    deals = _deals(locked)
     sequence = len(deals) + 1
     if expected_sequence is not None:
         if isinstance(expected_sequence, bool) or not isinstance(expected_sequence, int):
@@ -445,9 +440,7 @@ def deal_record(
     deal = Deal(match=locked.match, sequence=sequence, **_entered(result))
     _attribute(deal, actor, _("deal recorded"))
     deal.save()
-    _store_totals(
-        locked.match, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence}
-    )
+    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence})
     _season_changed(locked)
     return ScoredDeal(deal=deal, row=sheet.rows[-1])
 
@@ -474,7 +467,7 @@ def deal_correct(
     locked = _lock(match)
     result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
     _refuse_if_abandoned(locked)
-    deals = _deals(locked.match)
+    deals = _deals(locked)
     if isinstance(sequence, bool) or not isinstance(sequence, int):
         raise ValidationError({"sequence": [_("The deal's sequence is a whole number.")]})
     if not 1 <= sequence <= len(deals):
@@ -490,9 +483,7 @@ def deal_correct(
         setattr(corrected, name, value)
     _attribute(corrected, actor, _("deal corrected"))
     corrected.save()
-    _store_totals(
-        locked.match, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence}
-    )
+    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence})
     _season_changed(locked)
     return ScoredDeal(deal=corrected, row=sheet.rows[index])
 
@@ -505,7 +496,7 @@ def deal_delete_last(
     (so nobody deletes a deal someone else recorded a moment ago)."""
     locked = _lock(match)
     _refuse_if_abandoned(locked)
-    deals = _deals(locked.match)
+    deals = _deals(locked)
     if not deals:
         raise MatchConflict(_("This match has no deal to delete."))
     if sequence is not None:
@@ -514,9 +505,7 @@ def deal_delete_last(
     sheet = _score(locked, [deal.result for deal in deals[:-1]])
     _attribute(last, actor, _("deal deleted"))
     last.delete()
-    _store_totals(
-        locked.match, sheet, actor=actor, reason=_("deal %(n)s deleted") % {"n": last.sequence}
-    )
+    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s deleted") % {"n": last.sequence})
     _season_changed(locked)
 
 
@@ -535,8 +524,8 @@ def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     _refuse_if_abandoned(locked)
     if locked.match.status == MatchStatus.COMPLETE:
         raise MatchConflict(_("This rubber is already complete."))
-    sheet = _score(locked, [deal.result for deal in _deals(locked.match)], finished=True)
-    _store_totals(locked.match, sheet, actor=actor, reason=_("rubber finished early"))
+    sheet = _score(locked, [deal.result for deal in _deals(locked)], finished=True)
+    _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
     _season_changed(locked)
     return locked.match
 
@@ -560,8 +549,8 @@ def match_abandon(*, match: Match | int, actor: Actor | str = None) -> Match:
 
 def _rescore(match: Match | int, *, actor: Actor | str) -> Match:
     locked = _lock(match)
-    sheet = _score(locked, [deal.result for deal in _deals(locked.match)])
-    _store_totals(locked.match, sheet, actor=actor, reason=_("re-scored with the club's options"))
+    sheet = _score(locked, [deal.result for deal in _deals(locked)])
+    _store_totals(locked, sheet, actor=actor, reason=_("re-scored with the club's options"))
     return locked.match
 
 

@@ -187,12 +187,6 @@ class DealViewSet(ClubScopedViewSet):
             raise PermissionDenied(gettext("You do not direct this club."))
         return match
 
-    def _row(self, match, sequence: int):
-        sheet = match_selectors.match_sheet(match=match)
-        if not 1 <= sequence <= len(sheet.rows):
-            raise NotFound(gettext("This match has no deal %(sequence)s.") % {"sequence": sequence})
-        return sheet.rows[sequence - 1]
-
     def _deal_response(self, match, row, code=status.HTTP_200_OK) -> Response:
         return Response(DealSerializer(row, context={"match": match}).data, status=code)
 
@@ -207,7 +201,10 @@ class DealViewSet(ClubScopedViewSet):
     @cached_read(path_owner("match", "match_id"), depends=("match",))
     def retrieve(self, request, match_id=None, sequence=None):
         match = self.get_match()
-        return self._deal_response(match, self._row(match, checked_id(sequence)))
+        rows, number = match_selectors.match_sheet(match=match).rows, checked_id(sequence)
+        if not 1 <= number <= len(rows):
+            raise NotFound(gettext("This match has no deal %(sequence)s.") % {"sequence": number})
+        return self._deal_response(match, rows[number - 1])
 
     @idempotent
     def create(self, request, match_id=None):
