@@ -17,13 +17,12 @@ from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Model, Q
-from django.forms import DateField
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import club_ids_directed_by, club_role, is_director
 from clubs.signals import club_changed, club_scoring_changed, seasons_changed
-from clubs.validators import clean_name, clean_notes
+from clubs.validators import as_date, clean_name, clean_notes
 
 DIRECTORS_GROUP = "Directors"
 # What a director may do in the admin (scoped to their own clubs by the admin itself).
@@ -109,20 +108,6 @@ def _save(instance: Model, *, field: str, message: str) -> None:
             instance.save()
     except IntegrityError:
         raise ValidationError({field: [message]}) from None
-
-
-def _as_date(value: Any, *, field: str) -> datetime.date:
-    if isinstance(value, datetime.datetime):
-        raise ValidationError({field: [_("Give a date without a time, e.g. 2025-03-14.")]})
-    if isinstance(value, datetime.date):
-        return value
-    try:
-        parsed = DateField().to_python(value)
-    except ValidationError as error:
-        raise ValidationError({field: error.messages}) from None
-    if parsed is None:
-        raise ValidationError({field: [_("A date is required, e.g. 2025-03-14.")]})
-    return parsed
 
 
 def _check_active(active: object) -> bool:
@@ -491,8 +476,8 @@ def season_create(
     season = Season(
         club=club,
         name=clean_name(name, field="name"),
-        start_date=_as_date(start_date, field="start_date"),
-        end_date=_as_date(end_date, field="end_date"),
+        start_date=as_date(start_date, field="start_date"),
+        end_date=as_date(end_date, field="end_date"),
     )
     _check_season(season)
     _save(season, field="start_date", message=_("The season overlaps another season."))
@@ -508,7 +493,7 @@ def season_update(*, season: Season, **fields: object) -> Season:
     with _restored_on_error(season, SEASON_FIELDS):
         for name, value in fields.items():
             if name in ("start_date", "end_date"):
-                value = _as_date(value, field=name)
+                value = as_date(value, field=name)
             elif name == "name":
                 value = clean_name(value, field="name")
             setattr(season, name, value)
@@ -532,7 +517,7 @@ def session_ensure(
 ) -> tuple[Session, bool]:
     """The club's session on ``date``, created if needed in the club's season covering that
     date, with ``notes`` when given; and whether it was created."""
-    date = _as_date(date, field="date")
+    date = as_date(date, field="date")
     session = Session.objects.filter(club=club, date=date).first()
     created = session is None
     if session is None:

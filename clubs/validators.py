@@ -1,4 +1,5 @@
-"""What a person may type as a name (of a club, a player, a season) or as a session's notes.
+"""What a person may type as a name (of a club, a player, a season), as a session's notes, or
+as a date.
 
 A name is trimmed of surrounding whitespace (Unicode's too, e.g. U+3000) and refused when it
 holds a control character, a line separator, an invisible formatting character (a zero-width
@@ -13,9 +14,12 @@ text-direction embedding, override or isolate.
 The services call these; the API and the admin show the error beside the field it names.
 """
 
+import datetime
 import unicodedata
+from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.forms import DateField
 from django.utils.translation import gettext as _
 
 _JOINERS = frozenset("\u200c\u200d")
@@ -72,3 +76,19 @@ def clean_notes(value, *, field: str):
             )
             raise ValidationError({field: [message % {"code": _code(char)}]})
     return value
+
+
+def as_date(value: Any, *, field: str) -> datetime.date:
+    """``value`` (a date, or a text such as "2025-03-14") as a date; a ValidationError on
+    ``field`` if it is none, or a date with a time."""
+    if isinstance(value, datetime.datetime):
+        raise ValidationError({field: [_("Give a date without a time, e.g. 2025-03-14.")]})
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        parsed = DateField().to_python(value)
+    except ValidationError as error:
+        raise ValidationError({field: error.messages}) from None
+    if parsed is None:
+        raise ValidationError({field: [_("A date is required, e.g. 2025-03-14.")]})
+    return parsed

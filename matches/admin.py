@@ -23,7 +23,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from clubs.admin import ClubListFilter, ClubScopedAdmin, ServiceForm
 from clubs.models import Club, Player, Table
 from matches.models import SEAT_FIELDS, Deal, KindChoice, Match, MatchStatus, SeatChoice
-from matches.selectors import match_sheet, match_sheet_lines
+from matches.selectors import match_sheet_lines
 from matches.services import (
     MatchConflict,
     deal_correct,
@@ -294,13 +294,13 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
             arguments = form.service_arguments()
             try:
                 if sequence is None:
-                    deal = deal_record(
+                    scored = deal_record(
                         match=match,
                         expected_sequence=form.cleaned_data["expected_sequence"],
                         actor=request.user,
                         **arguments,
                     )
-                    message = gettext("Deal %(n)s recorded.") % {"n": deal.sequence}
+                    message = gettext("Deal %(n)s recorded.") % {"n": scored.deal.sequence}
                 else:
                     deal_correct(match=match, sequence=sequence, actor=request.user, **arguments)
                     message = gettext("Deal %(n)s corrected; later deals re-scored.") % {
@@ -365,8 +365,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
         }
         match = self.get_object(request, unquote(object_id))
         if match is not None and self.has_view_permission(request, match):
-            lines = match_sheet_lines(match=match)
-            sheet = match_sheet(match=match)
+            sheet, lines = match_sheet_lines(match=match)
             can_change = self.has_change_permission(request, match)
             context.update(
                 sheet_lines=lines,
@@ -385,7 +384,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
                 and match.status == MatchStatus.IN_PROGRESS
                 and match.kind != Kind.CHICAGO,
                 can_abandon=can_change and match.status == MatchStatus.IN_PROGRESS,
-                last_sequence=lines[-1].sequence if lines else None,
+                last_sequence=lines[-1].row.sequence if lines else None,
             )
             context.setdefault("deal_form", self._deal_form(match))
         return super().change_view(request, object_id, form_url, extra_context=context)

@@ -23,13 +23,14 @@ from clubs.services import (
     table_create,
 )
 from matches.models import Match, MatchStatus
+from matches.selectors import sheet_of
 from matches.services import (
     deal_record,
     match_create,
     match_finish,
     season_changes_batched,
 )
-from scoring.engine import make_result, score_match
+from scoring.engine import make_result
 
 DEMO_SLUG = "partscore-demo"
 DEMO_SEED = 20250314
@@ -125,20 +126,18 @@ def _play_to_the_end(match: Match, rng: random.Random, *, actor, limit: int = 60
             return
         match = deal_record(
             match=match, actor=actor, **random_deal(rng, seats=_seats_of(match))
-        ).match
+        ).deal.match
     raise RuntimeError(f"the demo match {match.pk} did not end in {limit} deals")
 
 
 def _play_without_ending(match: Match, rng: random.Random, *, deals: int, actor) -> None:
     """Record ``deals`` deals that leave the rubber unfinished (asking the engine first)."""
     entries: list[dict] = []
+    vulnerability = match.table.session.club.chicago_vulnerability
     while len(entries) < deals:
         entry = random_deal(rng, seats=_seats_of(match))
-        sheet = score_match(
-            match.kind,
-            _results([*entries, entry]),
-            first_dealer=match.first_dealer,
-        )
+        results = _results([*entries, entry])
+        sheet = sheet_of(match=match, results=results, vulnerability=vulnerability)
         if sheet.complete:
             continue  # that deal would win the rubber: the evening is not over yet
         deal_record(match=match, actor=actor, **entry)

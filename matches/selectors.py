@@ -1,7 +1,9 @@
 """Reads about matches: the matches of the clubs a reader may see (``clubs``: a queryset of
 clubs the caller decided), and the score sheet, as the rules engine replays it from the deals."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -9,7 +11,16 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player
 from matches.models import SEAT_FIELDS, Deal, Match
-from scoring.engine import PassedOut, Seat, Sheet, Side, parse_kind, score_match
+from scoring.engine import (
+    DealResult,
+    DealRow,
+    PassedOut,
+    Seat,
+    Sheet,
+    Side,
+    check_next,
+    score_match,
+)
 
 
 def matches_of(*, clubs: QuerySet[Club]) -> QuerySet[Match]:
@@ -51,18 +62,34 @@ def match_with_players(*, match_id: int, clubs: QuerySet[Club] | None = None) ->
     return match
 
 
+def sheet_of(
+    *,
+    match: Match,
+    results: Sequence[DealResult],
+    vulnerability: str,
+    finished: bool | None = None,
+    new: DealResult | None = None,
+) -> Sheet:
+    """The one place that turns a match's ``results`` into its sheet: with the club's Chicago
+    ``vulnerability``, a rubber ended early if ``finished`` (default: as the match was); with
+    ``new`` added after them (``MatchComplete`` if the match takes no more deals)."""
+    options: dict[str, Any] = {
+        "first_dealer": match.first_dealer,
+        "vulnerability": vulnerability,
+        "finished": match.finished_early if finished is None else finished,
+    }
+    if new is not None:
+        return check_next(match.kind, results, new, **options)
+    return score_match(match.kind, results, **options)
+
+
 def _scored(match: Match) -> tuple[list[Deal], Sheet]:
-    """The match's deals in order and the engine's sheet of them (a rubber finished early
-    with ``finished=True``), with the club's Chicago vulnerability option."""
+    """The match's deals in order and the engine's sheet of them."""
     deals = list(Deal.objects.filter(match=match).order_by("sequence"))
-    kind = parse_kind(match.kind)
-    sheet = score_match(
-        kind,
-        [deal.result for deal in deals],
-        first_dealer=match.first_dealer,
+    sheet = sheet_of(
+        match=match,
+        results=[deal.result for deal in deals],
         vulnerability=match.table.session.club.chicago_vulnerability,
-        finished=match.finished_early,
-        players=kind.seats,
     )
     return deals, sheet
 
@@ -74,20 +101,15 @@ def match_sheet(*, match: Match) -> Sheet:
 
 @dataclass(frozen=True)
 class SheetLine:
-    """One deal of a match as the admin's score sheet shows it."""
+    """One deal of a match as the admin's score sheet shows it: its row of the engine's sheet,
+    with the row's result and vulnerability in words."""
 
     deal_id: int
-    sequence: int
-    number: int | None
-    dealer: str
+    row: DealRow
     vulnerable: str
     contract: str
     declarer: str
     result: str
-    points_ns: int
-    points_ew: int
-    partscore_ns: int
-    partscore_ew: int
 
 
 def _vulnerable_text(vulnerable: tuple[Side, ...]) -> str:
@@ -98,8 +120,8 @@ def _vulnerable_text(vulnerable: tuple[Side, ...]) -> str:
     return _("none")
 
 
-def match_sheet_lines(*, match: Match) -> list[SheetLine]:
-    """The match's deals in order, each with its row of the engine's sheet."""
+def match_sheet_lines(*, match: Match) -> tuple[Sheet, list[SheetLine]]:
+    """The match's sheet, and its deals in order, each with its row of the sheet."""
     deals, sheet = _scored(match)
     lines = []
     for deal, row in zip(deals, sheet.rows, strict=True):
@@ -109,20 +131,6 @@ def match_sheet_lines(*, match: Match) -> list[SheetLine]:
         else:
             contract, declarer = str(result.contract), result.declarer.value
             result_text = result.result_text
-        lines.append(
-            SheetLine(
-                deal_id=deal.pk,
-                sequence=row.sequence,
-                number=row.number,
-                dealer=row.dealer.value,
-                vulnerable=_vulnerable_text(row.vulnerable),
-                contract=contract,
-                declarer=declarer,
-                result=result_text,
-                points_ns=row.ns,
-                points_ew=row.ew,
-                partscore_ns=row.partscore_ns,
-                partscore_ew=row.partscore_ew,
-            )
-        )
-    return lines
+        vulnerable = _vulnerable_text(row.vulnerable)
+        lines.append(SheetLine(deal.pk, row, vulnerable, contract, declarer, result_text))
+    return sheet, lines

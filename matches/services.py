@@ -2,19 +2,21 @@
 
 Every function is keyword-only and atomic. A function that changes a match locks its row
 first (``SELECT ... FOR UPDATE``; on SQLite every transaction is IMMEDIATE: writers queue), then
-replays the match's entered results through ``scoring.engine.score_match`` and stores the
-sheet's totals, status and winner on the match (a deal stores only what was entered). Bad input
-raises ``ValidationError`` naming the field; a change the match accepts no longer (a fifth
-counted Chicago deal, a deal after the rubber ended, a change to an abandoned match, or an
-``expected_sequence`` someone else took first) raises ``MatchConflict``. Every change to a
-match or a deal is kept by django-simple-history with the acting user (``actor``); a client
-that is not a user (a club API key) is given as a text naming it, kept with the reason.
+replays the match's entered results through the engine (``matches.selectors.sheet_of``) and
+stores the sheet's totals, status and winner on the match (a deal stores only what was
+entered). Bad input raises ``ValidationError`` naming the field; a change the match accepts no
+longer (a fifth counted Chicago deal, a deal after the rubber ended, a change to an abandoned
+match, or an ``expected_sequence`` someone else took first) raises ``MatchConflict``. Every
+change to a match or a deal is kept by django-simple-history with the acting user
+(``actor``); a client that is not a user (a club API key) is given as a text naming it, kept
+with the reason.
 """
 
 import datetime
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -23,20 +25,22 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Session, Table
-from clubs.services import Actor, _as_date, session_get_or_create, table_create
+from clubs.services import Actor, session_get_or_create, table_create
 from clubs.signals import club_changed, seasons_changed
+from clubs.validators import as_date
 from matches.messages import engine_message
 from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus
+from matches.selectors import sheet_of
 from matches.signals import match_changed
 from scoring.engine import (
     DealResult,
+    DealRow,
     InvalidInput,
     Kind,
     MatchComplete,
     PassedOut,
     Seat,
     Sheet,
-    check_next,
     make_result,
     parse_kind,
     parse_seat,
@@ -59,9 +63,26 @@ SEAT_ERRORS = {seat: f"seats.{seat.value}" for seat in Seat}
 # --- helpers -------------------------------------------------------------------------------
 
 
-def _invalid(error: InvalidInput) -> ValidationError:
-    """The engine's error as a form error on its field, in the active language."""
-    return ValidationError({error.field: [engine_message(error)]})
+@dataclass(frozen=True)
+class Locked:
+    """A match as ``_lock`` read it, with its session, its club and the club's Chicago option."""
+
+    match: Match
+    club_id: int
+    session_id: int
+    vulnerability: str
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """The engine's refusals as the services raise them: bad input as a form error on its
+    field, in the active language; a deal the match takes no more as a ``MatchConflict``."""
+    try:
+        yield
+    except InvalidInput as error:
+        raise ValidationError({error.field: [engine_message(error)]}) from None
+    except MatchComplete as error:
+        raise MatchConflict(engine_message(error)) from None
 
 
 def _attribute(instance: Any, actor: Actor | str, reason: str) -> None:
@@ -74,16 +95,17 @@ def _attribute(instance: Any, actor: Actor | str, reason: str) -> None:
     instance._change_reason = reason
 
 
-def _season_changed(match: Match) -> None:
+def _season_changed(locked: Locked) -> None:
     """Tell the ladders that this match's season changed, and the read cache that the match
-    did (once per service call). ``match`` is as ``_lock`` reads it."""
+    did (once per service call)."""
+    match = locked.match
     _seasons_changed({match.season_id})
     match_changed.send(
         sender=Match,
         match_id=match.pk,
-        club_id=match.club_id,  # type: ignore[attr-defined]  # read by _lock
+        club_id=locked.club_id,
         season_id=match.season_id,
-        session_id=match.session_id,  # type: ignore[attr-defined]
+        session_id=locked.session_id,
         player_ids=list(match.seat_ids.values()),
     )
 
@@ -131,20 +153,25 @@ _LOCK_SQL = """
 """
 
 
-def _lock(match: Match | int) -> Match:
+def _lock(match: Match | int) -> Locked:
     """The match (given or by id) read afresh, its row locked until the transaction ends
-    (``FOR UPDATE``; on SQLite every transaction is IMMEDIATE, so writers queue), with the
-    query's ``session_id``, ``club_id`` and the club's ``chicago_vulnerability``."""
+    (``FOR UPDATE``; on SQLite every transaction is IMMEDIATE, so writers queue)."""
     sql = _LOCK_SQL
     if connection.features.has_select_for_update_of:
         sql += " FOR UPDATE OF m"
-    for locked in Match.objects.raw(sql, [match.pk if isinstance(match, Match) else match]):
-        return locked
+    for row in Match.objects.raw(sql, [match.pk if isinstance(match, Match) else match]):
+        joined = vars(row)  # the query's columns that are not the match's: taken off it
+        return Locked(
+            match=row,
+            club_id=joined.pop("club_id"),
+            session_id=joined.pop("session_id"),
+            vulnerability=joined.pop("chicago_vulnerability"),
+        )
     raise ValidationError({"match": [_("This match does not exist.")]})
 
 
-def _refuse_if_abandoned(match: Match) -> None:
-    if match.status == MatchStatus.ABANDONED:
+def _refuse_if_abandoned(locked: Locked) -> None:
+    if locked.match.status == MatchStatus.ABANDONED:
         raise MatchConflict(_("This match was abandoned; it accepts no change."))
 
 
@@ -170,37 +197,30 @@ def _entered(result: DealResult) -> dict[str, Any]:
 
 
 def _score(
-    match: Match,
+    locked: Locked,
     results: Sequence[DealResult],
     *,
     finished: bool | None = None,
     new: DealResult | None = None,
 ) -> Sheet:
-    """The engine's sheet for ``results`` at this match, with the club's options; with
-    ``new``, the sheet with that result added (refused if the match takes no further deal)."""
-    kind = parse_kind(match.kind)
-    options = {
-        "first_dealer": match.first_dealer,
-        "vulnerability": match.chicago_vulnerability,  # type: ignore[attr-defined]
-        "finished": match.finished_early if finished is None else finished,
-        "players": kind.seats,
-    }
-    try:
-        if new is not None:
-            return check_next(kind, results, new, **options)
-        return score_match(kind, results, **options)
-    except InvalidInput as error:
-        raise _invalid(error) from None
-    except MatchComplete as error:
-        raise MatchConflict(engine_message(error)) from None
+    """``sheet_of`` the locked match, the engine's refusals as the services raise them."""
+    with _refusals():
+        return sheet_of(
+            match=locked.match,
+            results=results,
+            vulnerability=locked.vulnerability,
+            finished=finished,
+            new=new,
+        )
 
 
 TOTALS = ("status", "winner", "finished_early", "total_ns", "total_ew")
 """What the services store on a match from its sheet."""
 
 
-def _store_totals(match: Match, sheet: Sheet, *, actor: Actor | str, reason: str) -> None:
-    """The sheet's totals, status and winner on the (locked) match."""
+def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: str) -> None:
+    """The sheet's totals, status and winner on the locked match."""
+    match = locked.match
     if match.status != MatchStatus.ABANDONED:
         match.status = MatchStatus.COMPLETE if sheet.complete else MatchStatus.IN_PROGRESS
         match.winner = sheet.winner.value if sheet.complete and sheet.winner else ""
@@ -221,30 +241,18 @@ def _refuse_unless_last(deals: list[Deal], sequence: int) -> None:
         )
 
 
-def _deals(match: Match) -> list[Deal]:
-    """The match's deals in order."""
-    return list(Deal.objects.filter(match=match).order_by("sequence"))
+def _deals(locked: Locked) -> list[Deal]:
+    """The locked match's deals in order."""
+    return list(Deal.objects.filter(match=locked.match).order_by("sequence"))
 
 
-def _result(
-    *, passed_out: bool, contract: str | None, declarer: str | None, tricks: int | None
-) -> DealResult:
-    try:
-        return make_result(
-            passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks
-        )
-    except InvalidInput as error:
-        raise _invalid(error) from None
+def _result(**entered: Any) -> DealResult:
+    """The engine's result of what was entered (``make_result``'s arguments)."""
+    with _refusals():
+        return make_result(**entered)
 
 
 # --- matches -------------------------------------------------------------------------------
-
-
-def _is_player(player: object) -> bool:
-    """A saved player, or a player's id (the API's)."""
-    if isinstance(player, Player):
-        return player.pk is not None
-    return isinstance(player, int) and not isinstance(player, bool)
 
 
 def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
@@ -338,14 +346,12 @@ def match_create(
     """
     if not isinstance(club, Club) or club.pk is None:
         raise ValidationError({"club": [_("Choose a club.")]})
-    try:
+    with _refusals():
         kind = parse_kind(kind)
         first_dealer = parse_seat(first_dealer, field="first_dealer")
-    except InvalidInput as error:
-        raise _invalid(error) from None
     by_seat = _check_seats(club, kind, seats)
     if played_on is not None:
-        played_on = _as_date(played_on, field="played_on")
+        played_on = as_date(played_on, field="played_on")
     if session is not None and session.club_id != club.pk:
         raise ValidationError({"session": [_("This session belongs to another club.")]})
     if table is not None:
@@ -360,16 +366,8 @@ def match_create(
         )
     seats_at_table = table.seats if table is not None else kind.seats
     # The engine checks that the kind fits the table and the first dealer fits the kind.
-    try:
-        score_match(
-            kind,
-            (),
-            first_dealer=first_dealer,
-            vulnerability=club.chicago_vulnerability,
-            players=seats_at_table,
-        )
-    except InvalidInput as error:
-        raise _invalid(error) from None
+    with _refusals():
+        score_match(kind, (), first_dealer=first_dealer, players=seats_at_table)
 
     if session is None:
         if played_on is None:
@@ -397,6 +395,14 @@ def match_create(
 # --- deals ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ScoredDeal:
+    """A deal as the service stored it (``deal.match`` has the new totals) and its sheet row."""
+
+    deal: Deal
+    row: DealRow
+
+
 @transaction.atomic
 def deal_record(
     *,
@@ -407,14 +413,12 @@ def deal_record(
     tricks: int | None = None,
     expected_sequence: int | None = None,
     actor: Actor | str = None,
-) -> Deal:
+) -> ScoredDeal:
     """Record the next deal of ``match``: passed out, or ``contract`` ("4SX"), ``declarer``
     (N, E, S, W) and ``tricks`` (taken by declarer, 0 to 13).
 
     ``expected_sequence``, when given, must be the next sequence number: a client that
     shows deal k sends k, and whoever records deal k second gets a ``MatchConflict``.
-
-    Returns the deal, with ``row``: its row of the engine's sheet (what the API answers).
     """
     locked = _lock(match)
     result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
@@ -435,13 +439,12 @@ def deal_record(
                 % {"expected": expected_sequence, "next": sequence}
             )
     sheet = _score(locked, [deal.result for deal in deals], new=result)
-    deal = Deal(match=locked, sequence=sequence, **_entered(result))
+    deal = Deal(match=locked.match, sequence=sequence, **_entered(result))
     _attribute(deal, actor, _("deal recorded"))
     deal.save()
-    deal.row = sheet.rows[-1]  # type: ignore[attr-defined]
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence})
     _season_changed(locked)
-    return deal
+    return ScoredDeal(deal=deal, row=sheet.rows[-1])
 
 
 @transaction.atomic
@@ -455,13 +458,13 @@ def deal_correct(
     tricks: int | None = None,
     last_only: bool = False,
     actor: Actor | str = None,
-) -> Deal:
+) -> ScoredDeal:
     """Replace what was entered for deal ``sequence`` and re-score it and every later deal.
 
     A correction that leaves later deals impossible (e.g. the rubber now ends earlier)
     raises ``MatchConflict`` and changes nothing. With ``last_only`` (the table page),
     ``sequence`` must be the match's last deal when the match is locked, else
-    ``MatchConflict``. Returns the deal, with ``row`` as ``deal_record``'s.
+    ``MatchConflict``.
     """
     locked = _lock(match)
     result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
@@ -482,10 +485,9 @@ def deal_correct(
         setattr(corrected, name, value)
     _attribute(corrected, actor, _("deal corrected"))
     corrected.save()
-    corrected.row = sheet.rows[index]  # type: ignore[attr-defined]
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence})
     _season_changed(locked)
-    return corrected
+    return ScoredDeal(deal=corrected, row=sheet.rows[index])
 
 
 @transaction.atomic
@@ -517,17 +519,17 @@ def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     """End an unfinished rubber (rubber or two_player) by the Laws' scoring: 300 for a game
     won, 100 for a partscore in the unfinished game, then more points wins."""
     locked = _lock(match)
-    if locked.kind == Kind.CHICAGO:
+    if locked.match.kind == Kind.CHICAGO:
         raise ValidationError(
             {"kind": [_("Only a rubber can be finished early; a Chicago is always four deals.")]}
         )
     _refuse_if_abandoned(locked)
-    if locked.status == MatchStatus.COMPLETE:
+    if locked.match.status == MatchStatus.COMPLETE:
         raise MatchConflict(_("This rubber is already complete."))
     sheet = _score(locked, [deal.result for deal in _deals(locked)], finished=True)
     _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
     _season_changed(locked)
-    return locked
+    return locked.match
 
 
 @transaction.atomic
@@ -535,22 +537,23 @@ def match_abandon(*, match: Match | int, actor: Actor | str = None) -> Match:
     """Abandon a match in progress: it keeps its deals and counts for nothing."""
     locked = _lock(match)
     _refuse_if_abandoned(locked)
-    if locked.status == MatchStatus.COMPLETE:
+    abandoned = locked.match
+    if abandoned.status == MatchStatus.COMPLETE:
         raise MatchConflict(_("This match is complete; it cannot be abandoned."))
-    locked.status = MatchStatus.ABANDONED
-    locked.winner = ""
-    locked.finished_early = False
-    _attribute(locked, actor, _("match abandoned"))
-    locked.save()
+    abandoned.status = MatchStatus.ABANDONED
+    abandoned.winner = ""
+    abandoned.finished_early = False
+    _attribute(abandoned, actor, _("match abandoned"))
+    abandoned.save()
     _season_changed(locked)
-    return locked
+    return abandoned
 
 
 def _rescore(match: Match | int, *, actor: Actor | str) -> Match:
     locked = _lock(match)
     sheet = _score(locked, [deal.result for deal in _deals(locked)])
     _store_totals(locked, sheet, actor=actor, reason=_("re-scored with the club's options"))
-    return locked
+    return locked.match
 
 
 @transaction.atomic

@@ -188,12 +188,6 @@ class DealViewSet(ClubScopedViewSet):
             raise PermissionDenied(gettext("You do not direct this club."))
         return match
 
-    def _row(self, match, sequence: int):
-        sheet = selectors.match_sheet(match=match)
-        if not 1 <= sequence <= len(sheet.rows):
-            raise NotFound(gettext("This match has no deal %(sequence)s.") % {"sequence": sequence})
-        return sheet.rows[sequence - 1]
-
     def _deal_response(self, match, row, code=status.HTTP_200_OK) -> Response:
         return Response(DealSerializer(row, context={"match": match}).data, status=code)
 
@@ -208,47 +202,41 @@ class DealViewSet(ClubScopedViewSet):
     @cached_read(path_owner("match", "match_id"), depends=("match",))
     def retrieve(self, request, match_id=None, sequence=None):
         match = self.get_match()
-        return self._deal_response(match, self._row(match, checked_id(sequence)))
+        rows, number = selectors.match_sheet(match=match).rows, checked_id(sequence)
+        if not 1 <= number <= len(rows):
+            raise NotFound(gettext("This match has no deal %(sequence)s.") % {"sequence": number})
+        return self._deal_response(match, rows[number - 1])
 
     @idempotent
     def create(self, request, match_id=None):
         match = self.get_match()
         serializer = DealCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        deal = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
-        return self._deal_response(match, deal.row, status.HTTP_201_CREATED)  # type: ignore[attr-defined]
+        scored = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
+        return self._deal_response(match, scored.row, status.HTTP_201_CREATED)
 
-    def update(self, request, match_id=None, sequence=None):
+    def update(self, request, match_id=None, sequence=None, partial=False):
         match = self.get_match()
         deal = self._stored_deal(match, sequence)
         serializer = DealInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        deal = services.deal_correct(
-            match=match, sequence=deal.sequence, **serializer.validated_data, actor=self.actor
-        )
-        return self._deal_response(match, deal.row)  # type: ignore[attr-defined]
-
-    def partial_update(self, request, match_id=None, sequence=None):
-        match = self.get_match()
-        deal = self._stored_deal(match, sequence)
-        serializer = DealInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        changes = serializer.validated_data
-        result: dict[str, Any]
-        if changes.get("passed_out"):
-            result = {"passed_out": True}
-        else:
-            result = {
-                "passed_out": False,
+        entry: dict[str, Any] = serializer.validated_data
+        if partial and entry.get("passed_out"):
+            entry = {"passed_out": True}
+        elif partial:  # what is not given stays as it was entered
+            kept = {
                 "contract": deal.contract,
                 "declarer": deal.declarer or None,
                 "tricks": deal.tricks,
             }
-            result.update({k: v for k, v in changes.items() if k != "passed_out"})
-        deal = services.deal_correct(
-            match=match, sequence=deal.sequence, **result, actor=self.actor
+            entry = {**kept, **entry, "passed_out": False}
+        scored = services.deal_correct(
+            match=match, sequence=deal.sequence, **entry, actor=self.actor
         )
-        return self._deal_response(match, deal.row)  # type: ignore[attr-defined]
+        return self._deal_response(match, scored.row)
+
+    def partial_update(self, request, match_id=None, sequence=None):
+        return self.update(request, match_id=match_id, sequence=sequence, partial=True)
 
     def destroy(self, request, match_id=None, sequence=None):
         match = self.get_match()

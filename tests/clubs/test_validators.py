@@ -1,9 +1,12 @@
-"""Names and notes a person types: trimmed, and refused when they could spoof another name."""
+"""Names and notes a person types: trimmed, and refused when they could spoof another name;
+dates, as a date or as text."""
+
+import datetime
 
 import pytest
 from django.core.exceptions import ValidationError
 
-from clubs.validators import clean_name, clean_notes
+from clubs.validators import as_date, clean_name, clean_notes
 
 
 @pytest.mark.parametrize(
@@ -76,3 +79,24 @@ def test_notes_keep_lines_and_tabs_but_no_other_control_or_direction_override():
         with pytest.raises(ValidationError) as error:
             clean_notes(bad, field="notes")
         assert code in error.value.message_dict["notes"][0]
+
+
+def test_a_date_is_taken_as_a_date_or_as_text():
+    day = datetime.date(2025, 3, 14)
+    assert as_date(day, field="date") == as_date("2025-03-14", field="date") == day
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (datetime.datetime(2025, 3, 14, 20, 0), "without a time"),
+        ("14 March", "valid date"),
+        (None, "date is required"),
+        ("", "date is required"),
+    ],
+)
+def test_what_is_no_date_is_refused_on_its_field(value, message):
+    with pytest.raises(ValidationError) as caught:
+        as_date(value, field="played_on")
+    assert list(caught.value.message_dict) == ["played_on"]
+    assert message in caught.value.message_dict["played_on"][0]

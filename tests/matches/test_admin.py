@@ -34,6 +34,12 @@ def url(match, action="change"):
     return f"/admin/matches/match/{match.pk}/{action}/"
 
 
+def cells(line: str) -> list[str]:
+    """The text of each cell of one table row of the page."""
+    row = line[: line.index("</tr>")]
+    return [" ".join(re.sub(r"<[^>]+>", "", cell).split()) for cell in row.split("<td>")[1:]]
+
+
 def post_deal(client, match, **fields):
     return client.post(url(match, "deal"), fields)
 
@@ -46,6 +52,11 @@ def test_the_match_page_shows_the_score_sheet(as_director, chicago):
     sheet = page[page.index('id="score-sheet"') :]
     assert sheet.count('class="deal-line"') == 3
     assert "passed out" in sheet and "3NTX" in sheet and "-2" in sheet
+    first, passed, third = (cells(line) for line in sheet.split('class="deal-line"')[1:4])
+    # Deal, dealer, vulnerable, contract, declarer, result, N-S, E-W, partscore N-S and E-W.
+    assert first[:10] == ["1", "N", "none", "4S", "N", "=", "420", "0", "0", "0"]
+    assert passed[:2] == ["\u2013 (entry 2)", "E"] and passed[3] == "passed out"
+    assert third[:2] == ["2 (entry 3)", "E"]
     chicago.refresh_from_db()
     totals = sheet[sheet.index('id="sheet-totals"') :]
     assert f"<strong>{chicago.total_ns}</strong>" in totals
@@ -214,7 +225,7 @@ def test_filters_and_search_by_player_name(as_director, director, club, chicago,
 
 
 def test_deals_are_read_only_with_history_that_cannot_revert(as_director, chicago, director):
-    deal = deal_record(match=chicago, contract="4H", declarer="S", tricks=10, actor=director)
+    deal = deal_record(match=chicago, contract="4H", declarer="S", tricks=10, actor=director).deal
     page = as_director.get(f"/admin/matches/deal/{deal.pk}/change/").content.decode()
     assert 'name="tricks"' not in page
     history = as_director.get(f"/admin/matches/deal/{deal.pk}/history/").content.decode()
@@ -230,7 +241,7 @@ def test_deals_are_read_only_with_history_that_cannot_revert(as_director, chicag
 def test_a_directors_choices_of_matches_are_their_clubs_through_the_match_admin(
     director, chicago, bravo_match
 ):
-    deal = deal_record(match=chicago, contract="1NT", declarer="N", tricks=7)
+    deal = deal_record(match=chicago, contract="1NT", declarer="N", tricks=7).deal
     assert list(scoped_choices(Match, director)) == [chicago]
     assert list(scoped_choices(Deal, director)) == [deal]  # not Bravoclub's
     assert scoped_choices(Match, make_user("root", is_superuser=True)) is None

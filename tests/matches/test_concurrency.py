@@ -7,13 +7,13 @@ import pytest
 from django.db import connection
 
 from matches.models import Deal, Match
-from matches.services import MatchConflict, deal_record, match_create
+from matches.services import MatchConflict, ScoredDeal, deal_record, match_create
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, seats_of
 
 
 def record_at_once(match_id, entries):
     """Run ``deal_record`` for each entry in its own thread and connection, all released at
-    the same moment; returns each thread's deal or exception."""
+    the same moment; returns what each thread's call returned or raised."""
     barrier = threading.Barrier(len(entries))
     outcomes = [None] * len(entries)
 
@@ -47,12 +47,12 @@ def test_two_recordings_of_deal_one_exactly_one_wins(match):
     entry = {"contract": "4S", "declarer": "N", "tricks": 10, "expected_sequence": 1}
     other = {"contract": "3NT", "declarer": "E", "tricks": 9, "expected_sequence": 1}
     outcomes = record_at_once(match.pk, [entry, other])
-    deals = [o for o in outcomes if isinstance(o, Deal)]
+    deals = [o for o in outcomes if isinstance(o, ScoredDeal)]
     conflicts = [o for o in outcomes if isinstance(o, MatchConflict)]
     assert len(deals) == 1 and len(conflicts) == 1, outcomes
     assert "already recorded" in str(conflicts[0])
     stored = list(Deal.objects.filter(match=match))
-    assert [(d.sequence, d.contract) for d in stored] == [(1, deals[0].contract)]
+    assert [(d.sequence, d.contract) for d in stored] == [(1, deals[0].deal.contract)]
     match.refresh_from_db()
     assert match.total_ns + match.total_ew == deals[0].row.ns + deals[0].row.ew
 
@@ -60,7 +60,7 @@ def test_two_recordings_of_deal_one_exactly_one_wins(match):
 def test_recordings_without_expected_sequence_queue_up(match):
     entries = [{"contract": "1C", "declarer": seat, "tricks": 7} for seat in "NESW"]
     outcomes = record_at_once(match.pk, entries)
-    assert all(isinstance(o, Deal) for o in outcomes), outcomes
-    assert sorted(o.sequence for o in outcomes) == [1, 2, 3, 4]
+    assert all(isinstance(o, ScoredDeal) for o in outcomes), outcomes
+    assert sorted(o.deal.sequence for o in outcomes) == [1, 2, 3, 4]
     match.refresh_from_db()
     assert match.status == "complete"

@@ -10,8 +10,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_correction_keeps_the_old_and_new_values_and_who_made_it(chicago, director):
-    deal = deal_record(match=chicago, contract="4S", declarer="N", tricks=10, actor=director)
-    later = deal_record(match=chicago, contract="2H", declarer="E", tricks=8, actor=director)
+    deal = deal_record(match=chicago, contract="4S", declarer="N", tricks=10, actor=director).deal
+    later = deal_record(match=chicago, contract="2H", declarer="E", tricks=8, actor=director).deal
     fixer = make_user("fixer")
     deal_correct(match=chicago, sequence=1, contract="4S", declarer="N", tricks=9, actor=fixer)
 
@@ -33,7 +33,7 @@ def test_a_correction_keeps_the_old_and_new_values_and_who_made_it(chicago, dire
 
 
 def test_a_deleted_deal_stays_in_the_history(chicago, director):
-    deal = deal_record(match=chicago, contract="3NT", declarer="S", tricks=9, actor=director)
+    deal = deal_record(match=chicago, contract="3NT", declarer="S", tricks=9, actor=director).deal
     deal_delete_last(match=chicago, actor=director)
     last = Deal.history.filter(id=deal.pk).latest("history_date")
     assert last.history_type == "-"

@@ -219,12 +219,12 @@ def test_a_failed_match_create_leaves_no_session_or_table(club, players, monkeyp
 
 def test_recording_a_chicago_stores_the_engines_figures(chicago, director):
     deal = deal_record(match=chicago, contract="4S", declarer="N", tricks=10, actor=director)
-    assert (deal.sequence, deal.row.number, deal.row.dealer) == (1, 1, "N")
+    assert (deal.deal.sequence, deal.row.number, deal.row.dealer) == (1, 1, "N")
     assert (deal.row.ns, deal.row.ew) == (420, 0)  # 120 + a non-vulnerable game, 300
     chicago.refresh_from_db()
     assert chicago.total_ns == 420
     passed = deal_record(match=chicago, passed_out=True)
-    assert (passed.sequence, passed.row.number, passed.row.dealer) == (2, None, "E")
+    assert (passed.deal.sequence, passed.row.number, passed.row.dealer) == (2, None, "E")
     deal_record(match=chicago, contract="3NTX", declarer="E", tricks=7, actor=director)
     deal_record(match=chicago, contract="2H", declarer="S", tricks=9)
     deal_record(match=chicago, contract="6CXX", declarer="W", tricks=12)
@@ -338,7 +338,7 @@ def test_a_correction_rescores_every_later_deal(chicago, director):
 
     before = figures()
     corrected = deal_correct(match=chicago, sequence=1, passed_out=True, actor=director)
-    assert corrected.passed_out and corrected.row.number is None
+    assert corrected.deal.passed_out and corrected.row.number is None
     after = figures()
     assert after[1] != before[1] and after[2] != before[2]  # later deals changed too
     assert_matches_engine(chicago)
@@ -379,7 +379,7 @@ def test_a_correction_of_the_last_deal_is_refused_once_it_is_not_the_last(chicag
     assert "the last is 2" in str(conflict.value)
     assert snapshot(chicago) == before
     corrected = deal_correct(match=chicago, sequence=2, passed_out=True, last_only=True)
-    assert corrected.passed_out
+    assert corrected.deal.passed_out
 
 
 def test_correcting_a_deal_that_does_not_exist(chicago):
