@@ -144,7 +144,7 @@ def write_cases(token_client, ids: dict) -> list[tuple[str, str, str, dict | Non
             "add a table",
             "POST",
             "/api/v1/tables/",
-            {"session": session.pk, "number": 9999},
+            {"session": session.pk, "number": 999},
             201,
         ),
         (
