@@ -32,4 +32,7 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path("clubs/<slug:slug>/", views.club_detail, name="detail"),
+    path("clubs/<slug:slug>/players/", views.players, name="players"),
+    path("clubs/<slug:slug>/players/<int:player_id>/edit/", views.player_edit, name="player_edit"),
+    path("clubs/<slug:slug>/seasons/new/", views.season_new, name="season_new"),
 ]
