@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Field, Model
 from django.utils.text import capfirst
 
-from clubs.models import Membership, Player, Season
+from clubs.models import Membership, Player, Role, Season
 
 
 def model_label(model: type[Model], name: str):
@@ -42,8 +42,9 @@ class PlayerForm(ServiceErrorForm):
 
 
 class MemberForm(PlayerForm):
-    """A player's name and whether they are active at the club."""
+    """A player's name, their role at the club and whether they are active there."""
 
+    role = forms.ChoiceField(label=model_label(Membership, "role"), choices=Role.choices)
     active = forms.BooleanField(label=model_label(Membership, "active"), required=False)
 
 

@@ -63,12 +63,16 @@ def players(request, slug: str):
 @doors
 @require_http_methods(["GET", "POST"])
 def player_edit(request, slug: str, player_id: int):
-    """A director changes a player's name and whether they are active at the club."""
+    """A director changes a player's name, role and whether they are active at the club."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     membership = get_object_or_404(
         Membership.objects.select_related("player"), club=club, player_id=player_id
     )
-    initial = {"name": membership.player.name, "active": membership.active}
+    initial = {
+        "name": membership.player.name,
+        "role": membership.role,
+        "active": membership.active,
+    }
     form = MemberForm(request.POST or None, initial=initial)
     status = 200
     if request.method == "POST":

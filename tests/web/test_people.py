@@ -93,7 +93,7 @@ def test_rename_a_player_and_set_them_inactive(client, club, director, players):
     url = reverse("clubs:player_edit", args=[club.slug, anna.pk])
     html = client.get(url).content.decode()
     assert 'value="Anna"' in html and 'name="active" id="id_active" checked' in html
-    response = client.post(url, {"name": "Anna K."})  # "active" unticked
+    response = client.post(url, {"name": "Anna K.", "role": "player"})  # "active" unticked
     assert response.status_code == 302
     assert response["Location"] == reverse("clubs:players", args=[club.slug])
     membership = Membership.objects.get(club=club, player=anna)
@@ -101,8 +101,29 @@ def test_rename_a_player_and_set_them_inactive(client, club, director, players):
     # Inactive: no longer offered on the new-match page.
     new = client.get(reverse("matches:new", args=[club.slug])).content.decode()
     assert f'value="{anna.pk}"' not in new
-    client.post(url, {"name": "Anna K.", "active": "on"})
+    client.post(url, {"name": "Anna K.", "role": "player", "active": "on"})
     assert Membership.objects.get(club=club, player=anna).active
+
+
+def test_make_a_director_and_keep_one(client, club, director, players):
+    client.force_login(director)
+    anna = players[0]
+    url = reverse("clubs:player_edit", args=[club.slug, anna.pk])
+    response = client.post(url, {"name": "Anna", "role": "director", "active": "on"})
+    assert response.status_code == 302
+    assert Membership.objects.get(club=club, player=anna).role == "director"
+    # The club's only director who can sign in cannot step down.
+    own = Membership.objects.get(club=club, player__user=director)
+    url = reverse("clubs:player_edit", args=[club.slug, own.player_id])
+    data = {"name": own.player.name, "role": "player", "active": "on"}
+    response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert (
+        "needs at least one director who can sign in" in response.context["form"].errors["role"][0]
+    )
+    assert Membership.objects.get(pk=own.pk).role == "director"
+    response = client.post(url, data | {"role": "king"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400 and "role" in response.context["form"].errors
 
 
 def test_renaming_a_player_of_another_club_is_refused(client, make_club, club, director, players):
@@ -113,7 +134,8 @@ def test_renaming_a_player_of_another_club_is_refused(client, make_club, club, d
     player_create(club=club, name="D2", user=outsider_director, role="director", actor=director)
     client.force_login(outsider_director)  # directs this club only, not the other one
     url = reverse("clubs:player_edit", args=[club.slug, shared.pk])
-    response = client.post(url, {"name": "Renamed", "active": "on"}, HTTP_ACCEPT_LANGUAGE="en")
+    data = {"name": "Renamed", "role": "player", "active": "on"}
+    response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert "only a director of all their clubs" in response.context["form"].errors["name"][0]
     shared.refresh_from_db()
