@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from clubs.forms import ServiceErrorForm
+from clubs.forms import PlayerForm, ServiceErrorForm
 from clubs.models import Player
 from clubs.selectors import active_players_of
 from matches.models import SEAT_FIELDS, KindChoice, SeatChoice
@@ -172,3 +172,10 @@ class MatchForm(ServiceErrorForm):
     def seats(self) -> dict:
         data = self.cleaned_data
         return {seat: data[field] for seat, field in SEAT_FIELDS.items() if data.get(field)}
+
+
+class GuestForm(PlayerForm):
+    """A guest's name, on the new-match form (``guest-name``): the match needs none."""
+
+    prefix = "guest"
+    use_required_attribute = False

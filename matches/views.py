@@ -22,11 +22,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
-from clubs.forms import PlayerForm
 from clubs.models import Club, Session
 from clubs.selectors import can_direct
 from matches import selectors, services
-from matches.forms import DealForm, MatchForm
+from matches.forms import DealForm, GuestForm, MatchForm
 from matches.models import SEAT_FIELDS, Match
 from matches.pdf_cache import sheet_pdf_cached
 from scoring.engine import Kind, Seat, side_net
@@ -286,10 +285,6 @@ def _error_form(match: Match, error: Exception) -> dict:
 # --- A new match ---------------------------------------------------------------------------
 
 
-GUEST = "guest"
-"""The prefix of the guest's form on the new-match page (its name is ``guest-name``)."""
-
-
 def _match_choices(data) -> dict[str, str]:
     """What a director chose so far on the new-match form (posted, or in the query string)."""
     return {name: data[name] for name in MatchForm.base_fields if data.get(name)}
@@ -313,7 +308,7 @@ def _render_new(request, club: Club, form, guest_form=None, season_offer=None, s
     context = {
         "club": club,
         "form": form,
-        "guest_form": guest_form or PlayerForm(prefix=GUEST),
+        "guest_form": guest_form or GuestForm(),
         "season_offer": season_offer,
     }
     return render(request, "matches/new.html", context, status=status)
@@ -323,7 +318,7 @@ def _add_guest(request, club: Club):
     """A guest (a new player of the club) added from the new-match form, then seated in its
     first empty seat; the director's other choices are kept."""
     choices = _match_choices(request.POST)
-    guest_form = PlayerForm(request.POST, prefix=GUEST)
+    guest_form = GuestForm(request.POST)
     if guest_form.is_valid():
         try:
             guest = club_services.player_create(
@@ -352,7 +347,7 @@ def match_new(request, slug: str):
     if request.method == "GET":
         initial = _match_choices(request.GET)
         return _render_new(request, club, MatchForm(club=club, today=club.today(), initial=initial))
-    if "add_guest" in request.POST or request.POST.get(f"{GUEST}-name", "").strip():
+    if "add_guest" in request.POST or request.POST.get(GuestForm().add_prefix("name"), "").strip():
         return _add_guest(request, club)
     form = MatchForm(request.POST, club=club, today=club.today())
     offer = None

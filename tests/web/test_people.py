@@ -167,6 +167,7 @@ def test_a_guest_in_two_taps_keeps_the_other_choices(client, club, director, pla
     }
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<label for="id_guest-name">Name:</label>' in html
+    assert '<input type="text" name="guest-name" id="id_guest-name">' in html  # not required
     response = client.post(url, chosen | {"guest-name": "Hugo", "add_guest": "1"})
     assert response.status_code == 302
     hugo = Membership.objects.get(club=club, player__name="Hugo")
