@@ -149,6 +149,8 @@ def test_a_player_of_another_club_has_no_edit_page_here(client, make_club, club,
     assert (
         client.get(reverse("clubs:player_edit", args=[club.slug, stranger.pk])).status_code == 404
     )
+    edit = reverse("clubs:player_edit", args=[club.slug, stranger.pk])
+    assert client.get(edit.replace(str(stranger.pk), str(10**20))).status_code == 404
 
 
 # --- a guest while seating ---------------------------------------------------------------
