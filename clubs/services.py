@@ -20,7 +20,7 @@ from django.db.models import Max, Model, Q
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table
-from clubs.selectors import club_ids_directed_by, club_role, is_director
+from clubs.selectors import club_ids_directed_by, club_role, is_director, season_covering
 from clubs.signals import club_changed, club_scoring_changed, seasons_changed
 from clubs.validators import as_date, clean_name, clean_notes
 
@@ -521,7 +521,7 @@ def session_ensure(
     session = Session.objects.filter(club=club, date=date).first()
     created = session is None
     if session is None:
-        season = Season.objects.filter(club=club, start_date__lte=date, end_date__gte=date).first()
+        season = season_covering(club, date)
         if season is None:
             raise ValidationError(
                 {

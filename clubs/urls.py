@@ -20,6 +20,22 @@ class IsoDateConverter:
 
 register_converter(IsoDateConverter, "isodate")
 
+
+class IdConverter:
+    """A row's id in the URL: up to 18 digits, so that every one fits the database's 64-bit
+    integer (a longer number is no page: 404, not an overflow)."""
+
+    regex = r"[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
+
 # Included as the "clubs" namespace by config/urls.py, with the session sheet (matches.urls).
 urlpatterns = [
     # Players log in here (the admin's login is for staff only); directors may use either.
@@ -32,4 +48,7 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path("clubs/<slug:slug>/", views.club_detail, name="detail"),
+    path("clubs/<slug:slug>/players/", views.players, name="players"),
+    path("clubs/<slug:slug>/players/<id:player_id>/edit/", views.player_edit, name="player_edit"),
+    path("clubs/<slug:slug>/seasons/new/", views.season_new, name="season_new"),
 ]

@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubs.forms import PlayerForm, ServiceErrorForm
 from clubs.models import Player
 from clubs.selectors import active_players_of
 from matches.models import SEAT_FIELDS, KindChoice, SeatChoice
@@ -133,8 +134,10 @@ class DealForm(forms.Form):
         }
 
 
-class MatchForm(forms.Form):
+class MatchForm(ServiceErrorForm):
     """A new match at the club: its kind, the players by seat, the first dealer, the date."""
+
+    service_fields = {SEAT_ERRORS[seat]: field for seat, field in SEAT_FIELDS.items()}
 
     kind = forms.ChoiceField(label=_("Kind"))
     north = forms.ModelChoiceField(label=_("North"), queryset=Player.objects.none())
@@ -170,11 +173,9 @@ class MatchForm(forms.Form):
         data = self.cleaned_data
         return {seat: data[field] for seat, field in SEAT_FIELDS.items() if data.get(field)}
 
-    def add_service_error(self, error: ValidationError) -> None:
-        """Put a service's ValidationError beside the field it names."""
-        fields: dict[str, str | None] = {SEAT_ERRORS[s]: field for s, field in SEAT_FIELDS.items()}
-        errors = error.error_dict if hasattr(error, "error_dict") else {"": error.error_list}
-        for name, messages in errors.items():
-            target = fields.get(name, name if name in self.fields else None)
-            for message in messages:
-                self.add_error(target, message)
+
+class GuestForm(PlayerForm):
+    """A guest's name, on the new-match form (``guest-name``): the match needs none."""
+
+    prefix = "guest"
+    use_required_attribute = False

@@ -15,17 +15,20 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs import selectors as club_selectors
+from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
 from clubs.models import Club, Session
 from clubs.selectors import can_direct
 from matches import selectors, services
-from matches.forms import DealForm, MatchForm
+from matches.forms import DealForm, GuestForm, MatchForm
 from matches.models import SEAT_FIELDS, Match
 from matches.pdf_cache import sheet_pdf_cached
-from scoring.engine import Seat, side_net
+from scoring.engine import Kind, Seat, side_net
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 # Where Letter is the usual paper; everywhere else the PDF defaults to A4.
@@ -282,28 +285,87 @@ def _error_form(match: Match, error: Exception) -> dict:
 # --- A new match ---------------------------------------------------------------------------
 
 
+def _match_choices(data) -> dict[str, str]:
+    """What a director chose so far on the new-match form (posted, or in the query string)."""
+    return {name: data[name] for name in MatchForm.base_fields if data.get(name)}
+
+
+def _match_new_url(club: Club, choices: dict) -> str:
+    url = reverse("matches:new", kwargs={"slug": club.slug})
+    return f"{url}?{urlencode(choices)}" if choices else url
+
+
+def _season_offer(club: Club, day: date | None, choices: dict) -> dict | None:
+    """When no season of the club covers ``day``: the link to create one that does, coming
+    back to this form with the same choices."""
+    if day is None or club_selectors.season_covering(club, day) is not None:
+        return None
+    query = urlencode({"date": day.isoformat(), "next": _match_new_url(club, choices)})
+    return {"date": day, "url": f"{reverse('clubs:season_new', args=[club.slug])}?{query}"}
+
+
+def _render_new(request, club: Club, form, guest_form=None, season_offer=None, status=200):
+    context = {
+        "club": club,
+        "form": form,
+        "guest_form": guest_form or GuestForm(),
+        "season_offer": season_offer,
+    }
+    return render(request, "matches/new.html", context, status=status)
+
+
+def _add_guest(request, club: Club):
+    """A guest (a new player of the club) added from the new-match form, then seated in its
+    first empty seat; the director's other choices are kept."""
+    choices = _match_choices(request.POST)
+    guest_form = GuestForm(request.POST)
+    if guest_form.is_valid():
+        try:
+            guest = club_services.player_create(
+                club=club, name=guest_form.cleaned_data["name"], actor=request.user
+            )
+        except ValidationError as error:
+            guest_form.add_service_error(error)
+        else:
+            fields = list(SEAT_FIELDS.values())
+            if choices.get("kind") == Kind.TWO_PLAYER:
+                fields = [SEAT_FIELDS[Seat.N], SEAT_FIELDS[Seat.E]]
+            empty = [field for field in fields if field not in choices]
+            if empty:
+                choices[empty[0]] = str(guest.pk)
+            return redirect(_match_new_url(club, choices))
+    form = MatchForm(club=club, today=club.today(), initial=choices)
+    return _render_new(request, club, form, guest_form=guest_form, status=400)
+
+
 @doors
 @require_http_methods(["GET", "POST"])
 def match_new(request, slug: str):
-    """A director starts a match: the kind, the players in their seats, the first dealer."""
+    """A director starts a match: the kind, the players in their seats, the first dealer. A
+    guest's name typed on the form adds them to the club first (``_add_guest``)."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
-    form = MatchForm(request.POST or None, club=club, today=club.today())
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                match = services.match_create(
-                    club=club,
-                    kind=data["kind"],
-                    seats=form.seats(),
-                    first_dealer=data["first_dealer"],
-                    played_on=data["played_on"],
-                    actor=request.user,
-                )
-            except ValidationError as error:
-                form.add_service_error(error)
-            else:
-                return redirect(reverse("matches:table", kwargs={"pk": match.pk}))
-        status = 400
-    return render(request, "matches/new.html", {"club": club, "form": form}, status=status)
+    if request.method == "GET":
+        initial = _match_choices(request.GET)
+        return _render_new(request, club, MatchForm(club=club, today=club.today(), initial=initial))
+    if "add_guest" in request.POST or request.POST.get(GuestForm().add_prefix("name"), "").strip():
+        return _add_guest(request, club)
+    form = MatchForm(request.POST, club=club, today=club.today())
+    offer = None
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            match = services.match_create(
+                club=club,
+                kind=data["kind"],
+                seats=form.seats(),
+                first_dealer=data["first_dealer"],
+                played_on=data["played_on"],
+                actor=request.user,
+            )
+        except ValidationError as error:
+            if "played_on" in getattr(error, "error_dict", {}):
+                offer = _season_offer(club, data["played_on"], _match_choices(request.POST))
+            form.add_service_error(error)
+        else:
+            return redirect(reverse("matches:table", kwargs={"pk": match.pk}))
+    return _render_new(request, club, form, season_offer=offer, status=400)

@@ -1,3 +1,5 @@
+from datetime import date
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
@@ -8,12 +10,22 @@ from clubs.selectors import (
     club_role,
     clubs_directed_by,
     clubs_visible_to,
+    members_of,
     players_with_memberships,
+    season_covering,
+    season_suggestion,
     seasons_of,
     sessions_of,
     tables_of,
 )
-from clubs.services import club_update, player_create, session_ensure, table_create
+from clubs.services import (
+    club_update,
+    membership_set,
+    player_create,
+    season_create,
+    session_ensure,
+    table_create,
+)
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, make_user
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +90,74 @@ def test_the_rows_of_the_clubs_given():
     assert not set(players) & set(outsiders)
     assert [m.club for m in players[0].visible_memberships] == [club]
     assert list(sessions_of(clubs=Club.objects.none())) == []
+
+
+def test_members_of_a_club_active_or_not_by_name():
+    club, other = make_club(), make_club()
+    zoe, adam = player_create(club=club, name="Zoe"), player_create(club=club, name="Adam")
+    player_create(club=other, name="Elsewhere")
+    membership_set(club=club, player=zoe, active=False, actor=None)
+    rows = [(m.player.name, m.active) for m in members_of(club)]
+    assert [row for row in rows if row[0] in ("Adam", "Zoe", "Elsewhere")] == [
+        ("Adam", True),
+        ("Zoe", False),
+    ]
+    assert len(rows) == 3  # and the club's director
+    assert adam.pk in {m.player_id for m in members_of(club)}
+
+
+def test_season_covering():
+    club = make_club()  # its season: 2025
+    assert season_covering(club, PLAY_DATE).name == "2025"
+    assert season_covering(club, date(2026, 1, 1)) is None
+
+
+def suggest(club, **kwargs):
+    draft = season_suggestion(club, **kwargs)
+    return draft.name, draft.start_date.isoformat(), draft.end_date.isoformat()
+
+
+def test_the_next_season_follows_the_last_as_long_and_named_on():
+    club = make_club()  # "2025": the whole of 2025
+    assert suggest(club) == ("2026", "2026-01-01", "2026-12-31")
+    club = make_club(season=False)
+    season_create(club=club, name="Winter 2024/25", start_date="2024-09-01", end_date="2025-02-28")
+    assert suggest(club) == ("Winter 2025/26", "2025-03-01", "2025-08-31")
+    club = make_club(season=False)
+    season_create(club=club, name="Season 7", start_date="2025-03-10", end_date="2025-03-23")
+    assert suggest(club) == ("Season 8", "2025-03-24", "2025-04-06")  # fourteen days
+
+
+def test_a_name_with_no_simple_pattern_becomes_the_years_season():
+    club = make_club(season=False, language="en")
+    season_create(club=club, name="Spring 2025", start_date="2025-01-01", end_date="2025-06-30")
+    assert suggest(club) == ("2025 season", "2025-07-01", "2025-12-31")  # same year: no pattern
+    season_create(club=club, name="Autumn", start_date="2025-07-01", end_date="2025-12-31")
+    assert suggest(club)[0] == "2026 season"
+    greek = make_club(season=False, language="el")
+    season_create(club=greek, name="Φθινόπωρο", start_date="2025-09-01", end_date="2025-12-31")
+    assert suggest(greek) == ("Περίοδος 2026", "2026-01-01", "2026-04-30")
+
+
+def test_a_taken_name_is_not_suggested():
+    club = make_club(season=False, language="en")
+    season_create(club=club, name="2026 season", start_date="2024-01-01", end_date="2024-12-31")
+    season_create(club=club, name="Spring", start_date="2025-01-01", end_date="2025-12-31")
+    assert suggest(club) == ("2026 season (2026-01-01)", "2026-01-01", "2026-12-31")
+
+
+def test_a_season_covering_a_date():
+    club = make_club(season=False, language="en")
+    assert suggest(club, covering=date(2025, 3, 14)) == ("2025 season", "2025-01-01", "2025-12-31")
+    season_create(club=club, name="Q1 2025", start_date="2025-01-01", end_date="2025-03-31")
+    # After the last season: the seasons after it, each as long, up to the one with the date.
+    assert suggest(club, covering=date(2025, 8, 15)) == ("2025 season", "2025-07-01", "2025-09-30")
+    assert suggest(club, covering=date(2026, 2, 1)) == ("Q1 2026", "2026-01-01", "2026-03-31")
+    # Before the first season: that year, up to the day before it.
+    assert suggest(club, covering=date(2024, 5, 1)) == ("2024 season", "2024-01-01", "2024-12-31")
+    season_create(club=club, name="Q4 2024", start_date="2024-10-01", end_date="2024-12-31")
+    assert suggest(club, covering=date(2024, 5, 1)) == ("2024 season", "2024-01-01", "2024-09-30")
+    # A date a season covers already: the next season.
+    assert suggest(club, covering=date(2025, 2, 1)) == suggest(club)
+    # Too far ahead to step there: that year.
+    assert suggest(club, covering=date(9999, 12, 31)) == ("9999 season", "9999-01-01", "9999-12-31")

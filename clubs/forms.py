@@ -1,0 +1,60 @@
+"""Forms of the directors' pages for people and seasons.
+
+They check only the shape of what is typed (a field left empty, a date that is none); the rules
+are the services' (``clubs.services``), whose errors ``add_service_error`` puts beside the field
+they name. The labels are the models' own.
+"""
+
+from typing import cast
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import Field, Model
+from django.utils.text import capfirst
+
+from clubs.models import Membership, Player, Role, Season
+
+
+def model_label(model: type[Model], name: str):
+    """The label of a model's field, as a form shows it (its verbose name, capitalised)."""
+    field = cast(Field, model._meta.get_field(name))
+    return capfirst(field.verbose_name)
+
+
+class ServiceErrorForm(forms.Form):
+    """A form that shows a service's ``ValidationError`` beside the field it names (a field
+    of ``service_fields``' mapping or of the form), else at the top of the form."""
+
+    service_fields: dict[str, str] = {}
+
+    def add_service_error(self, error: ValidationError) -> None:
+        errors = error.error_dict if hasattr(error, "error_dict") else {"": error.error_list}
+        for name, messages in errors.items():
+            target = self.service_fields.get(name, name if name in self.fields else None)
+            for message in messages:
+                self.add_error(target, message)
+
+
+class PlayerForm(ServiceErrorForm):
+    """A new player of the club (or a guest): a name."""
+
+    name = forms.CharField(label=model_label(Player, "name"))
+
+
+class MemberForm(PlayerForm):
+    """A player's name, their role at the club and whether they are active there."""
+
+    role = forms.ChoiceField(label=model_label(Membership, "role"), choices=Role.choices)
+    active = forms.BooleanField(label=model_label(Membership, "active"), required=False)
+
+
+class SeasonForm(ServiceErrorForm):
+    name = forms.CharField(label=model_label(Season, "name"))
+    start_date = forms.DateField(
+        label=model_label(Season, "start_date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    end_date = forms.DateField(
+        label=model_label(Season, "end_date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
