@@ -66,9 +66,13 @@ def test_each_error_beside_its_field(client, table):
     response = client.post(url, deal(1, (4, "S", "")), HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     html = response.content.decode()
-    assert 'id="error-declarer">Choose the declarer.</p>' in html
-    assert 'id="error-tricks">Choose the number of tricks declarer took, 0 to 13.</p>' in html
-    assert 'id="error-level"' not in html
+    # Each error is tied to its group of options (aria-describedby), whose options are invalid.
+    assert 'id="id_declarer_error" data-announce><p>Choose the declarer.</p>' in html
+    assert 'id="field-declarer" aria-describedby="id_declarer_error"' in html
+    tricks = "Choose the number of tricks declarer took, 0 to 13."
+    assert f'id="id_tricks_error" data-announce><p>{tricks}</p>' in html
+    assert 'name="tricks" value="0" id="id_tricks_0" aria-invalid="true"' in html
+    assert 'id="id_level_error"' not in html and 'id="field-level" aria-describedby' not in html
     # the choices already made are kept
     assert 'name="strain" value="S" id="id_strain_3" checked' in html
     assert match.deals.count() == 0
@@ -79,8 +83,8 @@ def test_errors_in_polish(client, table):
     response = client.post(url, deal(1), HTTP_ACCEPT_LANGUAGE="pl")
     assert response.status_code == 400
     html = response.content.decode()
-    assert 'id="error-level">Wybierz wysokość kontraktu, od 1 do 7.</p>' in html
-    assert 'id="error-declarer">Wybierz rozgrywającego.</p>' in html
+    assert 'id="id_level_error" data-announce><p>Wybierz wysokość kontraktu, od 1 do 7.</p>' in html
+    assert 'id="id_declarer_error" data-announce><p>Wybierz rozgrywającego.</p>' in html
     assert "Rozdanie 1" in html and "zostały 4 rozdania" in html
 
 
