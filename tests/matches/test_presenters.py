@@ -31,6 +31,10 @@ def test_contract_and_result_notation():
     assert seen(doubled) == "4♠\u202fX"
     assert '<span class="suit-h"><span aria-hidden="true">♥</span>' in hearts
     assert seen(hearts) == "2♥"
+    assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=10)) == "="
+    assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=11)) == "+1"
+    assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=8)) == "\u22122"
+    assert presenters.result_text(make_result(passed_out=True)) == ""
 
 
 def test_screen_readers_hear_words_not_symbols():
@@ -50,12 +54,6 @@ def test_screen_readers_hear_words_not_symbols():
     assert heard(no_trump) == "3 no trump doubled"
     assert heard(dash) == "not counted" and seen(dash) == "\u2013"
     assert heard(greek) == "6 καρά με κοντρ"
-
-
-    assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=10)) == "="
-    assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=11)) == "+1"
-    assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=8)) == "\u22122"
-    assert presenters.result_text(make_result(passed_out=True)) == ""
 
 
 def test_greek_contract_is_written_in_greek_letters_only():

@@ -61,6 +61,26 @@ def test_a_whole_chicago_through_the_form(client, table):
     assert 'id="deal-number"' not in html  # no next deal, no form for one
 
 
+def test_says_what_was_recorded_in_the_swapped_panel(client, table):
+    """The outcome is in the panel htmx swaps in (static/js/table.js reads it out through
+    the live region outside the panel, which stays in place)."""
+    _match, url = table
+    response = client.post(url, deal(1, (2, "S", ""), declarer="N", tricks=8), follow=True)
+    html = response.content.decode()
+    status = html.index('id="table-status" class="visually-hidden" role="status"')
+    panel = html.index('<div id="table-panel">')
+    assert status < panel
+    assert html.index("Deal 1 recorded.", panel) > panel
+    assert '<ul class="messages no-print" data-announce>' in html[panel:]
+    # The passed-out deal's dash is "not counted" to a screen reader.
+    html = client.post(url, deal(2, passed_out="on"), follow=True).content.decode()
+    assert "Deal 2 recorded." in html
+    assert (
+        '<span aria-hidden="true">\u2013</span><span class="visually-hidden"> not counted </span>'
+        in html
+    )
+
+
 def test_each_error_beside_its_field(client, table):
     match, url = table
     response = client.post(url, deal(1, (4, "S", "")), HTTP_ACCEPT_LANGUAGE="en")
