@@ -16,7 +16,7 @@ from tests.web.test_browser import browser, new_page  # noqa: F401 (the browser 
 
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 RUBBER = [("2S", "N", 8), ("4H", "E", 10), ("3NT", "S", 7), ("1C", "W", 9), ("6D", "N", 12)]
-TWO_PLAYER = [("3NT", "N", 9), None, ("2H", "E", 7)]
+TWO_PLAYER = [("3NT", "N", 9), None, ("2H", "E", 7), ("4S", "N", 10)]  # N wins 2-0
 
 
 def violations(page) -> list[str]:
@@ -238,3 +238,13 @@ def contrast(first: str, second: str) -> float:
 
     lighter, darker = sorted((luminance(first), luminance(second)), reverse=True)
     return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_a_dash_is_read_as_words(client, evening):
+    """The player page's dash for a match without a partner (a table of two) says so."""
+    chicago = evening["chicago"]
+    club = chicago.table.session.club
+    url = reverse("scoring:player", args=[club.slug, chicago.north_id])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="el").content.decode()
+    dash = '<span aria-hidden="true">\u2013</span><span class="visually-hidden"> {} </span>'
+    assert html.count(dash.format("χωρίς συμπαίκτη")) == 1  # the two-player match
