@@ -19,17 +19,17 @@ from clubs.forms import PlayerForm, ServiceErrorForm
 from clubs.models import Player
 from clubs.selectors import active_players_of
 from matches.models import SEAT_FIELDS, KindChoice, SeatChoice
-from matches.presenters import SEAT_LETTERS, strain_html
+from matches.presenters import DOUBLING_WORDS, SEAT_LETTERS, spoken, strain_html
 from matches.services import SEAT_ERRORS
 from scoring.engine import Kind
 
 LEVELS = [(level, str(level)) for level in range(1, 8)]
 TRICKS = [(tricks, str(tricks)) for tricks in range(14)]
-DOUBLINGS = [
-    ("", "\u2013"),  # not doubled
-    ("X", pgettext_lazy("doubled", "X")),
-    ("XX", pgettext_lazy("redoubled", "XX")),
-]
+DOUBLING_SIGNS = {
+    "": "\u2013",  # not doubled
+    "X": pgettext_lazy("doubled", "X"),
+    "XX": pgettext_lazy("redoubled", "XX"),
+}
 # The fields a service error may name, and where the form shows it.
 SERVICE_FIELDS = {
     "passed_out": "passed_out",
@@ -46,6 +46,11 @@ def strain_choices():
     return [(code, strain_html(code)) for code in ("C", "D", "H", "S", "NT")]
 
 
+def doubling_choices():
+    """A dash, X, XX on the buttons; "undoubled", "doubled", "redoubled" to a screen reader."""
+    return [(code, spoken(sign, DOUBLING_WORDS[code])) for code, sign in DOUBLING_SIGNS.items()]
+
+
 class DealForm(forms.Form):
     """One deal: passed out, or a contract (level, strain, doubling), declarer and tricks."""
 
@@ -58,7 +63,7 @@ class DealForm(forms.Form):
         label=_("Strain"), choices=strain_choices, required=False, widget=forms.RadioSelect
     )
     doubling = forms.ChoiceField(
-        label=_("Doubled"), choices=DOUBLINGS, required=False, widget=forms.RadioSelect
+        label=_("Doubled"), choices=doubling_choices, required=False, widget=forms.RadioSelect
     )
     declarer = forms.ChoiceField(label=_("Declarer"), required=False, widget=forms.RadioSelect)
     tricks = forms.TypedChoiceField(

@@ -132,24 +132,50 @@ def vulnerable_text(vulnerable) -> str:
     return pgettext("vulnerability", "None")
 
 
+SUIT_WORDS = {
+    "C": pgettext_lazy("suit", "clubs"),
+    "D": pgettext_lazy("suit", "diamonds"),
+    "H": pgettext_lazy("suit", "hearts"),
+    "S": pgettext_lazy("suit", "spades"),
+}
+DOUBLING_WORDS = {
+    "": gettext_lazy("undoubled"),
+    "X": gettext_lazy("doubled"),
+    "XX": gettext_lazy("redoubled"),
+}
+
+
+def spoken(symbol, words) -> SafeString:
+    """A symbol for the eye (♠, X, a dash) and words for a screen reader ("spades", "doubled"):
+    the symbol is hidden from screen readers, the words from the eye (and from paper)."""
+    return format_html(
+        '<span aria-hidden="true">{}</span><span class="visually-hidden"> {} </span>', symbol, words
+    )
+
+
+def not_counted() -> SafeString:
+    """The number cell of a passed-out deal that does not count (Chicago): a dash."""
+    return spoken("\u2013", _("not counted"))
+
+
 def strain_html(strain) -> SafeString:
     code = _text(strain)
     if code == Strain.NT:
-        return format_html(
-            '<abbr class="suit-nt" title="{}">{}</abbr>',
-            _("no trump"),
-            pgettext("abbreviation of no trump", "NT"),
+        abbreviation = format_html(
+            '<abbr title="{}">{}</abbr>', _("no trump"), pgettext("abbreviation of no trump", "NT")
         )
+        return format_html('<span class="suit-nt">{}</span>', spoken(abbreviation, _("no trump")))
     symbol, css = SUITS[code]
-    return format_html('<span class="{}">{}</span>', css, symbol)
+    return format_html('<span class="{}">{}</span>', css, spoken(symbol, SUIT_WORDS[code]))
 
 
-def doubling_text(doubling) -> str:
+def doubling_html(doubling) -> SafeString:
     """X or XX after a narrow no-break space (3NT\u202fX), or nothing."""
     code = _text(doubling)
     if not code:
-        return ""
-    return "\u202f" + {"X": pgettext("doubled", "X"), "XX": pgettext("redoubled", "XX")}[code]
+        return mark_safe("")
+    symbol = {"X": pgettext("doubled", "X"), "XX": pgettext("redoubled", "XX")}[code]
+    return format_html("\u202f{}", spoken(symbol, DOUBLING_WORDS[code]))
 
 
 def contract_html(contract) -> SafeString:
@@ -157,7 +183,7 @@ def contract_html(contract) -> SafeString:
     if contract is None:
         return mark_safe("")
     return format_html(
-        "{}{}{}", contract.level, strain_html(contract.strain), doubling_text(contract.doubling)
+        "{}{}{}", contract.level, strain_html(contract.strain), doubling_html(contract.doubling)
     )
 
 

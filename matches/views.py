@@ -9,6 +9,7 @@ import logging
 from collections import defaultdict
 from datetime import date
 
+from django.contrib import messages
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
@@ -17,6 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -204,11 +206,9 @@ def table_page(request, pk: int):
     if not form.is_valid():
         return _render_table(request, match, status=400, form=form)
     try:
+        sequence = form.cleaned_data["expected_sequence"]
         services.deal_record(
-            match=match,
-            expected_sequence=form.cleaned_data["expected_sequence"],
-            actor=request.user,
-            **form.service_arguments(),
+            match=match, expected_sequence=sequence, actor=request.user, **form.service_arguments()
         )
     except ValidationError as error:
         form.add_service_error(error)
@@ -216,6 +216,7 @@ def table_page(request, pk: int):
     except services.MatchConflict as error:
         form.add_error(None, str(error))
         return _render_table(request, _match(pk), status=409, form=form)
+    messages.success(request, gettext("Deal %(n)s recorded.") % {"n": sequence})
     return redirect("matches:table", pk=pk)
 
 
@@ -242,6 +243,11 @@ def table_correct(request, pk: int):
     except services.MatchConflict as error:
         fix_form.add_error(None, str(error))
         return _render_table(request, _match(pk), status=409, fix_form=fix_form, fix_open=True)
+    messages.success(
+        request,
+        gettext("Deal %(n)s corrected; later deals re-scored.")
+        % {"n": fix_form.cleaned_data["expected_sequence"]},
+    )
     return redirect("matches:table", pk=pk)
 
 
@@ -255,6 +261,7 @@ def table_delete_last(request, pk: int):
         services.deal_delete_last(match=match, actor=request.user)
     except (ValidationError, services.MatchConflict) as error:
         return _render_table(request, _match(pk), status=409, **_error_form(match, error))
+    messages.success(request, gettext("The last deal was deleted."))
     return redirect("matches:table", pk=pk)
 
 
@@ -268,16 +275,17 @@ def table_finish(request, pk: int):
         services.match_finish(match=match, actor=request.user)
     except (ValidationError, services.MatchConflict) as error:
         return _render_table(request, _match(pk), status=409, **_error_form(match, error))
+    messages.success(request, gettext("The rubber was finished and scored by the Laws."))
     return redirect("matches:table", pk=pk)
 
 
 def _error_form(match: Match, error: Exception) -> dict:
     """A deal form carrying ``error`` at its top, for the actions that have no form."""
-    messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+    texts = error.messages if isinstance(error, ValidationError) else [str(error)]
     fix_form = DealForm(match=match, prefix="fix", data={})
     fix_form.is_valid()
     fix_form.errors.clear()
-    for message in messages:
+    for message in texts:
         fix_form.add_error(None, message)
     return {"fix_form": fix_form, "fix_open": True}
 

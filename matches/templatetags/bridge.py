@@ -27,6 +27,8 @@ for name in (
 register.filter("vulnerable", presenters.vulnerable_text)
 register.filter("side_names", presenters.side_players)
 register.filter("winner_for", presenters.winner_text)
+register.simple_tag(presenters.not_counted, name="not_counted")
+register.simple_tag(presenters.spoken, name="spoken")
 
 
 @register.inclusion_tag("matches/_sheet.html")

@@ -18,17 +18,42 @@ def test_vulnerability_in_words():
         assert presenters.vulnerable_text((True, False)) == "N-S"
 
 
+def seen(html):
+    """What the eye reads: the words for screen readers (visually hidden) left out."""
+    return re.sub(r"<[^>]+>", "", re.sub(r'<span class="visually-hidden">[^<]*</span>', "", html))
+
+
 def test_contract_and_result_notation():
-    assert (
-        presenters.contract_html(Contract(4, "S", "X")) == '4<span class="suit-s">♠</span>\u202fX'
-    )
-    assert presenters.contract_html(Contract(2, "H")) == '2<span class="suit-h">♥</span>'
     with translation.override("en"):
+        doubled = presenters.contract_html(Contract(4, "S", "X"))
+        hearts = presenters.contract_html(Contract(2, "H"))
         assert ">NT<" in presenters.contract_html(Contract(3, "NT", "XX"))
+    assert seen(doubled) == "4♠\u202fX"
+    assert '<span class="suit-h"><span aria-hidden="true">♥</span>' in hearts
+    assert seen(hearts) == "2♥"
     assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=10)) == "="
     assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=11)) == "+1"
     assert presenters.result_text(make_result(contract="4S", declarer="N", tricks=8)) == "\u22122"
     assert presenters.result_text(make_result(passed_out=True)) == ""
+
+
+def test_screen_readers_hear_words_not_symbols():
+    """The symbols are hidden from screen readers, which read words in their place."""
+    with translation.override("en"):
+        html = presenters.contract_html(Contract(4, "S", "XX"))
+        no_trump = presenters.contract_html(Contract(3, "NT", "X"))
+        dash = presenters.not_counted()
+    with translation.override("el"):
+        greek = presenters.contract_html(Contract(6, "D", "X"))
+
+    def heard(html):
+        hidden = re.sub(r'<span aria-hidden="true">.*?</span>', "", html)
+        return " ".join(re.sub(r"<[^>]+>", "", hidden).split())
+
+    assert heard(html) == "4 spades redoubled"
+    assert heard(no_trump) == "3 no trump doubled"
+    assert heard(dash) == "not counted" and seen(dash) == "\u2013"
+    assert heard(greek) == "6 καρά με κοντρ"
 
 
 def test_greek_contract_is_written_in_greek_letters_only():
@@ -42,9 +67,7 @@ def test_greek_contract_is_written_in_greek_letters_only():
             SimpleNamespace(result=make_result(contract="3NTX", declarer="E", tricks=8))
         )
 
-    def text(html):
-        return re.sub(r"<[^>]+>", "", html)
-
+    text = seen
     assert text(doubled) == "3\u03a7\u0391\u202f\u03a7"  # chi alpha, chi
     assert text(redoubled) == "4♠\u202f\u03a7\u03a7"
     assert text(row) == "3\u03a7\u0391\u202f\u03a7 \u0391 \u22121"

@@ -95,7 +95,7 @@ def test_a_whole_chicago_on_the_table_page(browser, live_server, client, directo
     choose("strain", "S")
     choose("declarer", "N")
     page.get_by_role("button", name="Record the deal").click()
-    expect(page.locator("#error-tricks")).to_contain_text("Choose the number of tricks")
+    expect(page.locator("#id_tricks_error")).to_contain_text("Choose the number of tricks")
     expect(page.locator("#deal-number")).to_have_text("1")
 
     expected = iter([("2", "E", "E-W"), ("2", "E", "E-W"), ("3", "S", "N-S"), ("4", "W", "Both")])

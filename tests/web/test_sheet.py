@@ -55,9 +55,13 @@ def test_rubber_sheet_has_above_and_below_the_line(client, new_match):
     response = client.get(reverse("matches:sheet", args=[rubber.pk]))
     html = response.content.decode()
     assert response.status_code == 200
-    assert "above the line" in html and "below the line" in html
+    # Header cells over their half, and a label apart from its points.
+    assert '<th scope="colgroup" colspan="2">above the line</th>' in html
+    assert '<th scope="colgroup" colspan="2">below the line</th>' in html
+    assert "<small>rubber bonus</small> 700" in html
+    # The list of deals scrolls on a phone: a region that takes the keyboard's focus.
+    assert '<div class="scroll" tabindex="0" role="region" aria-label="Deals">' in html
     assert "Games won: N-S 2, E-W 0." in html
-    assert "rubber bonus 700" in html
     assert rubber.total_ns == 120 + 100 + 30 + 700
     assert f'data-total="NS">{rubber.total_ns}<' in html
 
@@ -179,3 +183,19 @@ def test_a_kept_pdf_is_sent_only_to_whoever_may_read_the_club(
     response = client.get(url)
     assert response.status_code == 302 and "/login/" in response["Location"]
     assert len(drawn) == 1
+
+
+def test_each_sheet_has_a_title_of_its_own(client, club, players, new_match):
+    """The browser's tab (and a screen reader) tells one sheet from another: the players,
+    the table and the date."""
+    first = new_match()
+    second = new_match(seats=dict(zip("NESW", players[2:6], strict=True)))
+    titles = []
+    for match in (first, second):
+        html = client.get(reverse("matches:sheet", args=[match.pk])).content.decode()
+        titles.append(html.split("<title>")[1].split("</title>")[0])
+    assert titles[0] == (
+        "Score sheet · Anna &amp; Chloe \u2013 Ben &amp; Dimitris · Table 1 · March 14, 2025"
+        " · Kifisia Bridge Club · Partscore"
+    )
+    assert "Chloe &amp; Eva \u2013 Dimitris &amp; Filip · Table 2" in titles[1]

@@ -61,14 +61,38 @@ def test_a_whole_chicago_through_the_form(client, table):
     assert 'id="deal-number"' not in html  # no next deal, no form for one
 
 
+def test_says_what_was_recorded_in_the_swapped_panel(client, table):
+    """The outcome is in the panel htmx swaps in (static/js/table.js reads it out through
+    the live region outside the panel, which stays in place)."""
+    _match, url = table
+    response = client.post(url, deal(1, (2, "S", ""), declarer="N", tricks=8), follow=True)
+    html = response.content.decode()
+    status = html.index('id="table-status" class="visually-hidden" role="status"')
+    panel = html.index('<div id="table-panel">')
+    assert status < panel
+    assert html.index("Deal 1 recorded.", panel) > panel
+    assert '<ul class="messages no-print" data-announce>' in html[panel:]
+    # The passed-out deal's dash is "not counted" to a screen reader.
+    html = client.post(url, deal(2, passed_out="on"), follow=True).content.decode()
+    assert "Deal 2 recorded." in html
+    assert (
+        '<span aria-hidden="true">\u2013</span><span class="visually-hidden"> not counted </span>'
+        in html
+    )
+
+
 def test_each_error_beside_its_field(client, table):
     match, url = table
     response = client.post(url, deal(1, (4, "S", "")), HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     html = response.content.decode()
-    assert 'id="error-declarer">Choose the declarer.</p>' in html
-    assert 'id="error-tricks">Choose the number of tricks declarer took, 0 to 13.</p>' in html
-    assert 'id="error-level"' not in html
+    # Each error is tied to its group of options (aria-describedby), whose options are invalid.
+    assert 'id="id_declarer_error" data-announce><p>Choose the declarer.</p>' in html
+    assert 'id="field-declarer" aria-describedby="id_declarer_error"' in html
+    tricks = "Choose the number of tricks declarer took, 0 to 13."
+    assert f'id="id_tricks_error" data-announce><p>{tricks}</p>' in html
+    assert 'name="tricks" value="0" id="id_tricks_0" aria-invalid="true"' in html
+    assert 'id="id_level_error"' not in html and 'id="field-level" aria-describedby' not in html
     # the choices already made are kept
     assert 'name="strain" value="S" id="id_strain_3" checked' in html
     assert match.deals.count() == 0
@@ -79,8 +103,8 @@ def test_errors_in_polish(client, table):
     response = client.post(url, deal(1), HTTP_ACCEPT_LANGUAGE="pl")
     assert response.status_code == 400
     html = response.content.decode()
-    assert 'id="error-level">Wybierz wysokość kontraktu, od 1 do 7.</p>' in html
-    assert 'id="error-declarer">Wybierz rozgrywającego.</p>' in html
+    assert 'id="id_level_error" data-announce><p>Wybierz wysokość kontraktu, od 1 do 7.</p>' in html
+    assert 'id="id_declarer_error" data-announce><p>Wybierz rozgrywającego.</p>' in html
     assert "Rozdanie 1" in html and "zostały 4 rozdania" in html
 
 
