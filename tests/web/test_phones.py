@@ -13,8 +13,11 @@ import pytest
 
 from clubs.services import club_create
 from scoring.services import standings_recalculate
+from tests.web import test_browser
 from tests.web.conftest import WORKED_CHICAGO, play
-from tests.web.test_browser import browser, new_page  # noqa: F401  (the browser fixture)
+
+browser = test_browser.browser  # the same headless Chromium
+new_page = test_browser.new_page
 
 WIDTHS = (360, 390)
 
@@ -75,9 +78,24 @@ def evening(club, players, new_match, django_user_model):
     }
 
 
+def problems_here(page) -> list[str]:
+    """What is wrong with the page as it stands: it scrolls sideways, or a box that scrolls
+    cannot take the keyboard's focus or has no name."""
+    found = page.evaluate(MEASURE)
+    width = found["client"]
+    problems = []
+    if found["scroll"] > width:
+        problems.append(f"{width} px: {found['scroll']} px wide: {found['out']}")
+    problems += [
+        f"{width} px: a scroll box {box}"
+        for box in found["boxes"]
+        if box["tabindex"] != 0 or not box["name"]
+    ]
+    return problems
+
+
 def measured(page, url: str, shot: str) -> list[str]:
-    """What is wrong with ``url`` on a phone: the page scrolls sideways, or a box that
-    scrolls cannot take the keyboard's focus or has no name."""
+    """What is wrong with ``url`` at each width."""
     problems = []
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 800})
@@ -87,18 +105,13 @@ def measured(page, url: str, shot: str) -> list[str]:
             page.screenshot(
                 path=Path(os.environ["PHONE_SHOTS"], f"{shot}-{width}.png"), full_page=True
             )
-        found = page.evaluate(MEASURE)
-        if found["scroll"] > found["client"]:
-            problems.append(f"{width} px: {found['scroll']} px wide: {found['out']}")
-        for box in found["boxes"]:
-            if box["tabindex"] != 0 or not box["name"]:
-                problems.append(f"{width} px: a scroll box {box}")
+        problems += problems_here(page)
     return problems
 
 
 @pytest.mark.parametrize("language", ["en", "el"])
 @pytest.mark.parametrize("who", ["visitor", "director"])
-def test_every_page_fits_a_phone(browser, live_server, client, director, evening, language, who):  # noqa: F811
+def test_every_page_fits_a_phone(browser, live_server, client, director, evening, language, who):
     if who == "director":
         client.force_login(director)
     page = new_page(
@@ -118,3 +131,19 @@ def test_every_page_fits_a_phone(browser, live_server, client, director, evening
         ]
     page.context.close()
     assert not problems, "\n".join(problems)
+
+
+def test_the_table_page_fits_a_phone_after_an_error(
+    browser, live_server, client, director, evening
+):
+    """The deal form swapped in with its errors (in Greek) still fits 360 px."""
+    from playwright.sync_api import expect
+
+    client.force_login(director)
+    page = new_page(browser, live_server, language="el", phone=True, client=client)
+    page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+    page.goto(live_server.url + evening["director: table page"])
+    page.locator("form.deal button.primary").first.click()
+    expect(page.locator("#error-tricks")).to_be_visible()
+    assert not problems_here(page), problems_here(page)
+    page.context.close()
