@@ -1,5 +1,5 @@
 """On a phone: every page fits a 360 px and a 390 px wide screen without sideways scrolling,
-for a visitor and for a director, in English and in Greek (long words).
+for a visitor and for a director, in English, Greek and Dutch (long words).
 
 A wide score table may scroll inside its own box (which takes keyboard focus and has a
 name); the page itself never does: ``document.documentElement.scrollWidth`` is at most the
@@ -109,7 +109,7 @@ def measured(page, url: str, shot: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("language", ["en", "el"])
+@pytest.mark.parametrize("language", ["en", "el", "nl"])
 @pytest.mark.parametrize("who", ["visitor", "director"])
 def test_every_page_fits_a_phone(browser, live_server, client, director, evening, language, who):
     if who == "director":
