@@ -147,3 +147,25 @@ def test_the_table_page_fits_a_phone_after_an_error(
     expect(page.locator("#error-tricks")).to_be_visible()
     assert not problems_here(page), problems_here(page)
     page.context.close()
+
+
+def test_cards_name_each_figure_on_a_phone(browser, live_server, evening):
+    """On a phone the player's line on the ladder and the session's matches read as cards:
+    each figure beside its column's name, the column headings hidden."""
+    page = new_page(browser, live_server, phone=True)
+    page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+
+    def shown(selector: str) -> list[str]:
+        return page.eval_on_selector_all(
+            selector,
+            "cells => cells.map(cell => getComputedStyle(cell, '::before').content.slice(1, -1)"
+            " + ' ' + cell.innerText.trim())",
+        )
+
+    page.goto(live_server.url + evening["player"])
+    assert shown("#standing td")[:2] == ["Rank 1", "Matches 1"]
+    assert "Net points +380" in shown("#standing td")
+    assert page.locator("#standing thead").bounding_box()["width"] <= 1  # for screen readers
+    page.goto(live_server.url + evening["session"])
+    assert shown("table.stack >> nth=0 >> td")[3:6] == ["N-S 500", "E-W 120", "Result N-S win"]
+    page.context.close()
