@@ -92,7 +92,7 @@ def test_no_axe_violation_on_any_page_or_state(
     page = new_page(browser, live_server, language=language, client=client)
     page.goto(live_server.url + reverse("matches:new", args=[club.slug]))
     check("start a match", page)
-    page.locator("form.stacked button[type=submit]").click()
+    page.locator("form.stacked button.primary[type=submit]").click()
     expect(page.locator("[aria-invalid=true]").first).to_be_visible()
     check("start a match with errors", page)
     for kind in ("chicago", "rubber"):

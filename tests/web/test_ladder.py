@@ -156,7 +156,7 @@ def test_player_page_writes_dates_like_the_other_pages(
     html = client.get(url + f"?season={season.pk}", HTTP_ACCEPT_LANGUAGE=language).content
     html = html.decode()
     history = html.split('id="history"')[1].split("</table>")[0]
-    dates = re.findall(r'<td class="nowrap">([^<]+)</td>', history)
+    dates = re.findall(r'<td class="nowrap"[^>]*>([^<]+)</td>', history)
     assert dates == [written, written]
     chart = html.split('<svg class="chart"')[1].split("</svg>")[0]
     assert re.findall(r"<title>([^:<]+):", chart) == [written, written]

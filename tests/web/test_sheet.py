@@ -8,7 +8,7 @@ from pypdf import PdfReader
 
 from clubs.services import club_update, player_create
 from matches.services import deal_correct, match_create
-from tests.web.conftest import DAY, play
+from tests.web.conftest import DAY, WORKED_CHICAGO, play
 
 pytestmark = pytest.mark.django_db
 
@@ -103,6 +103,32 @@ def test_rubber_pdf_is_one_page(client, new_match):
     text = text_on_page(reader.pages[0])
     assert "above the line" in text and "below the line" in text
     assert str(rubber.total_ns) in text and str(rubber.total_ew) in text
+
+
+@pytest.mark.parametrize(
+    ("language", "day", "seat"),
+    [("en", "March 14, 2025", "North"), ("el", "14/03/2025", "Βορράς")],
+)
+def test_pdf_head_gives_club_date_and_names_a_line_each(
+    client, club, players, new_match, language, day, seat
+):
+    """The head of the PDF is not squeezed: the club, the date and each player's name are
+    each written on one line, with its label, on A4 and on Letter."""
+    club_update(club=club, name="Royal Kifisia Bridge and Card Players Club of Northern Athens")
+    players[0].name = "Konstantinos Papadopoulos-Georgiou"
+    players[0].save()
+    players[1].name = "Aikaterini Alexandropoulou"
+    players[1].save()
+    match = play(new_match(), WORKED_CHICAGO)
+    url = reverse("matches:sheet_pdf", args=[match.pk])
+    for paper in ("a4", "letter"):
+        response = client.get(url, {"paper": paper}, HTTP_ACCEPT_LANGUAGE=language)
+        reader = PdfReader(io.BytesIO(response.content))
+        assert len(reader.pages) == 1, paper
+        lines = text_on_page(reader.pages[0]).splitlines()
+        head = lines[1 : lines.index(next(line for line in lines if "2♠" in line))]
+        for value in (club.name, day, f"{seat} {players[0].name}", *(p.name for p in players[1:4])):
+            assert any(value in line for line in head), (paper, value, head)
 
 
 # --- the PDF of a complete match is kept ---------------------------------------------------

@@ -1,0 +1,171 @@
+"""On a phone: every page fits a 360 px and a 390 px wide screen without sideways scrolling,
+for a visitor and for a director, in English, Greek and Dutch (long words).
+
+A wide score table may scroll inside its own box (which takes keyboard focus and has a
+name); the page itself never does: ``document.documentElement.scrollWidth`` is at most the
+window's width.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from clubs.services import club_create
+from scoring.services import standings_recalculate
+from tests.web import test_browser
+from tests.web.conftest import WORKED_CHICAGO, play
+
+browser = test_browser.browser  # the same headless Chromium
+new_page = test_browser.new_page
+
+WIDTHS = (360, 390)
+
+# What sticks out past the window's right edge (to say what made a page scroll), and each
+# scroll box that scrolls, with its tab index and its name.
+MEASURE = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const element of document.querySelectorAll("body *")) {
+    const box = element.getBoundingClientRect();
+    if (box.right > width + 0.5 && !element.closest(".scroll")) {
+      out.push(`${element.tagName.toLowerCase()}#${element.id}.${element.className}`);
+    }
+  }
+  const boxes = [...document.querySelectorAll(".scroll")]
+    .filter((box) => box.scrollWidth > box.clientWidth)
+    .map((box) => ({
+      tabindex: box.tabIndex,
+      name: box.getAttribute("aria-label") || box.getAttribute("aria-labelledby") || "",
+    }));
+  return {scroll: document.documentElement.scrollWidth, client: width, out: out.slice(0, 5), boxes};
+}"""
+
+
+@pytest.fixture
+def evening(club, players, new_match, django_user_model):
+    """One evening at the club, with a long name at every table: a Chicago, a rubber, a
+    two-player rubber (all three under way or over) and a Chicago just begun; the ladder
+    computed; and a private club of someone else's."""
+    players[0].name = "Konstantinos Papadopoulos-Georgiou"
+    players[0].save()
+    chicago = play(new_match(), WORKED_CHICAGO)
+    rubber = play(new_match(kind="rubber"), [("1C", "N", 6), ("4S", "E", 11), ("3NT", "S", 10)])
+    two = play(new_match(kind="two_player"), [("2H", "N", 8), ("6NT", "E", 13)])
+    begun = play(new_match(), [("3NT", "N", 9)])
+    session = chicago.table.session
+    standings_recalculate(season_id=session.season_id)
+    owner = django_user_model.objects.create_user("owner", password="pw")
+    club_create(creator=owner, name="Private", slug="private", country="GR", public=False)
+    return {
+        "home": "/",
+        "club": f"/clubs/{club.slug}/",
+        "ladder": f"/clubs/{club.slug}/seasons/{session.season_id}/ladder/",
+        "player": f"/clubs/{club.slug}/players/{chicago.north_id}/?season={session.season_id}",
+        "session": f"/clubs/{club.slug}/sessions/{session.date.isoformat()}/",
+        "Chicago sheet": f"/matches/{chicago.pk}/",
+        "rubber sheet": f"/matches/{rubber.pk}/",
+        "two-player sheet": f"/matches/{two.pk}/",
+        "not found": "/no-such-page/",
+        # A visitor's own pages, and a director's.
+        "visitor: login": "/login/",
+        "director: start a match": f"/clubs/{club.slug}/matches/new/",
+        "director: table page": f"/matches/{begun.pk}/table/",
+        "director: table page, rubber": f"/matches/{rubber.pk}/table/",
+        "director: table page, two players": f"/matches/{two.pk}/table/",
+        "director: table page, match over": f"/matches/{chicago.pk}/table/",
+        "director: not allowed": "/clubs/private/",
+    }
+
+
+def problems_here(page) -> list[str]:
+    """What is wrong with the page as it stands: it scrolls sideways, or a box that scrolls
+    cannot take the keyboard's focus or has no name."""
+    found = page.evaluate(MEASURE)
+    width = found["client"]
+    problems = []
+    if found["scroll"] > width:
+        problems.append(f"{width} px: {found['scroll']} px wide: {found['out']}")
+    problems += [
+        f"{width} px: a scroll box {box}"
+        for box in found["boxes"]
+        if box["tabindex"] != 0 or not box["name"]
+    ]
+    return problems
+
+
+def measured(page, url: str, shot: str) -> list[str]:
+    """What is wrong with ``url`` at each width."""
+    problems = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 800})
+        response = page.goto(url)
+        assert response.ok or response.status in (403, 404), (url, response.status)
+        if os.environ.get("PHONE_SHOTS"):  # to look at: PHONE_SHOTS=/tmp/phones pytest ...
+            page.screenshot(
+                path=Path(os.environ["PHONE_SHOTS"], f"{shot}-{width}.png"), full_page=True
+            )
+        problems += problems_here(page)
+    return problems
+
+
+@pytest.mark.parametrize("language", ["en", "el", "nl"])
+@pytest.mark.parametrize("who", ["visitor", "director"])
+def test_every_page_fits_a_phone(browser, live_server, client, director, evening, language, who):
+    if who == "director":
+        client.force_login(director)
+    page = new_page(
+        browser,
+        live_server,
+        language=language,
+        phone=True,
+        client=client if who == "director" else None,
+    )
+    problems = []
+    for name, path in evening.items():
+        if ": " in name and not name.startswith(who):
+            continue
+        shot = f"{language}-{who}-{name.split(': ')[-1].replace(' ', '_').replace(',', '')}"
+        problems += [
+            f"{name}: {problem}" for problem in measured(page, live_server.url + path, shot)
+        ]
+    page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_the_table_page_fits_a_phone_after_an_error(
+    browser, live_server, client, director, evening
+):
+    """The deal form swapped in with its errors (in Greek) still fits 360 px."""
+    from playwright.sync_api import expect
+
+    client.force_login(director)
+    page = new_page(browser, live_server, language="el", phone=True, client=client)
+    page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+    page.goto(live_server.url + evening["director: table page"])
+    page.locator("form.deal button.primary").first.click()
+    expect(page.locator("#id_tricks_error")).to_be_visible()
+    assert not problems_here(page), problems_here(page)
+    page.context.close()
+
+
+def test_cards_name_each_figure_on_a_phone(browser, live_server, evening):
+    """On a phone the player's line on the ladder and the session's matches read as cards:
+    each figure beside its column's name, the column headings hidden."""
+    page = new_page(browser, live_server, phone=True)
+    page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+
+    def shown(selector: str) -> list[str]:
+        return page.eval_on_selector_all(
+            selector,
+            "cells => cells.map(cell => getComputedStyle(cell, '::before').content.slice(1, -1)"
+            " + ' ' + cell.innerText.trim())",
+        )
+
+    page.goto(live_server.url + evening["player"])
+    assert shown("#standing td")[:2] == ["Rank 1", "Matches 1"]
+    assert "Net points +380" in shown("#standing td")
+    assert page.locator("#standing thead").bounding_box()["width"] <= 1  # for screen readers
+    page.goto(live_server.url + evening["session"])
+    assert shown("table.stack >> nth=0 >> td")[3:6] == ["N-S 500", "E-W 120", "Result N-S win"]
+    page.context.close()
