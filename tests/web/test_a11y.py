@@ -90,6 +90,14 @@ def test_no_axe_violation_on_any_page_or_state(
     reader.context.close()
 
     page = new_page(browser, live_server, language=language, client=client)
+    directors_pages = {
+        "players": reverse("clubs:players", args=[club.slug]),
+        "edit a player": reverse("clubs:player_edit", args=[club.slug, chicago.north_id]),
+        "new season": reverse("clubs:season_new", args=[club.slug]),
+    }
+    for name, url in directors_pages.items():
+        page.goto(live_server.url + url)
+        check(name, page)
     page.goto(live_server.url + reverse("matches:new", args=[club.slug]))
     check("start a match", page)
     page.locator("form.stacked button.primary[type=submit]").click()
@@ -115,7 +123,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 21  # every page and state above was checked
+    assert len(found) == 24  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811
