@@ -6,11 +6,13 @@ Reading a ladder never computes it: these return the rows of the season's latest
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models import Exists, F, Max, OuterRef, QuerySet
+from django.db.models.functions import Lower
 
 from clubs.models import Player, Season
 from matches.models import SEAT_FIELDS, Match, MatchStatus, played_by
@@ -19,14 +21,54 @@ from scoring.engine import Side, side_net
 from .ladder import ROUNDING_NONE, net_rounder, result_for
 from .models import RunStatus, Standing, StandingsRun
 
+# The orders a ladder can be read in, by name: each its columns, ascending (a leading "-":
+# descending), and its usual direction. Ties keep the ladder's order.
+LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
+    "rank": (("position",), "asc"),
+    "player": (("name", "position"), "asc"),
+    "matches": (("matches", "-position"), "desc"),
+    "wins": (("wins", "-position"), "desc"),
+    "draws": (("draws", "-position"), "desc"),
+    "losses": (("losses", "-position"), "desc"),
+    "net": (("net_points", "-position"), "desc"),
+    "average": (("average", "-position"), "desc"),
+    "rating": (("rating", "-position"), "desc"),
+}
 
-def ladder_rows(*, season_id: int, min_matches: int | None = None) -> QuerySet[Standing]:
-    """The season's stored ladder in order, with each row's player; optionally only players
-    with at least ``min_matches`` matches."""
+
+def folded(text: str) -> str:
+    """``text`` without case or accents, for finding a name: "Dímitris" -> "dimitris"."""
+    return "".join(
+        char
+        for char in unicodedata.normalize("NFKD", text.casefold())
+        if not unicodedata.combining(char)
+    )
+
+
+def ladder_rows(
+    *,
+    season_id: int,
+    min_matches: int | None = None,
+    search: str = "",
+    sort: str = "rank",
+    descending: bool = False,
+) -> QuerySet[Standing]:
+    """The season's stored ladder, with each row's player: in ladder order, or by one of
+    ``LADDER_SORTS`` (``descending`` turns it round); optionally only players with at least
+    ``min_matches`` matches, or whose name contains ``search`` (any case, any accents)."""
     rows = Standing.objects.filter(season_id=season_id).select_related("player")
     if min_matches:
         rows = rows.filter(matches__gte=min_matches)
-    return rows.order_by("position")
+    if search.strip():
+        wanted = folded(search.strip())
+        names = rows.values_list("player_id", "player__name")
+        rows = rows.filter(player_id__in=[pk for pk, name in names if wanted in folded(name)])
+    order = []
+    for column in LADDER_SORTS[sort][0]:
+        field = column.removeprefix("-")
+        term = Lower("player__name") if field == "name" else F(field)
+        order.append(term.desc() if column.startswith("-") != descending else term.asc())
+    return rows.order_by(*order)
 
 
 def latest_run(*, season_id: int) -> StandingsRun | None:
