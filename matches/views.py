@@ -6,7 +6,6 @@ the figures on every page are the rules engine's (``match_sheet``).
 """
 
 import logging
-from collections import defaultdict
 from datetime import date
 
 from django.contrib.staticfiles import finders
@@ -23,9 +22,8 @@ from clubs.models import Club, Session
 from clubs.selectors import can_direct
 from matches import selectors, services
 from matches.forms import DealForm, MatchForm
-from matches.models import SEAT_FIELDS, Match
+from matches.models import Match
 from matches.pdf_cache import sheet_pdf_cached
-from scoring.engine import Seat, side_net
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 # Where Letter is the usual paper; everywhere else the PDF defaults to A4.
@@ -45,38 +43,11 @@ class _ScreenOnlyRules(logging.Filter):
 logging.getLogger("weasyprint").addFilter(_ScreenOnlyRules())
 
 
-def session_results(session: Session) -> tuple[list, list]:
-    """The tables of one session with their matches, and each player's net result over the
-    complete matches (their side's total minus the other side's), best first."""
-    matches = (
-        Match.objects.filter(table__session=session)
-        .select_related("table", *SEAT_FIELDS.values())
-        .order_by("table__number", "created_at", "id")
-    )
-    tables: dict = {}
-    for table in session.tables.order_by("number"):
-        tables[table.pk] = {"table": table, "matches": []}
-    net: dict = defaultdict(lambda: {"player": None, "net": 0, "matches": 0, "open": 0})
-    for match in matches:
-        tables.setdefault(match.table_id, {"table": match.table, "matches": []})
-        tables[match.table_id]["matches"].append(match)
-        for seat, player in match.seats.items():
-            line = net[player.pk]
-            line["player"] = player
-            if match.status != "complete":
-                line["open"] += 1
-                continue
-            line["net"] += side_net(match.total_ns, match.total_ew, Seat(seat).side)
-            line["matches"] += 1
-    players = sorted(net.values(), key=lambda line: (-line["net"], line["player"].name))
-    return list(tables.values()), players
-
-
 @doors
 def session_sheet(request, slug: str, day: date):
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     session = get_object_or_404(Session.objects.select_related("season"), club=club, date=day)
-    tables, players = session_results(session)
+    tables, players = selectors.session_results(session_id=session.pk)
     return render(
         request,
         "clubs/session_sheet.html",

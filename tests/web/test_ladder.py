@@ -1,6 +1,7 @@
 """The season leaderboard (sortable, with each player's net points drawn over the season),
 the player page and the session sheet."""
 
+import html as html_text
 import re
 
 import pytest
@@ -288,3 +289,33 @@ def test_session_sheet_queries_do_not_grow_with_its_matches(
     with django_assert_max_num_queries(4):
         html = client.get(url).content.decode()
     assert html.count("Player 39") == 2  # in the players' list and at its table
+
+
+def test_session_sheet_lists_each_tables_matches(client, season_played, players, new_match):
+    season, first, _second = season_played
+    open_match = new_match(
+        kind="two_player", seats={"N": players[2], "E": players[3]}
+    )  # a new table of two, in progress
+    url = reverse("clubs:session", args=[season.club.slug, DAY])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    tables = html.split("<h2>Tables</h2>")[1]
+    rows = [
+        html_text.unescape(re.sub(r"<[^>]+>", "|", row).replace("||", "|").strip("|\n "))
+        for row in re.findall(r"<tr>(.*?)</tr>", tables, re.S)
+    ]
+    cells = [re.split(r"\|\s*\|?", row) for row in rows if "Match|" not in row]
+    assert [
+        "Chicago",
+        "Anna & Chloe",
+        "Ben & Dimitris",
+        str(first.total_ns),
+        str(first.total_ew),
+        "N-S win",
+    ] in cells
+    assert ["Chicago", "Anna & Ben", "Eva & Filip", "140", "730", "E-W win"] in cells
+    assert ["two-player Draw Bridge", "Chloe", "Dimitris", "0", "0", "in progress"] in cells
+    assert "Table 3 (2 players)" in tables
+    assert reverse("matches:table", args=[open_match.pk]) not in tables  # for directors
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="el").content.decode()
+    assert "<td>Κερδίζει Β-Ν</td>" in html  # noqa: RUF001 (Greek letters)
+    assert "<td>σε εξέλιξη</td>" in html
