@@ -3,7 +3,7 @@ clubs the caller decided), and the score sheet, as the rules engine replays it f
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -137,8 +137,9 @@ def match_sheet_lines(*, match: Match) -> tuple[Sheet, list[SheetLine]]:
     return sheet, lines
 
 
-@dataclass(frozen=True, slots=True)
-class SessionMatch:
+# The session sheet's rows are dicts: a template looks a dict's keys up first, and an evening
+# of a big club has 20,000 of these lookups.
+class SessionMatch(TypedDict):
     """One match on a session's sheet, as the sheet shows it."""
 
     id: int
@@ -153,20 +154,18 @@ class SessionMatch:
     names_ew: str
 
 
-@dataclass(slots=True)
-class SessionPlayer:
+class SessionPlayer(TypedDict):
     """A player's evening: net points over the complete matches, and the matches played and
     still open."""
 
     player_id: int
     name: str
-    net: int = 0
-    matches: int = 0
-    open: int = 0
+    net: int
+    matches: int
+    open: int
 
 
-@dataclass(frozen=True, slots=True)
-class SessionTable:
+class SessionTable(TypedDict):
     number: int
     seats: int
     matches: list[SessionMatch]
@@ -191,8 +190,8 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
     club has 500 matches."""
     kinds = {value: str(label) for value, label in KindChoice.choices}
     statuses = {value: str(label) for value, label in MatchStatus.choices}
-    tables = {
-        pk: SessionTable(number, seats, [])
+    tables: dict[int, SessionTable] = {
+        pk: {"number": number, "seats": seats, "matches": []}
         for pk, number, seats in Table.objects.filter(session_id=session_id)
         .order_by("number")
         .values_list("id", "number", "seats")
@@ -205,19 +204,19 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
     )
     for table_id, pk, kind, status, winner, total_ns, total_ew, *seats in rows:
         north, north_name, east, east_name, south, south_name, west, west_name = seats
-        tables[table_id].matches.append(
-            SessionMatch(
-                id=pk,
-                kind=kind,
-                kind_label=kinds.get(kind, kind),
-                status=status,
-                status_label=statuses.get(status, status),
-                winner=winner,
-                total_ns=total_ns,
-                total_ew=total_ew,
-                names_ns=" & ".join(name for name in (north_name, south_name) if name),
-                names_ew=" & ".join(name for name in (east_name, west_name) if name),
-            )
+        tables[table_id]["matches"].append(
+            {
+                "id": pk,
+                "kind": kind,
+                "kind_label": kinds.get(kind, kind),
+                "status": status,
+                "status_label": statuses.get(status, status),
+                "winner": winner,
+                "total_ns": total_ns,
+                "total_ew": total_ew,
+                "names_ns": " & ".join(name for name in (north_name, south_name) if name),
+                "names_ew": " & ".join(name for name in (east_name, west_name) if name),
+            }
         )
         net = side_net(total_ns, total_ew, Side.NS)
         for player, name, side_net_points in (
@@ -228,10 +227,20 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
         ):
             if player is None:
                 continue
-            line = players.get(player) or players.setdefault(player, SessionPlayer(player, name))
+            line = players.get(player)
+            if line is None:
+                line = players[player] = {
+                    "player_id": player,
+                    "name": name,
+                    "net": 0,
+                    "matches": 0,
+                    "open": 0,
+                }
             if status != MatchStatus.COMPLETE:
-                line.open += 1
+                line["open"] += 1
             else:
-                line.net += side_net_points
-                line.matches += 1
-    return list(tables.values()), sorted(players.values(), key=lambda line: (-line.net, line.name))
+                line["net"] += side_net_points
+                line["matches"] += 1
+    return list(tables.values()), sorted(
+        players.values(), key=lambda line: (-line["net"], line["name"])
+    )

@@ -291,7 +291,9 @@ def test_session_sheet_queries_do_not_grow_with_its_matches(
     assert html.count("Player 39") == 2  # in the players' list and at its table
 
 
-def test_session_sheet_lists_each_tables_matches(client, season_played, players, new_match):
+def test_session_sheet_lists_each_tables_matches(
+    client, season_played, players, new_match, director
+):
     season, first, _second = season_played
     open_match = new_match(
         kind="two_player", seats={"N": players[2], "E": players[3]}
@@ -319,3 +321,6 @@ def test_session_sheet_lists_each_tables_matches(client, season_played, players,
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="el").content.decode()
     assert "<td>Κερδίζει Β-Ν</td>" in html  # noqa: RUF001 (Greek letters)
     assert "<td>σε εξέλιξη</td>" in html
+    client.force_login(director)
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'href="{reverse("matches:table", args=[open_match.pk])}">Table page</a>' in html
