@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Exists, F, Max, OuterRef, QuerySet
 from django.db.models.functions import Lower
 
@@ -49,26 +50,46 @@ def ladder_rows(
     *,
     season_id: int,
     min_matches: int | None = None,
-    search: str = "",
     sort: str = "rank",
     descending: bool = False,
 ) -> QuerySet[Standing]:
     """The season's stored ladder, with each row's player: in ladder order, or by one of
     ``LADDER_SORTS`` (``descending`` turns it round); optionally only players with at least
-    ``min_matches`` matches, or whose name contains ``search`` (any case, any accents)."""
+    ``min_matches`` matches."""
     rows = Standing.objects.filter(season_id=season_id).select_related("player")
     if min_matches:
         rows = rows.filter(matches__gte=min_matches)
-    if search.strip():
-        wanted = folded(search.strip())
-        names = rows.values_list("player_id", "player__name")
-        rows = rows.filter(player_id__in=[pk for pk, name in names if wanted in folded(name)])
     order = []
     for column in LADDER_SORTS[sort][0]:
         field = column.removeprefix("-")
         term = Lower("player__name") if field == "name" else F(field)
         order.append(term.desc() if column.startswith("-") != descending else term.asc())
     return rows.order_by(*order)
+
+
+def ladder_page(
+    *,
+    season_id: int,
+    number: str | int | None,
+    size: int,
+    search: str = "",
+    sort: str = "rank",
+    descending: bool = False,
+) -> Page:
+    """One page of ``size`` rows of the season's ladder in the order of ``ladder_rows``
+    (a number that is no page: the first or the last), optionally of only the players whose
+    name contains ``search`` (any case, any accents). Names are compared here, not in the
+    database, which has no accent-blind comparison everywhere: a search reads every row's
+    name in order, then the rows of its page."""
+    rows = ladder_rows(season_id=season_id, sort=sort, descending=descending)
+    if not search:
+        return Paginator(rows, size).get_page(number)
+    wanted = folded(search)
+    found = [pk for pk, name in rows.values_list("id", "player__name") if wanted in folded(name)]
+    page = Paginator(found, size).get_page(number)
+    by_id = rows.in_bulk(page.object_list)
+    page.object_list = [by_id[pk] for pk in page.object_list]
+    return page
 
 
 def latest_run(*, season_id: int) -> StandingsRun | None:

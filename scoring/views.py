@@ -8,7 +8,6 @@ draw them.
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
@@ -16,6 +15,7 @@ from django.utils.formats import date_format
 from clubs.doors import club_for_reader, doors
 from clubs.models import Club, Membership, Season
 from matches.models import Match, MatchStatus, played_by
+from matches.presenters import signed
 from scoring import selectors
 from scoring.ladder import ROUNDING_NONE
 from scoring.models import Standing
@@ -48,6 +48,7 @@ class Chart:
     low_y: str
     dots: tuple[Dot, ...]
     values: tuple[int, ...]
+    values_text: str  # "+380, \u2212210": the values as a screen reader says them
 
 
 def _fmt(value: float) -> str:
@@ -93,6 +94,7 @@ def chart(
             for (x, yy), value, label in zip(coords[1:], values, labels, strict=True)
         ),
         values=tuple(values),
+        values_text=", ".join(map(signed, values)),
     )
 
 
@@ -123,10 +125,14 @@ def ladder(request, slug: str, season_id: int | None = None):
     if direction not in ("asc", "desc"):
         direction = default_direction
     search = request.GET.get("q", "").strip()[:100]
-    rows = selectors.ladder_rows(
-        season_id=season.pk, search=search, sort=sort, descending=direction == "desc"
+    page = selectors.ladder_page(
+        season_id=season.pk,
+        number=request.GET.get("page"),
+        size=LADDER_PAGE_SIZE,
+        search=search,
+        sort=sort,
+        descending=direction == "desc",
     )
-    page = Paginator(rows, LADDER_PAGE_SIZE).get_page(request.GET.get("page"))
     run = selectors.latest_run(season_id=season.pk)
     # Every chart on the scale of the whole season's (stored with the run), on any page.
     low, high = (run.nets_low, run.nets_high) if run else (0, 0)
