@@ -3,7 +3,7 @@ clubs the caller decided), and the score sheet, as the rules engine replays it f
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -152,6 +152,8 @@ class SessionMatch(TypedDict):
     total_ew: int
     names_ns: str  # "Anna & Ben" (a table of two: one name)
     names_ew: str
+    url: NotRequired[str]  # the page's links, which the view adds
+    table_url: NotRequired[str]
 
 
 class SessionPlayer(TypedDict):
@@ -163,6 +165,7 @@ class SessionPlayer(TypedDict):
     net: int
     matches: int
     open: int
+    url: NotRequired[str]
 
 
 class SessionTable(TypedDict):

@@ -6,6 +6,7 @@ the figures on every page are the rules engine's (``match_sheet``).
 """
 
 import logging
+from collections.abc import Callable
 from datetime import date
 
 from django.contrib.staticfiles import finders
@@ -22,7 +23,7 @@ from clubs.models import Club, Session
 from clubs.selectors import can_direct
 from matches import selectors, services
 from matches.forms import DealForm, MatchForm
-from matches.models import Match
+from matches.models import Match, MatchStatus
 from matches.pdf_cache import sheet_pdf_cached
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -49,6 +50,17 @@ def session_sheet(request, slug: str, day: date):
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     session = get_object_or_404(Session.objects.select_related("season"), club=club, date=day)
     tables, players = selectors.session_results(session_id=session.pk)
+    is_director = can_direct(request.user, club.pk)
+    # A big club's evening has 2,500 links: each written here, from one reverse per kind.
+    player_url = id_url("scoring:player", club.slug)
+    sheet_url, table_url = id_url("matches:sheet"), id_url("matches:table")
+    for line in players:
+        line["url"] = f"{player_url(line['player_id'])}?season={session.season_id}"
+    for table in tables:
+        for match in table["matches"]:
+            match["url"] = sheet_url(match["id"])
+            if is_director and match["status"] == MatchStatus.IN_PROGRESS:
+                match["table_url"] = table_url(match["id"])
     return render(
         request,
         "clubs/session_sheet.html",
@@ -57,22 +69,17 @@ def session_sheet(request, slug: str, day: date):
             "session": session,
             "tables": tables,
             "players": players,
-            "is_director": can_direct(request.user, club.pk),
-            # A big club's evening has 2,500 of these links.
-            "player_path": id_path("scoring:player", club.slug),
-            "sheet_path": id_path("matches:sheet"),
-            "table_path": id_path("matches:table"),
+            "is_director": is_director,
         },
     )
 
 
-def id_path(name: str, *args) -> dict[str, str]:
-    """The text of ``reverse(name, args=[*args, pk])`` before and after ``pk``, an integer:
-    a page that links many objects of one kind by id writes
-    ``{{ path.head }}{{ pk }}{{ path.tail }}`` for the cost of one ``reverse``."""
+def id_url(name: str, *args) -> Callable[[int], str]:
+    """``reverse(name, args=[*args, pk])`` as a function of ``pk``, an integer, for the cost of
+    one ``reverse``: for a page that links many objects of one kind."""
     marker = "2147483647"
     head, tail = reverse(name, args=[*args, int(marker)]).rsplit(marker, 1)
-    return {"head": head, "tail": tail}
+    return lambda pk: f"{head}{pk}{tail}"
 
 
 def _match(pk: int) -> Match:

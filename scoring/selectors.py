@@ -88,8 +88,7 @@ def ladder_page(
     found = [pk for pk, name in rows.values_list("id", "player__name") if wanted in folded(name)]
     page = Paginator(found, size).get_page(number)
     by_id = rows.in_bulk(page.object_list)
-    page.object_list = [by_id[pk] for pk in page.object_list]
-    return page
+    return Page([by_id[pk] for pk in page.object_list], page.number, page.paginator)
 
 
 def latest_run(*, season_id: int) -> StandingsRun | None:
