@@ -139,9 +139,8 @@ def ladder(request, slug: str, season_id: int | None = None):
     lines = [{"row": row, "chart": chart(row.net_line(), low=low, high=high)} for row in page]
     searched = {"q": search} if search else {}
     columns = {}
+    turned = "asc" if direction == "desc" else "desc"  # a click on the active column's order
     for name, (_terms, usual) in selectors.LADDER_SORTS.items():
-        # A click on the active column turns its order round.
-        turned = "asc" if direction == "desc" else "desc"
         columns[name] = {
             "key": name,
             "active": name == sort,
