@@ -3,14 +3,14 @@ clubs the caller decided), and the score sheet, as the rules engine replays it f
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Player
-from matches.models import SEAT_FIELDS, Deal, Match
+from clubs.models import Club, Player, Table
+from matches.models import SEAT_FIELDS, Deal, KindChoice, Match, MatchStatus
 from scoring.engine import (
     DealResult,
     DealRow,
@@ -20,6 +20,7 @@ from scoring.engine import (
     Side,
     check_next,
     score_match,
+    side_net,
 )
 
 
@@ -134,3 +135,115 @@ def match_sheet_lines(*, match: Match) -> tuple[Sheet, list[SheetLine]]:
         vulnerable = _vulnerable_text(row.vulnerable)
         lines.append(SheetLine(deal.pk, row, vulnerable, contract, declarer, result_text))
     return sheet, lines
+
+
+# The session sheet's rows are dicts: a template looks a dict's keys up first, and an evening
+# of a big club has 20,000 of these lookups.
+class SessionMatch(TypedDict):
+    """One match on a session's sheet, as the sheet shows it."""
+
+    id: int
+    kind: str
+    kind_label: str
+    status: str
+    status_label: str
+    winner: str
+    total_ns: int
+    total_ew: int
+    names_ns: str  # "Anna & Ben" (a table of two: one name)
+    names_ew: str
+    url: NotRequired[str]  # the page's links, which the view adds
+    table_url: NotRequired[str]
+
+
+class SessionPlayer(TypedDict):
+    """A player's evening: net points over the complete matches, and the matches played and
+    still open."""
+
+    player_id: int
+    name: str
+    net: int
+    matches: int
+    open: int
+    url: NotRequired[str]
+
+
+class SessionTable(TypedDict):
+    number: int
+    seats: int
+    matches: list[SessionMatch]
+
+
+_SESSION_COLUMNS = (
+    "table_id",
+    "id",
+    "kind",
+    "status",
+    "winner",
+    "total_ns",
+    "total_ew",
+    *(f"{field}{suffix}" for field in SEAT_FIELDS.values() for suffix in ("_id", "__name")),
+)
+
+
+def session_results(*, session_id: int) -> tuple[list[SessionTable], list[SessionPlayer]]:
+    """The tables of one session with their matches (in the order they were started), and
+    each player's net result over the complete matches (their side's total minus the other
+    side's), best first. Two queries, and plain rows rather than models: an evening of a big
+    club has 500 matches."""
+    kinds = {value: str(label) for value, label in KindChoice.choices}
+    statuses = {value: str(label) for value, label in MatchStatus.choices}
+    tables: dict[int, SessionTable] = {
+        pk: {"number": number, "seats": seats, "matches": []}
+        for pk, number, seats in Table.objects.filter(session_id=session_id)
+        .order_by("number")
+        .values_list("id", "number", "seats")
+    }
+    players: dict[int, SessionPlayer] = {}
+    rows = (
+        Match.objects.filter(table__session_id=session_id)
+        .order_by("table__number", "created_at", "id")
+        .values_list(*_SESSION_COLUMNS)
+    )
+    for table_id, pk, kind, status, winner, total_ns, total_ew, *seats in rows:
+        north, north_name, east, east_name, south, south_name, west, west_name = seats
+        tables[table_id]["matches"].append(
+            {
+                "id": pk,
+                "kind": kind,
+                "kind_label": kinds.get(kind, kind),
+                "status": status,
+                "status_label": statuses.get(status, status),
+                "winner": winner,
+                "total_ns": total_ns,
+                "total_ew": total_ew,
+                "names_ns": " & ".join(name for name in (north_name, south_name) if name),
+                "names_ew": " & ".join(name for name in (east_name, west_name) if name),
+            }
+        )
+        net = side_net(total_ns, total_ew, Side.NS)
+        for player, name, side_net_points in (
+            (north, north_name, net),
+            (south, south_name, net),
+            (east, east_name, -net),
+            (west, west_name, -net),
+        ):
+            if player is None:
+                continue
+            line = players.get(player)
+            if line is None:
+                line = players[player] = {
+                    "player_id": player,
+                    "name": name,
+                    "net": 0,
+                    "matches": 0,
+                    "open": 0,
+                }
+            if status != MatchStatus.COMPLETE:
+                line["open"] += 1
+            else:
+                line["net"] += side_net_points
+                line["matches"] += 1
+    return list(tables.values()), sorted(
+        players.values(), key=lambda line: (-line["net"], line["name"])
+    )

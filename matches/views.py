@@ -6,7 +6,7 @@ the figures on every page are the rules engine's (``match_sheet``).
 """
 
 import logging
-from collections import defaultdict
+from collections.abc import Callable
 from datetime import date
 
 from django.contrib import messages
@@ -28,9 +28,9 @@ from clubs.models import Club, Session
 from clubs.selectors import can_direct
 from matches import selectors, services
 from matches.forms import DealForm, GuestForm, MatchForm
-from matches.models import SEAT_FIELDS, Match
+from matches.models import SEAT_FIELDS, Match, MatchStatus
 from matches.pdf_cache import sheet_pdf_cached
-from scoring.engine import Kind, Seat, side_net
+from scoring.engine import Kind, Seat
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 # Where Letter is the usual paper; everywhere else the PDF defaults to A4.
@@ -50,38 +50,23 @@ class _ScreenOnlyRules(logging.Filter):
 logging.getLogger("weasyprint").addFilter(_ScreenOnlyRules())
 
 
-def session_results(session: Session) -> tuple[list, list]:
-    """The tables of one session with their matches, and each player's net result over the
-    complete matches (their side's total minus the other side's), best first."""
-    matches = (
-        Match.objects.filter(table__session=session)
-        .select_related("table", *SEAT_FIELDS.values())
-        .order_by("table__number", "created_at", "id")
-    )
-    tables: dict = {}
-    for table in session.tables.order_by("number"):
-        tables[table.pk] = {"table": table, "matches": []}
-    net: dict = defaultdict(lambda: {"player": None, "net": 0, "matches": 0, "open": 0})
-    for match in matches:
-        tables.setdefault(match.table_id, {"table": match.table, "matches": []})
-        tables[match.table_id]["matches"].append(match)
-        for seat, player in match.seats.items():
-            line = net[player.pk]
-            line["player"] = player
-            if match.status != "complete":
-                line["open"] += 1
-                continue
-            line["net"] += side_net(match.total_ns, match.total_ew, Seat(seat).side)
-            line["matches"] += 1
-    players = sorted(net.values(), key=lambda line: (-line["net"], line["player"].name))
-    return list(tables.values()), players
-
-
 @doors
 def session_sheet(request, slug: str, day: date):
+    """An evening: each player's net over it, then every table with its matches."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     session = get_object_or_404(Session.objects.select_related("season"), club=club, date=day)
-    tables, players = session_results(session)
+    tables, players = selectors.session_results(session_id=session.pk)
+    is_director = can_direct(request.user, club.pk)
+    # A big club's evening has 2,500 links: each written here, from one reverse per kind.
+    player_url = id_url("scoring:player", club.slug)
+    sheet_url, table_url = id_url("matches:sheet"), id_url("matches:table")
+    for line in players:
+        line["url"] = f"{player_url(line['player_id'])}?season={session.season_id}"
+    for table in tables:
+        for match in table["matches"]:
+            match["url"] = sheet_url(match["id"])
+            if is_director and match["status"] == MatchStatus.IN_PROGRESS:
+                match["table_url"] = table_url(match["id"])
     return render(
         request,
         "clubs/session_sheet.html",
@@ -90,9 +75,17 @@ def session_sheet(request, slug: str, day: date):
             "session": session,
             "tables": tables,
             "players": players,
-            "is_director": can_direct(request.user, club.pk),
+            "is_director": is_director,
         },
     )
+
+
+def id_url(name: str, *args) -> Callable[[int], str]:
+    """``reverse(name, args=[*args, pk])`` as a function of ``pk``, an integer, for the cost of
+    one ``reverse``: for a page that links many objects of one kind."""
+    marker = "2147483647"
+    head, tail = reverse(name, args=[*args, int(marker)]).rsplit(marker, 1)
+    return lambda pk: f"{head}{pk}{tail}"
 
 
 def _match(pk: int) -> Match:

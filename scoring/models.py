@@ -49,6 +49,10 @@ class StandingsRun(models.Model):
     matches_counted = models.PositiveIntegerField(_("matches counted"), default=0)
     players_ranked = models.PositiveIntegerField(_("players ranked"), default=0)
     error = models.TextField(_("error"), blank=True)
+    # The lowest and highest value of its rows' chart lines (``Standing.nets``): the vertical
+    # scale every chart of the leaderboard shares, so a page of it reads only its own rows.
+    nets_low = models.IntegerField(default=0, editable=False)
+    nets_high = models.IntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["season", "-started_at", "-id"]

@@ -6,11 +6,14 @@ Reading a ladder never computes it: these return the rows of the season's latest
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Exists, F, Max, OuterRef, QuerySet
+from django.db.models.functions import Lower
 
 from clubs.models import Player, Season
 from matches.models import SEAT_FIELDS, Match, MatchStatus, played_by
@@ -19,14 +22,73 @@ from scoring.engine import Side, side_net
 from .ladder import ROUNDING_NONE, net_rounder, result_for
 from .models import RunStatus, Standing, StandingsRun
 
+# The orders a ladder can be read in, by name: each its columns, ascending (a leading "-":
+# descending), and its usual direction. Ties keep the ladder's order.
+LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
+    "rank": (("position",), "asc"),
+    "player": (("name", "position"), "asc"),
+    "matches": (("matches", "-position"), "desc"),
+    "wins": (("wins", "-position"), "desc"),
+    "draws": (("draws", "-position"), "desc"),
+    "losses": (("losses", "-position"), "desc"),
+    "net": (("net_points", "-position"), "desc"),
+    "average": (("average", "-position"), "desc"),
+    "rating": (("rating", "-position"), "desc"),
+}
 
-def ladder_rows(*, season_id: int, min_matches: int | None = None) -> QuerySet[Standing]:
-    """The season's stored ladder in order, with each row's player; optionally only players
-    with at least ``min_matches`` matches."""
+
+def folded(text: str) -> str:
+    """``text`` without case or accents, for finding a name: "Dímitris" -> "dimitris"."""
+    return "".join(
+        char
+        for char in unicodedata.normalize("NFKD", text.casefold())
+        if not unicodedata.combining(char)
+    )
+
+
+def ladder_rows(
+    *,
+    season_id: int,
+    min_matches: int | None = None,
+    sort: str = "rank",
+    descending: bool = False,
+) -> QuerySet[Standing]:
+    """The season's stored ladder, with each row's player: in ladder order, or by one of
+    ``LADDER_SORTS`` (``descending`` turns it round); optionally only players with at least
+    ``min_matches`` matches."""
     rows = Standing.objects.filter(season_id=season_id).select_related("player")
     if min_matches:
         rows = rows.filter(matches__gte=min_matches)
-    return rows.order_by("position")
+    order = []
+    for column in LADDER_SORTS[sort][0]:
+        field = column.removeprefix("-")
+        term = Lower("player__name") if field == "name" else F(field)
+        order.append(term.desc() if column.startswith("-") != descending else term.asc())
+    return rows.order_by(*order)
+
+
+def ladder_page(
+    *,
+    season_id: int,
+    number: str | int | None,
+    size: int,
+    search: str = "",
+    sort: str = "rank",
+    descending: bool = False,
+) -> Page:
+    """One page of ``size`` rows of the season's ladder in the order of ``ladder_rows``
+    (a number that is no page: the first or the last), optionally of only the players whose
+    name contains ``search`` (any case, any accents). Names are compared here, not in the
+    database, which has no accent-blind comparison everywhere: a search reads every row's
+    name in order, then the rows of its page."""
+    rows = ladder_rows(season_id=season_id, sort=sort, descending=descending)
+    if not search:
+        return Paginator(rows, size).get_page(number)
+    wanted = folded(search)
+    found = [pk for pk, name in rows.values_list("id", "player__name") if wanted in folded(name)]
+    page = Paginator(found, size).get_page(number)
+    by_id = rows.in_bulk(page.object_list)
+    return Page([by_id[pk] for pk in page.object_list], page.number, page.paginator)
 
 
 def latest_run(*, season_id: int) -> StandingsRun | None:

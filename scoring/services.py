@@ -182,6 +182,8 @@ def standings_recalculate_seasons(
                     started_at=started,
                     matches_counted=ladders[season][0],
                     players_ranked=len(ladders[season][1]),
+                    nets_low=min((min(row.nets) for row in ladders[season][1]), default=0),
+                    nets_high=max((max(row.nets) for row in ladders[season][1]), default=0),
                 )
                 for season in ids
             ]

@@ -6,6 +6,7 @@ draw them.
 """
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
@@ -14,22 +15,13 @@ from django.utils.formats import date_format
 from clubs.doors import club_for_reader, doors
 from clubs.models import Club, Membership, Season
 from matches.models import Match, MatchStatus, played_by
+from matches.presenters import signed
 from scoring import selectors
 from scoring.ladder import ROUNDING_NONE
 from scoring.models import Standing
 
-# ?sort= keys of the leaderboard, and how each sorts (the first direction is the default).
-SORTS = {
-    "rank": (lambda row: (row.position,), "asc"),
-    "player": (lambda row: (row.player.name.casefold(), row.position), "asc"),
-    "matches": (lambda row: (row.matches, -row.position), "desc"),
-    "wins": (lambda row: (row.wins, -row.position), "desc"),
-    "draws": (lambda row: (row.draws, -row.position), "desc"),
-    "losses": (lambda row: (row.losses, -row.position), "desc"),
-    "net": (lambda row: (row.net_points, -row.position), "desc"),
-    "average": (lambda row: (row.average, -row.position), "desc"),
-    "rating": (lambda row: (row.rating, -row.position), "desc"),
-}
+# Rows of the leaderboard on a page.
+LADDER_PAGE_SIZE = 50
 
 
 @dataclass(frozen=True)
@@ -56,6 +48,7 @@ class Chart:
     low_y: str
     dots: tuple[Dot, ...]
     values: tuple[int, ...]
+    values_text: str  # "+380, \u2212210": the values as a screen reader says them
 
 
 def _fmt(value: float) -> str:
@@ -101,6 +94,7 @@ def chart(
             for (x, yy), value, label in zip(coords[1:], values, labels, strict=True)
         ),
         values=tuple(values),
+        values_text=", ".join(map(signed, values)),
     )
 
 
@@ -119,33 +113,42 @@ def _season(club: Club, season_id: int | None) -> Season:
 
 @doors
 def ladder(request, slug: str, season_id: int | None = None):
-    """A season's leaderboard: rank, player, matches, W/D/L, net, average, rating, chart."""
+    """A season's leaderboard, a page at a time: rank, player, matches, W/D/L, net, average,
+    rating, chart; sortable by any column (?sort=&dir=), searchable by name (?q=)."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     season = _season(club, season_id)
-    rows = list(selectors.ladder_rows(season_id=season.pk))
     sort = request.GET.get("sort", "rank")
-    if sort not in SORTS:
+    if sort not in selectors.LADDER_SORTS:
         sort = "rank"
-    key, default_direction = SORTS[sort]
+    default_direction = selectors.LADDER_SORTS[sort][1]
     direction = request.GET.get("dir", default_direction)
     if direction not in ("asc", "desc"):
         direction = default_direction
-    rows.sort(key=key, reverse=direction == "desc")
-
-    series = [(row, row.net_line()) for row in rows]
-    everything = [value for _row, line in series for value in line]
-    low, high = (min(everything), max(everything)) if everything else (0, 0)
-    lines = [{"row": row, "chart": chart(line, low=low, high=high)} for row, line in series]
-    columns = [
-        {
+    search = request.GET.get("q", "").strip()[:100]
+    page = selectors.ladder_page(
+        season_id=season.pk,
+        number=request.GET.get("page"),
+        size=LADDER_PAGE_SIZE,
+        search=search,
+        sort=sort,
+        descending=direction == "desc",
+    )
+    run = selectors.latest_run(season_id=season.pk)
+    # Every chart on the scale of the whole season's (stored with the run), on any page.
+    low, high = (run.nets_low, run.nets_high) if run else (0, 0)
+    lines = [{"row": row, "chart": chart(row.net_line(), low=low, high=high)} for row in page]
+    searched = {"q": search} if search else {}
+    columns = {}
+    turned = "asc" if direction == "desc" else "desc"  # a click on the active column's order
+    for name, (_terms, usual) in selectors.LADDER_SORTS.items():
+        columns[name] = {
             "key": name,
             "active": name == sort,
-            "dir": direction if name == sort else SORTS[name][1],
-            # A click on the active column turns its order round.
-            "next": ("asc" if direction == "desc" else "desc") if name == sort else SORTS[name][1],
+            "dir": direction if name == sort else usual,
+            "href": "?"
+            + urlencode({"sort": name, "dir": turned if name == sort else usual, **searched}),
         }
-        for name in SORTS
-    ]
+    here = {"sort": sort, "dir": direction, **searched}
     return render(
         request,
         "scoring/ladder.html",
@@ -154,10 +157,13 @@ def ladder(request, slug: str, season_id: int | None = None):
             "season": season,
             "seasons": club.seasons.order_by("-start_date"),
             "lines": lines,
-            "columns": {column["key"]: column for column in columns},
+            "page": page,
+            "page_query": urlencode(here),
+            "search": search,
             "sort": sort,
             "direction": direction,
-            "run": selectors.latest_run(season_id=season.pk),
+            "columns": columns,
+            "run": run,
             "min_matches": club.ladder_min_matches,
             "rounded": club.ladder_rounding != ROUNDING_NONE,
         },

@@ -1,6 +1,7 @@
 """The season leaderboard (sortable, with each player's net points drawn over the season),
 the player page and the session sheet."""
 
+import html as html_text
 import re
 
 import pytest
@@ -10,6 +11,7 @@ from django.urls import reverse
 
 from clubs.services import membership_set
 from scoring.services import standings_recalculate
+from tests.scoring.factories import make_players, stored_match
 from tests.web.conftest import DAY, WORKED_CHICAGO, play
 
 pytestmark = pytest.mark.django_db
@@ -162,3 +164,165 @@ def test_player_page_writes_dates_like_the_other_pages(
     assert re.findall(r"<title>([^:<]+):", chart) == [written, written]
     sheet = client.get(reverse("matches:sheet", args=[first.pk]), HTTP_ACCEPT_LANGUAGE=language)
     assert written in sheet.content.decode()
+
+
+def spark_points(html):
+    """Each row's chart line (its polyline's points) by player name, in page order."""
+    table = html.split('id="ladder"')[1].split("</table>")[0]
+    return dict(
+        re.findall(
+            r'\?season=\d+">([^<]+)</a>.*?<polyline class="trend" points="([^"]+)"', table, re.S
+        )
+    )
+
+
+def test_leaderboard_a_page_at_a_time_keeping_its_order(client, season_played, monkeypatch):
+    season, *_ = season_played
+    monkeypatch.setattr("scoring.views.LADDER_PAGE_SIZE", 2)
+    html = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert names_in_order(html) == ["Eva", "Filip"]
+    assert "Page 1 of 3" in html and 'rel="prev"' not in html
+    assert 'href="?sort=rank&amp;dir=asc&amp;page=2" rel="next"' in html
+    # Sorted by net, lowest first: the order runs on over the pages.
+    pages = [
+        client.get(ladder_url(season, sort="net", dir="asc", page=number)).content.decode()
+        for number in (1, 2, 3)
+    ]
+    assert [names_in_order(page) for page in pages] == [
+        ["Ben", "Dimitris"],
+        ["Anna", "Chloe"],
+        ["Filip", "Eva"],
+    ]
+    assert 'href="?sort=net&amp;dir=asc&amp;page=1" rel="prev"' in pages[1]
+    assert 'href="?sort=net&amp;dir=asc&amp;page=3" rel="next"' in pages[1]
+    assert "Page 3 of 3" in pages[2] and 'rel="next"' not in pages[2]
+    # A page that is not a number is the first; one past the end, the last.
+    assert names_in_order(client.get(ladder_url(season, page="x")).content.decode())[0] == "Eva"
+    assert names_in_order(client.get(ladder_url(season, page=99)).content.decode()) == [
+        "Dimitris",
+        "Ben",
+    ]
+
+
+def test_leaderboard_of_one_page_has_no_page_links(client, season_played):
+    season, *_ = season_played
+    html = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert len(names_in_order(html)) == 6
+    assert 'class="pages' not in html
+
+
+def test_leaderboard_finds_a_player_by_part_of_the_name(client, season_played, players):
+    season, *_ = season_played
+    players[0].name = "Ánna Dímou"
+    players[0].save()
+    # Any case, any accents.
+    for search in ("anna", "ANNA", "dimou", "Dímou", "ÁNNA"):
+        html = client.get(ladder_url(season, q=search), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert names_in_order(html) == ["Ánna Dímou"], search
+    html = client.get(ladder_url(season, q="i"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert names_in_order(html) == ["Filip", "Ánna Dímou", "Dimitris"]  # in ladder order
+    assert 'value="i"' in html and "Show every player" in html
+    # The column headings sort what was found.
+    assert 'href="?sort=player&amp;dir=asc&amp;q=i"' in html
+    html = client.get(ladder_url(season, q="i", sort="player")).content.decode()
+    assert names_in_order(html) == ["Dimitris", "Filip", "Ánna Dímou"]  # by code point
+    html = client.get(ladder_url(season, q="zoë"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "No player on this ladder has “zoë” in their name." in html
+    assert 'id="ladder"' not in html
+
+
+def test_leaderboard_search_keeps_its_order_over_the_pages(client, season_played, monkeypatch):
+    season, *_ = season_played
+    monkeypatch.setattr("scoring.views.LADDER_PAGE_SIZE", 2)
+    url = ladder_url(season, q="e", sort="net", dir="asc")
+    html = client.get(url).content.decode()
+    assert names_in_order(html) == ["Ben", "Chloe"]
+    assert 'href="?sort=net&amp;dir=asc&amp;q=e&amp;page=2" rel="next"' in html
+    html = client.get(url + "&page=2").content.decode()
+    assert names_in_order(html) == ["Eva"]
+
+
+def test_leaderboard_charts_share_the_seasons_scale_on_every_page(
+    client, season_played, monkeypatch
+):
+    """Each chart is drawn from the row's stored line on the scale stored with the run (the
+    whole season's lowest and highest): the same on any page and in any search."""
+    season, *_ = season_played
+    run = season.standings_runs.get()
+    assert (run.nets_low, run.nets_high) == (-970, 590)  # Ben's last, Eva's and Filip's
+    everyone = spark_points(client.get(ladder_url(season)).content.decode())
+    assert len(everyone) == 6
+    monkeypatch.setattr("scoring.views.LADDER_PAGE_SIZE", 2)
+    for number in (1, 2, 3):
+        page = spark_points(client.get(ladder_url(season, page=number)).content.decode())
+        assert len(page) == 2
+        assert all(everyone[name] == points for name, points in page.items())
+    found = spark_points(client.get(ladder_url(season, q="chloe")).content.decode())
+    assert found == {"Chloe": everyone["Chloe"]}
+    html = client.get(ladder_url(season, q="anna"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'aria-label="Net points after each match: +380, \u2212210"' in html
+
+
+def test_leaderboard_queries_do_not_grow_with_the_ladder(
+    client, club, season_played, django_assert_max_num_queries
+):
+    season, *_ = season_played
+    extra = make_players(club, *(f"Player {number}" for number in range(120)))
+    for number in range(0, 120, 4):
+        stored_match(season, DAY, tuple(extra[number : number + 4]), (300, 100), "NS")
+    standings_recalculate(season_id=season.pk)
+    for query in ({}, {"q": "player 1"}, {"sort": "player", "page": 2}):
+        # The club, the season, the count, the page's rows, the run, the other seasons; and
+        # the names a search reads.
+        with django_assert_max_num_queries(7):
+            response = client.get(ladder_url(season, **query))
+        assert response.status_code == 200
+
+
+def test_session_sheet_queries_do_not_grow_with_its_matches(
+    client, club, season_played, django_assert_max_num_queries
+):
+    season, *_ = season_played
+    extra = make_players(club, *(f"Player {number}" for number in range(40)))
+    for number in range(0, 40, 4):
+        stored_match(season, DAY, tuple(extra[number : number + 4]), (300, 100), "NS")
+    url = reverse("clubs:session", args=[season.club.slug, DAY])
+    # The club, the session, its tables, its matches with their players.
+    with django_assert_max_num_queries(4):
+        html = client.get(url).content.decode()
+    assert html.count("Player 39") == 2  # in the players' list and at its table
+
+
+def test_session_sheet_lists_each_tables_matches(
+    client, season_played, players, new_match, director
+):
+    season, first, _second = season_played
+    open_match = new_match(
+        kind="two_player", seats={"N": players[2], "E": players[3]}
+    )  # a new table of two, in progress
+    url = reverse("clubs:session", args=[season.club.slug, DAY])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    tables = html.split("<h2>Tables</h2>")[1]
+    rows = [
+        html_text.unescape(re.sub(r"<[^>]+>", "|", row).replace("||", "|").strip("|\n "))
+        for row in re.findall(r"<tr>(.*?)</tr>", tables, re.S)
+    ]
+    cells = [re.split(r"\|\s*\|?", row) for row in rows if "Match|" not in row]
+    assert [
+        "Chicago",
+        "Anna & Chloe",
+        "Ben & Dimitris",
+        str(first.total_ns),
+        str(first.total_ew),
+        "N-S win",
+    ] in cells
+    assert ["Chicago", "Anna & Ben", "Eva & Filip", "140", "730", "E-W win"] in cells
+    assert ["two-player Draw Bridge", "Chloe", "Dimitris", "0", "0", "in progress"] in cells
+    assert "Table 3 (2 players)" in tables
+    assert reverse("matches:table", args=[open_match.pk]) not in tables  # for directors
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="el").content.decode()
+    assert ">Κερδίζει Β-Ν</td>" in html  # noqa: RUF001 (Greek letters)
+    assert ">σε εξέλιξη</td>" in html
+    client.force_login(director)
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'href="{reverse("matches:table", args=[open_match.pk])}">Table page</a>' in html
