@@ -16,9 +16,9 @@ rubber). Table 1 is the top table.
   modulo 4k - 1 (the last player, "infinity", stays at table 1) or modulo 4k + 1 (``_BASES``).
   Other counts seat as many tables of four as possible; a remainder of 2 plays at a table of
   two (``remainder="two_player"``) or sits out (``"sit_out"``); a remainder of 1 sits out, and
-  a remainder of 3 sits out or plays at a table of two while one sits out. Sit-outs (and the
-  table of two) rotate, so the counts of any two players differ by at most one after every
-  round. Each round's partnerships are a maximum matching of the pairs who have not yet been
+  a remainder of 3 sits out or plays at a table of two while one sits out. Sit-outs rotate, so
+  the counts of any two players differ by at most one after every round; so do their rounds at
+  the table of two when nobody sits out (by at most two when one player also sits out). Each round's partnerships are a maximum matching of the pairs who have not yet been
   partners (no partnership repeats while a new one could be formed among that round's players
   at tables of four), then partnerships meet the opponents they have met least. Rounds past a
   full schedule carry on the same way.
