@@ -8,20 +8,21 @@ Players are hashable keys (ids, names) given in the director's order. A ``Round`
 (N-S and E-W are the partnerships), or only N and E at a table of two (Draw Bridge, scored as a
 rubber). Table 1 is the top table.
 
-- ``round_robin(players, rounds, remainder="sit_out")``: the first ``rounds`` rounds of an
-  individual movement for 4 to 60 players. With 4k players (4 to 60) everyone partners everyone
-  exactly once and opposes everyone exactly twice over 4k - 1 rounds; with 4k + 1 players (5 and
-  13 to 57) one sits out each round, each player once, with the same partner and opponent
-  counts over 4k + 1 rounds. These are Z-cyclic whist tournaments: a base round developed
-  modulo 4k - 1 (the last player, "infinity", stays at table 1) or modulo 4k + 1 (``_BASES``).
-  Other counts seat as many tables of four as possible; a remainder of 2 plays at a table of
-  two (``remainder="two_player"``) or sits out (``"sit_out"``); a remainder of 1 sits out, and
-  a remainder of 3 sits out or plays at a table of two while one sits out. Sit-outs rotate, so
-  the counts of any two players differ by at most one after every round; so do their rounds at
-  the table of two when nobody sits out (by at most two when one player also sits out). Each round's partnerships are a maximum matching of the pairs who have not yet been
-  partners (no partnership repeats while a new one could be formed among that round's players
-  at tables of four), then partnerships meet the opponents they have met least. Rounds past a
-  full schedule carry on the same way.
+- ``round_robin(players, rounds, remainder="sit_out")``: the first ``rounds`` rounds (1 to 60)
+  of an individual movement for 4 to 60 players. For the counts in ``_BASES`` it is a Z-cyclic
+  whist tournament: with 4k players everyone partners everyone exactly once and opposes
+  everyone exactly twice over 4k - 1 rounds (a base round developed modulo 4k - 1; the first
+  player, "infinity", stays at table 1); with 4k + 1 players one sits out each round, each
+  player once, with the same partner and opponent counts over 4k + 1 rounds (developed modulo
+  4k + 1). Other counts seat as many tables of four as possible; a remainder of 2 plays at a
+  table of two (``remainder="two_player"``) or sits out (``"sit_out"``); a remainder of 1 sits
+  out, and a remainder of 3 sits out or plays at a table of two while one sits out. Sit-outs
+  rotate: the counts of any two players differ by at most one after every round (and so do
+  their rounds at the table of two when nobody sits out; by at most two when one does). Each
+  round's partnerships are a maximum matching of the pairs who have not been partners yet (no
+  partnership repeats while a new one could be formed among that round's players at tables of
+  four); then seats are swapped while that seats partnerships against opponents they have met
+  less. Rounds past a full schedule carry on the same way.
 - ``first_round(players, remainder="sit_out")``: the players seated in order, four a table
   from table 1, the remainder as above at the bottom (the last players).
 - ``winners_move(previous_round, winners)``: the next round of the progressive movement.
@@ -286,22 +287,29 @@ def _fewest(candidates: list[int], counts: list[int], take: int) -> list[int]:
     return sorted(sorted(candidates, key=lambda i: counts[i])[:take])
 
 
+def _table_of_two(candidates: list[int], history: _History) -> list[int]:
+    """The two who have played at the table of two least; of those tied for the second place,
+    the one who has opposed the first least."""
+    first = _fewest(candidates, history.two, 1)[0]
+    rest = [i for i in candidates if i != first]
+    fewest = min(history.two[i] for i in rest)
+    second = min(
+        (i for i in rest if history.two[i] == fewest), key=lambda i: history.opponents[first][i]
+    )
+    return sorted((first, second))
+
+
 def _next_round(players: list[P], history: _History, fours: int, two: int, out: int) -> Round[P]:
     everyone = list(range(len(players)))
     sitting = _fewest(everyone, history.out, out)
     rest = [i for i in everyone if i not in sitting]
-    at_two = _fewest(rest, history.two, two)
+    at_two = _table_of_two(rest, history) if two else []
     seated = [i for i in rest if i not in at_two]
     pairs = _partnerships(seated, history.partners)
+    flat = [p for ns, ew in _tables(pairs, history.opponents) for p in (ns[0], ew[0], ns[1], ew[1])]
+    _improve(flat, history)
     tables = [
-        Table(
-            number + 1,
-            players[ns[0]],
-            players[ew[0]],
-            players[ns[1]],
-            players[ew[1]],
-        )
-        for number, (ns, ew) in enumerate(_tables(pairs, history.opponents))
+        _seat(t // 4 + 1, [players[i] for i in flat[t : t + 4]]) for t in range(0, len(flat), 4)
     ]
     if at_two:
         tables.append(Table(fours + 1, players[at_two[0]], players[at_two[1]]))
@@ -434,6 +442,36 @@ def _tables(
                     tables[i], tables[j] = (a, d), (c, b)
                     improved = True
     return tables
+
+
+def _improve(flat: list[int], history: _History, passes: int = 3) -> None:
+    """Swap players between seats (N, E, S, W four a table) while that lowers the round's cost:
+    first the partnerships played before, then the times partnered, then the times opposed.
+    A swap never adds a repeated partnership, so the matching's new partnerships stay."""
+    partners, opponents = history.partners, history.opponents
+
+    def cost(t: int) -> int:
+        n, e, s, w = flat[t : t + 4]
+        ns, ew = partners[n][s], partners[e][w]
+        opposed = opponents[n][e] + opponents[n][w] + opponents[s][e] + opponents[s][w]
+        return ((ns > 0) + (ew > 0)) * 1_000_000 + (ns + ew) * 1_000 + opposed
+
+    size = len(flat)
+    for _ in range(passes):
+        improved = False
+        for i in range(size):
+            for j in range(i + 1, size):
+                ti, tj = i - i % 4, j - j % 4
+                if ti == tj and (j - i) % 2 == 0:
+                    continue  # partners changing seats: the same table
+                before = cost(ti) + (cost(tj) if tj != ti else 0)
+                flat[i], flat[j] = flat[j], flat[i]
+                if cost(ti) + (cost(tj) if tj != ti else 0) < before:
+                    improved = True
+                else:
+                    flat[i], flat[j] = flat[j], flat[i]
+        if not improved:
+            return
 
 
 # Winners move (progressive)

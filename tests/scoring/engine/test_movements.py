@@ -372,3 +372,11 @@ def test_check_round_refuses_by_field(round: Round[str], field: str, message: st
     with pytest.raises(InvalidInput) as error:
         check_round(round, "ABCDEFG")
     assert (error.value.field, error.value.message) == (field, message)
+
+
+@pytest.mark.parametrize("count", [10, 11, 14, 15, 18, 22, 30, 42])
+@pytest.mark.parametrize("remainder", ["two_player", "sit_out"])
+def test_a_six_round_night_spreads_partners_and_opponents(count: int, remainder: str) -> None:
+    partners, opponents = tally(round_robin(range(count), 6, remainder))  # type: ignore[arg-type]
+    assert max(partners.values()) == 1
+    assert max(opponents.values()) <= 2
