@@ -33,9 +33,10 @@ rubber). Table 1 is the top table.
   who sat N or E takes N with the first newcomer (N or E before) as partner in S, the other
   stayer takes E with the other newcomer in W, so everyone has a new partner. Players below the
   last table of four (a table of two's N and E, then those sitting out, in that order) queue:
-  the first two come in to the last table of four in place of its losers (N or E first), who
-  join the end of the queue; a table of two (when the round had one) takes the first two of the
-  queue, the rest sit out. Results at a table of two do not move anyone.
+  the first two come in to the last table of four in place of its losers (N or E first; with a
+  single table of four, the losers who would come to it), who join the end of the queue; a
+  table of two (when the round had one) takes the first two of the queue, the rest sit out.
+  Results at a table of two move nobody. Table numbers stay; a round needs a table of four.
 - ``check_round(round, players)``: raises ``InvalidInput`` when a seat is empty, a player is
   seated (or sits out) twice, or a player is not one of ``players``; returns None otherwise.
 

@@ -305,6 +305,11 @@ def test_the_table_of_two_and_the_sit_outs_queue_below_the_last_table() -> None:
     )
 
 
+def test_with_one_table_of_four_the_losers_make_way_for_those_sitting_out() -> None:
+    after = winners_move(Round((Table(1, *"ABCD"),), ("E", "F", "G")), {1: "NS"})
+    assert after == Round((Table(1, *"ACEF"),), ("G", "B", "D"))
+
+
 @st.composite
 def progressive_nights(draw: st.DrawFn) -> tuple[Round[int], list[dict[int, str]]]:
     count = draw(st.integers(4, 30))
