@@ -89,6 +89,13 @@ def test_whist_tournament_partners_once_and_opposes_twice(count: int) -> None:
     assert all(not table.two_player for round in plan for table in round.tables)
 
 
+@pytest.mark.parametrize("count", range(5, 58, 4))
+def test_with_4k_plus_1_players_each_sits_out_once_over_4k_plus_1_rounds(count: int) -> None:
+    plan = round_robin(range(count), count)
+    assert all(len(round.sitting_out) == 1 for round in plan)
+    assert Counter(p for round in plan for p in round.sitting_out) == Counter(range(count))
+
+
 @pytest.mark.parametrize("count", [8, 12])
 def test_the_classic_tallies_are_whist_tournaments(count: int) -> None:
     assert count in _BASES
