@@ -9,8 +9,8 @@ Players are hashable keys (ids, names) given in the director's order. A ``Round`
 rubber). Table 1 is the top table.
 
 - ``round_robin(players, rounds, remainder="sit_out")``: the first ``rounds`` rounds (1 to 60)
-  of an individual movement for 4 to 60 players. For the counts in ``_BASES`` it is a Z-cyclic
-  whist tournament: with 4k players everyone partners everyone exactly once and opposes
+  of an individual movement for 4 to 60 players. For 4, 8, ..., 28 players and for 5, 13, 17,
+  21, 29, 37, 41 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k players everyone partners everyone exactly once and opposes
   everyone exactly twice over 4k - 1 rounds (a base round developed modulo 4k - 1; the first
   player, "infinity", stays at table 1); with 4k + 1 players one sits out each round, each
   player once, with the same partner and opponent counts over 4k + 1 rounds (developed modulo
@@ -112,21 +112,37 @@ class Round(Generic[P]):
 # four is a table's N, E, S, W. For 4k players a base round on Z_(4k-1) + infinity (written
 # 4k - 1): in round r (from 0) element e is the director's player 1 + (e + r) modulo 4k - 1 and
 # infinity is player 0, who stays at table 1. For 4k + 1 players a base round on Z_(4k+1)
-# without 4k: element e is player (e + 1 + r) modulo 4k + 1, so player r sits out round r.
+# without one element (4k here, 0 in ``_prime_base``), which sits out: element e is player
+# (e - left out + r) modulo 4k + 1, so player r sits out round r. Found by a search.
 _BASE_TEXT = {  # players: the base round, a table's N E S W between double spaces
     4: "3 1 0 2",
-    5: "0 1 3 2",
     8: "7 4 5 2  0 6 1 3",
     12: "11 8 5 7  0 4 3 9  1 2 10 6",
-    13: "0 9 4 7  1 3 2 10  5 11 8 6",
     16: "15 1 4 0  2 12 9 10  3 5 14 8  6 7 11 13",
-    17: "0 2 5 13  1 12 8 3  4 15 7 14  6 9 10 11",
     20: "19 9 0 5  1 8 4 2  3 12 15 14  6 10 17 11  7 13 16 18",
     21: "0 10 1 6  2 16 13 14  3 18 15 11  4 17 19 9  5 7 8 12",
     24: "23 20 1 14  0 9 22 7  2 19 21 5  3 4 15 12  6 17 11 10  8 13 18 16",
     28: "27 3 21 5  10 23 11 19  6 7 17 14  15 9 2 26  0 22 24 1  18 20 13 8  25 4 16 12",
 }
+
+
+def _prime_base(p: int) -> tuple[int, ...] | None:
+    """The base round of a whist tournament for a prime p = 4k + 1 players, else None: with a
+    primitive root x and w = x^k (a fourth root of 1), the tables x^i * (1, w, -1, -w) for
+    i < k. Partners differ by 2 x^i and 2 x^i w: every nonzero class once; opponents by
+    x^i (1 - w) and x^i (1 + w) = x^i w (1 - w), each twice: every class twice."""
+    if p % 4 != 1 or any(p % d == 0 for d in range(2, p)):
+        return None
+    k = (p - 1) // 4
+    root = next(x for x in range(2, p) if len({pow(x, i, p) for i in range(p - 1)}) == p - 1)
+    w = pow(root, k, p)
+    return tuple(pow(root, i, p) * f % p for i in range(k) for f in (1, w, p - 1, p - w))
+
+
 _BASES = {count: tuple(map(int, text.split())) for count, text in _BASE_TEXT.items()}
+_BASES.update(
+    (count, base) for count in range(5, MAX_PLAYERS + 1, 4) if (base := _prime_base(count))
+)
 
 
 def _shown(player: Hashable) -> str | int:
@@ -244,9 +260,10 @@ def _whist(players: list[P], rounds: int) -> list[Round[P]]:
 
     else:
         modulus = count
+        (left_out,) = set(range(modulus)) - set(base)
 
         def player(element: int, r: int) -> P:
-            return players[(element + 1 + r) % modulus]
+            return players[(element - left_out + r) % modulus]
 
     plan = []
     for r in range(min(rounds, modulus)):
