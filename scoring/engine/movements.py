@@ -10,19 +10,19 @@ rubber). Table 1 is the top table.
 
 - ``round_robin(players, rounds, remainder="sit_out")``: the first ``rounds`` rounds (1 to 60)
   of an individual movement for 4 to 60 players. For 4, 8, ..., 28 players and for 5, 13, 17,
-  21, 29, 37, 41 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k players everyone partners everyone exactly once and opposes
-  everyone exactly twice over 4k - 1 rounds (a base round developed modulo 4k - 1; the first
-  player, "infinity", stays at table 1); with 4k + 1 players one sits out each round, each
-  player once, with the same partner and opponent counts over 4k + 1 rounds (developed modulo
-  4k + 1). Other counts seat as many tables of four as possible; a remainder of 2 plays at a
-  table of two (``remainder="two_player"``) or sits out (``"sit_out"``); a remainder of 1 sits
-  out, and a remainder of 3 sits out or plays at a table of two while one sits out. Sit-outs
-  rotate: the counts of any two players differ by at most one after every round (and so do
-  their rounds at the table of two when nobody sits out; by at most two when one does). Each
-  round's partnerships are a maximum matching of the pairs who have not been partners yet (no
-  partnership repeats while a new one could be formed among that round's players at tables of
-  four); then seats are swapped while that seats partnerships against opponents they have met
-  less. Rounds past a full schedule carry on the same way.
+  21, 29, 37, 41 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k players everyone
+  partners everyone exactly once and opposes everyone exactly twice over 4k - 1 rounds (a base
+  round developed modulo 4k - 1; the first player, "infinity", stays at table 1); with 4k + 1
+  players one sits out each round, each player once, with the same partner and opponent counts
+  over 4k + 1 rounds (developed modulo 4k + 1). Other counts seat as many tables of four as
+  possible; a remainder of 2 plays at a table of two (``remainder="two_player"``) or sits out
+  (``"sit_out"``); a remainder of 1 sits out, and a remainder of 3 sits out or plays at a table
+  of two while one sits out. Sit-outs rotate: the counts of any two players differ by at most
+  one after every round (and so do their rounds at the table of two when nobody sits out; by at
+  most two when one does). Each round's partnerships are a maximum matching of the pairs who
+  have not been partners yet (no partnership repeats while a new one could be formed among that
+  round's players at tables of four); then seats are swapped while that seats partnerships
+  against opponents they have met less. Rounds past a full schedule carry on the same way.
 - ``first_round(players, remainder="sit_out")``: the players seated in order, four a table
   from table 1, the remainder as above at the bottom (the last players).
 - ``winners_move(previous_round, winners)``: the next round of the progressive movement.
