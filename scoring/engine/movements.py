@@ -9,7 +9,7 @@ Players are hashable keys (ids, names) given in the director's order. A ``Round`
 rubber). Table 1 is the top table.
 
 - ``round_robin(players, rounds, remainder="sit_out")``: the first ``rounds`` rounds (1 to 60)
-  of an individual movement for 4 to 60 players. For 4, 8, ..., 28 players and for 5, 13, 17,
+  of an individual movement for 4 to 60 players. For 4, 8, ..., 32 players and for 5, 13, 17,
   21, 29, 37, 41 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k players everyone
   partners everyone exactly once and opposes everyone exactly twice over 4k - 1 rounds (a base
   round developed modulo 4k - 1; the first player, "infinity", stays at table 1); with 4k + 1
@@ -123,6 +123,10 @@ _BASE_TEXT = {  # players: the base round, a table's N E S W between double spac
     21: "0 10 1 6  2 16 13 14  3 18 15 11  4 17 19 9  5 7 8 12",
     24: "23 20 1 14  0 9 22 7  2 19 21 5  3 4 15 12  6 17 11 10  8 13 18 16",
     28: "27 3 21 5  10 23 11 19  6 7 17 14  15 9 2 26  0 22 24 1  18 20 13 8  25 4 16 12",
+    32: (
+        "31 4 27 7  0 16 10 11  1 20 3 9  2 6 24 5  8 25 23 18  12 22 29 30  13 15 19 28  "
+        "14 17 26 21"
+    ),
 }
 
 
