@@ -53,7 +53,7 @@ def tally(plan: Sequence[Round[Hashable]]) -> tuple[Counter[Pair], Counter[Pair]
 
 
 def names(round: Round[Hashable]) -> list[str]:
-    """ "AB-CD": each table's N-S partnership against its E-W one."""
+    """Each table as "AB-CD": its N-S players against its E-W ones, each side sorted."""
     return [
         "-".join("".join(sorted(map(str, table.side(side)))) for side in Side)
         for table in round.tables
