@@ -9,13 +9,13 @@ Players are hashable keys (ids, names) given in the director's order. A ``Round`
 rubber). Table 1 is the top table.
 
 - ``round_robin(players, rounds, remainder="sit_out")``: the first ``rounds`` rounds (1 to 60)
-  of an individual movement for 4 to 60 players. For 4, 8, ..., 32 players and for 5, 13, 17,
-  21, 29, 37, 41 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k players everyone
-  partners everyone exactly once and opposes everyone exactly twice over 4k - 1 rounds (a base
-  round developed modulo 4k - 1; the first player, "infinity", stays at table 1); with 4k + 1
-  players one sits out each round, each player once, with the same partner and opponent counts
-  over 4k + 1 rounds (developed modulo 4k + 1). Other counts seat as many tables of four as
-  possible; a remainder of 2 plays at a table of two (``remainder="two_player"``) or sits out
+  of an individual movement for 4 to 60 players. For 4, 8, ..., 32 and 40 players and for 5, 13,
+  17, 21, 29, 37, 41 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k players
+  everyone partners everyone exactly once and opposes everyone exactly twice over 4k - 1 rounds
+  (a base round developed modulo 4k - 1; the first player, "infinity", stays at table 1); with
+  4k + 1 players one sits out each round, each player once, with the same partner and opponent
+  counts over 4k + 1 rounds (developed modulo 4k + 1). Other counts seat as many tables of four
+  as possible; a remainder of 2 plays at a table of two (``remainder="two_player"``) or sits out
   (``"sit_out"``); a remainder of 1 sits out, and a remainder of 3 sits out or plays at a table
   of two while one sits out. Sit-outs rotate: the counts of any two players differ by at most
   one after every round (and so do their rounds at the table of two when nobody sits out; by at
@@ -126,6 +126,10 @@ _BASE_TEXT = {  # players: the base round, a table's N E S W between double spac
     32: (
         "31 4 27 7  0 16 10 11  1 20 3 9  2 6 24 5  8 25 23 18  12 22 29 30  13 15 19 28  "
         "14 17 26 21"
+    ),
+    40: (
+        "39 13 0 26  1 2 38 37  3 7 36 32  4 18 35 21  5 14 34 25  6 17 33 22  8 10 31 29  "
+        "9 15 30 24  11 16 28 23  12 19 27 20"
     ),
 }
 
