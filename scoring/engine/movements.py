@@ -10,18 +10,18 @@ rubber). Table 1 is the top table.
 
 - ``round_robin(players, rounds, remainder="sit_out")``: the first ``rounds`` rounds (1 to 60)
   of an individual movement for 4 to 60 players. For 4, 8, ..., 32 and 40 players and for 5, 13,
-  17, 21, 29, 37, 41 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k players
-  everyone partners everyone exactly once and opposes everyone exactly twice over 4k - 1 rounds
-  (a base round developed modulo 4k - 1; the first player, "infinity", stays at table 1); with
-  4k + 1 players one sits out each round, each player once, with the same partner and opponent
-  counts over 4k + 1 rounds (developed modulo 4k + 1). Other counts seat as many tables of four
-  as possible; a remainder of 2 plays at a table of two (``remainder="two_player"``) or sits out
-  (``"sit_out"``); a remainder of 1 sits out, and a remainder of 3 sits out or plays at a table
-  of two while one sits out. Sit-outs rotate: the counts of any two players differ by at most
-  one after every round (and so do their rounds at the table of two when nobody sits out; by at
-  most two when one does). Each round's partnerships are a maximum matching of the pairs who
-  have not been partners yet (no partnership repeats while a new one could be formed among that
-  round's players at tables of four); then seats are swapped while that seats partnerships
+  17, 21, 25, 29, 37, 41, 49 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k
+  players everyone partners everyone exactly once and opposes everyone exactly twice over 4k - 1
+  rounds (a base round developed modulo 4k - 1; the first player, "infinity", stays at table 1);
+  with 4k + 1 players one sits out each round, each player once, with the same partner and
+  opponent counts over 4k + 1 rounds (developed modulo 4k + 1). Other counts seat as many tables
+  of four as possible; a remainder of 2 plays at a table of two (``remainder="two_player"``) or
+  sits out (``"sit_out"``); a remainder of 1 sits out, and a remainder of 3 sits out or plays at
+  a table of two while one sits out. Sit-outs rotate: the counts of any two players differ by at
+  most one after every round (and so do their rounds at the table of two when nobody sits out;
+  by at most two when one does). Each round's partnerships are a maximum matching of the pairs
+  who have not been partners yet (no partnership repeats while a new one could be formed among
+  that round's players at tables of four); then seats are swapped while that seats partnerships
   against opponents they have met less. Rounds past a full schedule carry on the same way.
 - ``first_round(players, remainder="sit_out")``: the players seated in order, four a table
   from table 1, the remainder as above at the bottom (the last players).
@@ -112,8 +112,9 @@ class Round(Generic[P]):
 # four is a table's N, E, S, W. For 4k players a base round on Z_(4k-1) + infinity (written
 # 4k - 1): in round r (from 0) element e is the director's player 1 + (e + r) modulo 4k - 1 and
 # infinity is player 0, who stays at table 1. For 4k + 1 players a base round on Z_(4k+1)
-# without one element (4k here, 0 in ``_prime_base``), which sits out: element e is player
-# (e - left out + r) modulo 4k + 1, so player r sits out round r. Found by a search.
+# without one element (4k or 0), which sits out: element e is player (e - left out + r)
+# modulo 4k + 1, so player r sits out round r. Found by searches (25, 40 and 49 with partners
+# x and -x); the primes 4k + 1 come from ``_prime_base``.
 _BASE_TEXT = {  # players: the base round, a table's N E S W between double spaces
     4: "3 1 0 2",
     8: "7 4 5 2  0 6 1 3",
@@ -122,6 +123,7 @@ _BASE_TEXT = {  # players: the base round, a table's N E S W between double spac
     20: "19 9 0 5  1 8 4 2  3 12 15 14  6 10 17 11  7 13 16 18",
     21: "0 10 1 6  2 16 13 14  3 18 15 11  4 17 19 9  5 7 8 12",
     24: "23 20 1 14  0 9 22 7  2 19 21 5  3 4 15 12  6 17 11 10  8 13 18 16",
+    25: "1 10 24 15  2 8 23 17  3 4 22 21  5 7 20 18  6 11 19 14  9 12 16 13",
     28: "27 3 21 5  10 23 11 19  6 7 17 14  15 9 2 26  0 22 24 1  18 20 13 8  25 4 16 12",
     32: (
         "31 4 27 7  0 16 10 11  1 20 3 9  2 6 24 5  8 25 23 18  12 22 29 30  13 15 19 28  "
@@ -130,6 +132,10 @@ _BASE_TEXT = {  # players: the base round, a table's N E S W between double spac
     40: (
         "39 13 0 26  1 2 38 37  3 7 36 32  4 18 35 21  5 14 34 25  6 17 33 22  8 10 31 29  "
         "9 15 30 24  11 16 28 23  12 19 27 20"
+    ),
+    49: (
+        "1 22 48 27  2 4 47 45  3 15 46 34  5 8 44 41  6 13 43 36  7 17 42 32  9 24 40 25  "
+        "10 19 39 30  11 16 38 33  12 23 37 26  14 18 35 31  20 21 29 28"
     ),
 }
 
