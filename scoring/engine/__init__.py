@@ -3,6 +3,8 @@
 Pure Python, immutable values, no Django and no I/O. ``score_match`` scores a whole match
 (Chicago, rubber or two-player Draw Bridge) from its list of results; ``score_contract`` scores
 one contract. The rules are in RULES.md; each module's docstring cites its section.
+``movements`` plans a club night's seating (NIGHTS.md): ``round_robin``, ``first_round`` and
+``winners_move``, with ``check_round`` for a round seated by hand.
 """
 
 from .chicago import chicago_schedule, score_chicago
@@ -16,6 +18,7 @@ from .contract import (
 )
 from .errors import InvalidInput, MatchComplete, ScoringError
 from .match import check_next, parse_kind, score_match
+from .movements import Round, Table, check_round, first_round, round_robin, winners_move
 from .notation import (
     Contract,
     DealResult,
@@ -48,22 +51,28 @@ __all__ = [
     "Party",
     "PassedOut",
     "Played",
+    "Round",
     "ScoreItem",
     "ScoringError",
     "Seat",
     "Sheet",
     "Side",
     "Strain",
+    "Table",
     "Winner",
     "check_next",
+    "check_round",
     "chicago_schedule",
+    "first_round",
     "make_result",
     "parse_contract",
     "parse_kind",
     "parse_seat",
+    "round_robin",
     "score_chicago",
     "score_contract",
     "score_match",
     "score_rubber",
     "side_net",
+    "winners_move",
 ]

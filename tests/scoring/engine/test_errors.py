@@ -15,16 +15,21 @@ from scoring.engine import (
     InvalidInput,
     MatchComplete,
     Played,
+    Round,
     ScoringError,
     Seat,
+    Table,
     check_next,
+    check_round,
     make_result,
     parse_contract,
     parse_seat,
+    round_robin,
     score_chicago,
     score_contract,
     score_match,
     score_rubber,
+    winners_move,
 )
 from scoring.engine.errors import gettext_noop
 
@@ -67,6 +72,13 @@ RAISES: list[Callable[[], object]] = [
     lambda: score_rubber([], first_dealer="W", players=2),
     lambda: score_rubber([*deals("4S N 10", "3NT S 9"), deal("1C E 7")], first_dealer="N"),
     lambda: score_rubber(deals("2S S 8"), first_dealer="N", players=2),
+    lambda: round_robin("ABC", 3),
+    lambda: round_robin("ABCDA", 3),
+    lambda: round_robin("ABCD", 0),
+    lambda: round_robin("ABCDEF", 3, remainder="bye"),  # type: ignore[arg-type]
+    lambda: check_round(Round((Table(1, *"ABCZ"),)), "ABCD"),
+    lambda: check_round(Round((Table(1, "A", "B", "C"),)), "ABCD"),
+    lambda: winners_move(Round((Table(1, *"ABCD"),)), {}),
 ]
 
 

@@ -1,0 +1,563 @@
+"""Movements: who sits where in each round of a club night (NIGHTS.md, "Movements").
+
+Pure functions of their inputs, like the rest of the engine: no Django, no I/O, no randomness,
+so a plan printed before the night is recomputed identically after it.
+
+Players are hashable keys (ids, names) given in the director's order. A ``Round`` is a tuple of
+``Table`` values plus the players sitting out; a ``Table`` has a number and seats N, E, S, W
+(N-S and E-W are the partnerships), or only N and E at a table of two (Draw Bridge, scored as a
+rubber). Table 1 is the top table.
+
+- ``round_robin(players, rounds, remainder="sit_out")``: the first ``rounds`` rounds (1 to 60)
+  of an individual movement for 4 to 60 players. For 4, 8, ..., 32 and 40 players and for 5, 13,
+  17, 21, 25, 29, 37, 41, 49 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k
+  players everyone partners everyone exactly once and opposes everyone exactly twice over 4k - 1
+  rounds (a base round developed modulo 4k - 1; the first player, "infinity", stays at table 1);
+  with 4k + 1 players one sits out each round, each player once, with the same partner and
+  opponent counts over 4k + 1 rounds (developed modulo 4k + 1). Other counts seat as many tables
+  of four as possible; a remainder of 2 plays at a table of two (``remainder="two_player"``) or
+  sits out (``"sit_out"``); a remainder of 1 sits out, and a remainder of 3 sits out or plays at
+  a table of two while one sits out. Sit-outs rotate: the counts of any two players differ by at
+  most one after every round (and so do their rounds at the table of two when nobody sits out;
+  by at most two when one does). Each round's partnerships are a maximum matching of the pairs
+  who have not been partners yet (no partnership repeats while a new one could be formed among
+  that round's players at tables of four); then seats are swapped while that seats partnerships
+  against opponents they have met less. Rounds past a full schedule carry on the same way.
+- ``first_round(players, remainder="sit_out")``: the players seated in order, four a table
+  from table 1, the remainder as above at the bottom (the last players).
+- ``winners_move(previous_round, winners)``: the next round of the progressive movement.
+  ``winners`` maps each table of four's number to the side that won there (``Side`` or "NS" /
+  "EW"; ties already settled by the caller). The winners at each table move up one table; at
+  the top table the winners stay and the losers go to the last table of four; elsewhere the
+  losers stay. At every table the pair who stayed splits up with the pair who came: the stayer
+  who sat N or E takes N with the first newcomer (N or E before) as partner in S, the other
+  stayer takes E with the other newcomer in W, so everyone has a new partner. Players below the
+  last table of four (a table of two's N and E, then those sitting out, in that order) queue:
+  the first two come in to the last table of four in place of its losers (N or E first; with a
+  single table of four, the losers who would come to it), who join the end of the queue; a
+  table of two (when the round had one) takes the first two of the queue, the rest sit out.
+  Results at a table of two move nobody. Table numbers stay; a round needs a table of four.
+- ``check_round(round, players)``: raises ``InvalidInput`` when a seat is empty, a player is
+  seated (or sits out) twice, or a player is not one of ``players``; returns None otherwise.
+
+Every error is an ``InvalidInput`` keyed by the field at fault: "players", "rounds",
+"remainder", "winners", "seats" or "sitting_out".
+"""
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, Literal, TypeVar
+
+from .errors import InvalidInput, gettext_noop
+from .notation import Seat, Side
+
+P = TypeVar("P", bound=Hashable)
+Remainder = Literal["two_player", "sit_out"]
+
+MIN_PLAYERS = 4
+MAX_PLAYERS = 60
+MAX_ROUNDS = 60
+
+_PLAYERS_ERROR = gettext_noop("a movement is for 4 to 60 players, got %(value)s")
+_TWICE_ERROR = gettext_noop("%(player)s is listed twice")
+_UNKNOWN_ERROR = gettext_noop("%(player)s is not one of the players present")
+
+
+@dataclass(frozen=True)
+class Table(Generic[P]):
+    """One table in a round: seats N, E, S, W, or N and E only at a table of two."""
+
+    number: int
+    north: P
+    east: P
+    south: P | None = None
+    west: P | None = None
+
+    @property
+    def seats(self) -> tuple[tuple[Seat, P], ...]:
+        """(seat, player) for each filled seat, in the order N, E, S, W."""
+        pairs = ((Seat.N, self.north), (Seat.E, self.east), (Seat.S, self.south))
+        return tuple(
+            (seat, player) for seat, player in (*pairs, (Seat.W, self.west)) if player is not None
+        )
+
+    @property
+    def players(self) -> tuple[P, ...]:
+        return tuple(player for _, player in self.seats)
+
+    @property
+    def two_player(self) -> bool:
+        """A table of two (Draw Bridge): no partnerships, N against E."""
+        return self.south is None and self.west is None
+
+    def side(self, side: Side) -> tuple[P, ...]:
+        """The players of ``side``: a partnership at a table of four, one player at a two."""
+        return tuple(player for seat, player in self.seats if seat.side is side)
+
+
+@dataclass(frozen=True)
+class Round(Generic[P]):
+    """The tables of one round (each table's number is fixed in the room) and who sits out."""
+
+    tables: tuple[Table[P], ...]
+    sitting_out: tuple[P, ...] = ()
+
+    @property
+    def players(self) -> tuple[P, ...]:
+        """Everyone seated, table by table."""
+        return tuple(player for table in self.tables for player in table.players)
+
+
+# Z-cyclic whist tournaments, checked by tests/scoring/engine/test_movements.py. Each group of
+# four is a table's N, E, S, W. For 4k players a base round on Z_(4k-1) + infinity (written
+# 4k - 1): in round r (from 0) element e is the director's player 1 + (e + r) modulo 4k - 1 and
+# infinity is player 0, who stays at table 1. For 4k + 1 players a base round on Z_(4k+1)
+# without one element (4k or 0), which sits out: element e is player (e - left out + r)
+# modulo 4k + 1, so player r sits out round r. Found by searches (25, 40 and 49 with partners
+# x and -x); the primes 4k + 1 come from ``_prime_base``.
+_BASE_TEXT = {  # players: the base round, a table's N E S W between double spaces
+    4: "3 1 0 2",
+    8: "7 4 5 2  0 6 1 3",
+    12: "11 8 5 7  0 4 3 9  1 2 10 6",
+    16: "15 1 4 0  2 12 9 10  3 5 14 8  6 7 11 13",
+    20: "19 9 0 5  1 8 4 2  3 12 15 14  6 10 17 11  7 13 16 18",
+    21: "0 10 1 6  2 16 13 14  3 18 15 11  4 17 19 9  5 7 8 12",
+    24: "23 20 1 14  0 9 22 7  2 19 21 5  3 4 15 12  6 17 11 10  8 13 18 16",
+    25: "1 10 24 15  2 8 23 17  3 4 22 21  5 7 20 18  6 11 19 14  9 12 16 13",
+    28: "27 3 21 5  10 23 11 19  6 7 17 14  15 9 2 26  0 22 24 1  18 20 13 8  25 4 16 12",
+    32: (
+        "31 4 27 7  0 16 10 11  1 20 3 9  2 6 24 5  8 25 23 18  12 22 29 30  13 15 19 28  "
+        "14 17 26 21"
+    ),
+    40: (
+        "39 13 0 26  1 2 38 37  3 7 36 32  4 18 35 21  5 14 34 25  6 17 33 22  8 10 31 29  "
+        "9 15 30 24  11 16 28 23  12 19 27 20"
+    ),
+    49: (
+        "1 22 48 27  2 4 47 45  3 15 46 34  5 8 44 41  6 13 43 36  7 17 42 32  9 24 40 25  "
+        "10 19 39 30  11 16 38 33  12 23 37 26  14 18 35 31  20 21 29 28"
+    ),
+}
+
+
+def _prime_base(p: int) -> tuple[int, ...] | None:
+    """The base round of a whist tournament for a prime p = 4k + 1 players, else None: with a
+    primitive root x and w = x^k (a fourth root of 1), the tables x^i * (1, w, -1, -w) for
+    i < k. Partners differ by 2 x^i and 2 x^i w: every nonzero class once; opponents by
+    x^i (1 - w) and x^i (1 + w) = x^i w (1 - w), each twice: every class twice."""
+    if p % 4 != 1 or any(p % d == 0 for d in range(2, p)):
+        return None
+    k = (p - 1) // 4
+    root = next(x for x in range(2, p) if len({pow(x, i, p) for i in range(p - 1)}) == p - 1)
+    w = pow(root, k, p)
+    return tuple(pow(root, i, p) * f % p for i in range(k) for f in (1, w, p - 1, p - w))
+
+
+_BASES = {count: tuple(map(int, text.split())) for count, text in _BASE_TEXT.items()}
+_BASES.update(
+    (count, base) for count in range(5, MAX_PLAYERS + 1, 4) if (base := _prime_base(count))
+)
+
+
+def _shown(player: Hashable) -> str | int:
+    """A player key as a message parameter (display-ready: text or a whole number)."""
+    if type(player) is int or type(player) is str:
+        return player
+    return str(player)
+
+
+def _check_players(players: Iterable[P]) -> list[P]:
+    listed = list(players)
+    if not MIN_PLAYERS <= len(listed) <= MAX_PLAYERS:
+        raise InvalidInput("players", _PLAYERS_ERROR, value=len(listed))
+    seen: set[P] = set()
+    for player in listed:
+        if player in seen:
+            raise InvalidInput("players", _TWICE_ERROR, player=_shown(player))
+        seen.add(player)
+    return listed
+
+
+def _check_remainder(remainder: str) -> Remainder:
+    if remainder == "two_player":
+        return "two_player"
+    if remainder == "sit_out":
+        return "sit_out"
+    raise InvalidInput(
+        "remainder",
+        gettext_noop("remainder must be two_player or sit_out, got %(value)s"),
+        value=repr(remainder),
+    )
+
+
+def _layout(count: int, remainder: Remainder) -> tuple[int, int, int]:
+    """(tables of four, players at a table of two, players sitting out) for ``count``."""
+    fours, extra = divmod(count, 4)
+    two = 2 if extra >= 2 and remainder == "two_player" else 0
+    return fours, two, extra - two
+
+
+def _seat(number: int, four: Sequence[P]) -> Table[P]:
+    if len(four) == 2:
+        return Table(number, four[0], four[1])
+    return Table(number, four[0], four[1], four[2], four[3])
+
+
+def check_round(round: Round[P], players: Iterable[P]) -> None:
+    """Raise ``InvalidInput`` if a seat of ``round`` is empty, a player is there twice, or a
+    player is not one of ``players``."""
+    present = set(players)
+    seen: set[P] = set()
+
+    def check(player: P, field: str) -> None:
+        if player in seen:
+            raise InvalidInput(field, _TWICE_ERROR, player=_shown(player))
+        if player not in present:
+            raise InvalidInput(field, _UNKNOWN_ERROR, player=_shown(player))
+        seen.add(player)
+
+    for table in round.tables:
+        filled = {seat for seat, _ in table.seats}
+        wanted = {Seat.N, Seat.E} if table.two_player else set(Seat)
+        for seat in Seat:
+            if seat in wanted and seat not in filled:
+                raise InvalidInput(
+                    "seats",
+                    gettext_noop("table %(table)s has no player in seat %(seat)s"),
+                    table=table.number,
+                    seat=seat.value,
+                )
+        for _, player in table.seats:
+            check(player, "seats")
+    for player in round.sitting_out:
+        check(player, "sitting_out")
+
+
+# Round-robin partners
+
+
+def round_robin(
+    players: Iterable[P], rounds: int, remainder: Remainder = "sit_out"
+) -> tuple[Round[P], ...]:
+    """The first ``rounds`` rounds of the individual movement for ``players`` (module doc)."""
+    listed = _check_players(players)
+    if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
+        raise InvalidInput(
+            "rounds",
+            gettext_noop("rounds must be 1 to %(most)s, got %(value)s"),
+            most=MAX_ROUNDS,
+            value=repr(rounds),
+        )
+    fours, two, out = _layout(len(listed), _check_remainder(remainder))
+    plan = _whist(listed, rounds) if two == 0 and out <= 1 else []
+    history = _History(len(listed))
+    index = {player: i for i, player in enumerate(listed)}
+    for done in plan:
+        history.add(done, index)
+    while len(plan) < rounds:
+        plan.append(_next_round(listed, history, fours, two, out))
+        history.add(plan[-1], index)
+    return tuple(plan)
+
+
+def _whist(players: list[P], rounds: int) -> list[Round[P]]:
+    """The first ``rounds`` rounds of the Z-cyclic whist tournament, if there is one."""
+    count = len(players)
+    base = _BASES.get(count)
+    if base is None:
+        return []
+    if count % 4 == 0:
+        modulus = count - 1
+
+        def player(element: int, r: int) -> P:
+            return players[0 if element == modulus else 1 + (element + r) % modulus]
+
+    else:
+        modulus = count
+        (left_out,) = set(range(modulus)) - set(base)
+
+        def player(element: int, r: int) -> P:
+            return players[(element - left_out + r) % modulus]
+
+    plan = []
+    for r in range(min(rounds, modulus)):
+        seated = [player(element, r) for element in base]
+        tables = tuple(_seat(t // 4 + 1, seated[t : t + 4]) for t in range(0, len(seated), 4))
+        plan.append(Round(tables, tuple(p for p in players if p not in seated)))
+    return plan
+
+
+class _History:
+    """How often each two players (by index) have partnered and opposed, and each player's
+    sit-outs and rounds at a table of two."""
+
+    def __init__(self, count: int) -> None:
+        self.partners = [[0] * count for _ in range(count)]
+        self.opponents = [[0] * count for _ in range(count)]
+        self.out = [0] * count
+        self.two = [0] * count
+
+    def add(self, round: Round[P], index: Mapping[P, int]) -> None:
+        for player in round.sitting_out:
+            self.out[index[player]] += 1
+        for table in round.tables:
+            ns = [index[p] for p in table.side(Side.NS)]
+            ew = [index[p] for p in table.side(Side.EW)]
+            if table.two_player:
+                self.two[ns[0]] += 1
+                self.two[ew[0]] += 1
+            else:
+                for side in (ns, ew):
+                    self.partners[side[0]][side[1]] += 1
+                    self.partners[side[1]][side[0]] += 1
+            for a in ns:
+                for b in ew:
+                    self.opponents[a][b] += 1
+                    self.opponents[b][a] += 1
+
+
+def _fewest(candidates: list[int], counts: list[int], take: int) -> list[int]:
+    """The ``take`` candidates with the lowest counts (ties: the director's order)."""
+    return sorted(sorted(candidates, key=lambda i: counts[i])[:take])
+
+
+def _table_of_two(candidates: list[int], history: _History) -> list[int]:
+    """The two who have played at the table of two least; of those tied for the second place,
+    the one who has opposed the first least."""
+    first = _fewest(candidates, history.two, 1)[0]
+    rest = [i for i in candidates if i != first]
+    fewest = min(history.two[i] for i in rest)
+    second = min(
+        (i for i in rest if history.two[i] == fewest), key=lambda i: history.opponents[first][i]
+    )
+    return sorted((first, second))
+
+
+def _next_round(players: list[P], history: _History, fours: int, two: int, out: int) -> Round[P]:
+    everyone = list(range(len(players)))
+    sitting = _fewest(everyone, history.out, out)
+    rest = [i for i in everyone if i not in sitting]
+    at_two = _table_of_two(rest, history) if two else []
+    seated = [i for i in rest if i not in at_two]
+    pairs = _partnerships(seated, history.partners)
+    flat = [p for ns, ew in _tables(pairs, history.opponents) for p in (ns[0], ew[0], ns[1], ew[1])]
+    _improve(flat, history)
+    tables = [
+        _seat(t // 4 + 1, [players[i] for i in flat[t : t + 4]]) for t in range(0, len(flat), 4)
+    ]
+    if at_two:
+        tables.append(Table(fours + 1, players[at_two[0]], players[at_two[1]]))
+    return Round(tuple(tables), tuple(players[i] for i in sitting))
+
+
+def _partnerships(seated: list[int], partners: list[list[int]]) -> list[tuple[int, int]]:
+    """Pairs of ``seated``: as many as possible who have not partnered yet (a maximum
+    matching), the rest paired by fewest partnerships."""
+    size = len(seated)
+    adjacent = [
+        [j for j in range(size) if j != i and partners[seated[i]][seated[j]] == 0]
+        for i in range(size)
+    ]
+    match = _maximum_matching(adjacent)
+    pairs = [(seated[i], seated[j]) for i, j in enumerate(match) if i < j]
+    left = [seated[i] for i, j in enumerate(match) if j == -1]
+    while left:
+        first = left.pop(0)
+        other = min(left, key=lambda p: partners[first][p])
+        left.remove(other)
+        pairs.append((first, other))
+    return sorted(pairs)
+
+
+def _maximum_matching(adjacent: list[list[int]]) -> list[int]:
+    """A maximum matching of a graph (Edmonds' blossoms): ``match[v]`` or -1. Starts from a
+    greedy matching that takes the vertex with the fewest free neighbours first."""
+    size = len(adjacent)
+    match = [-1] * size
+    for v in sorted(range(size), key=lambda v: (len(adjacent[v]), v)):
+        if match[v] == -1:
+            free = [u for u in adjacent[v] if match[u] == -1]
+            if free:
+                u = min(free, key=lambda u: (len(adjacent[u]), u))
+                match[v], match[u] = u, v
+    for root in range(size):
+        if match[root] == -1:
+            _augment(adjacent, match, root)
+    return match
+
+
+def _augment(adjacent: list[list[int]], match: list[int], root: int) -> None:
+    """Find an augmenting path from the free vertex ``root`` and flip it, if there is one."""
+    size = len(adjacent)
+    parent = [-1] * size
+    base = list(range(size))
+    used = [False] * size
+    used[root] = True
+    queue = [root]
+
+    def common_base(a: int, b: int) -> int:
+        seen = [False] * size
+        while True:
+            a = base[a]
+            seen[a] = True
+            if match[a] == -1:
+                break
+            a = parent[match[a]]
+        while True:
+            b = base[b]
+            if seen[b]:
+                return b
+            b = parent[match[b]]
+
+    def mark(v: int, top: int, child: int, blossom: list[bool]) -> None:
+        while base[v] != top:
+            blossom[base[v]] = blossom[base[match[v]]] = True
+            parent[v] = child
+            child = match[v]
+            v = parent[match[v]]
+
+    head = 0
+    while head < len(queue):
+        v = queue[head]
+        head += 1
+        for to in adjacent[v]:
+            if base[v] == base[to] or match[v] == to:
+                continue
+            if to == root or (match[to] != -1 and parent[match[to]] != -1):
+                top = common_base(v, to)
+                blossom = [False] * size
+                mark(v, top, to, blossom)
+                mark(to, top, v, blossom)
+                for i in range(size):
+                    if blossom[base[i]]:
+                        base[i] = top
+                        if not used[i]:
+                            used[i] = True
+                            queue.append(i)
+            elif parent[to] == -1:
+                parent[to] = v
+                if match[to] == -1:
+                    while to != -1:
+                        previous = match[parent[to]]
+                        match[to], match[parent[to]] = parent[to], to
+                        to = previous
+                    return
+                used[match[to]] = True
+                queue.append(match[to])
+
+
+def _tables(
+    pairs: list[tuple[int, int]], opponents: list[list[int]]
+) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Partnerships set against each other so that they meet the opponents they met least:
+    greedily, then improved by swapping partnerships between tables while that helps."""
+
+    def cost(a: tuple[int, int], b: tuple[int, int]) -> int:
+        return sum(opponents[x][y] for x in a for y in b)
+
+    left = list(pairs)
+    tables = []
+    while left:
+        first = left.pop(0)
+        other = min(left, key=lambda pair: cost(first, pair))
+        left.remove(other)
+        tables.append((first, other))
+    improved = True
+    while improved:
+        improved = False
+        for i in range(len(tables)):
+            for j in range(i + 1, len(tables)):
+                (a, b), (c, d) = tables[i], tables[j]
+                now = cost(a, b) + cost(c, d)
+                if cost(a, c) + cost(b, d) < now:
+                    tables[i], tables[j] = (a, c), (b, d)
+                    improved = True
+                elif cost(a, d) + cost(c, b) < now:
+                    tables[i], tables[j] = (a, d), (c, b)
+                    improved = True
+    return tables
+
+
+def _improve(flat: list[int], history: _History, passes: int = 3) -> None:
+    """Swap players between seats (N, E, S, W four a table) while that lowers the round's cost:
+    first the partnerships played before, then the times partnered, then the times opposed.
+    A swap never adds a repeated partnership, so the matching's new partnerships stay."""
+    partners, opponents = history.partners, history.opponents
+
+    def cost(t: int) -> int:
+        n, e, s, w = flat[t : t + 4]
+        ns, ew = partners[n][s], partners[e][w]
+        opposed = opponents[n][e] + opponents[n][w] + opponents[s][e] + opponents[s][w]
+        return ((ns > 0) + (ew > 0)) * 1_000_000 + (ns + ew) * 1_000 + opposed
+
+    size = len(flat)
+    for _ in range(passes):
+        improved = False
+        for i in range(size):
+            for j in range(i + 1, size):
+                ti, tj = i - i % 4, j - j % 4
+                if ti == tj and (j - i) % 2 == 0:
+                    continue  # partners changing seats: the same table
+                before = cost(ti) + (cost(tj) if tj != ti else 0)
+                flat[i], flat[j] = flat[j], flat[i]
+                if cost(ti) + (cost(tj) if tj != ti else 0) < before:
+                    improved = True
+                else:
+                    flat[i], flat[j] = flat[j], flat[i]
+        if not improved:
+            return
+
+
+# Winners move (progressive)
+
+
+def first_round(players: Iterable[P], remainder: Remainder = "sit_out") -> Round[P]:
+    """The players seated in order: four a table from table 1, the remainder at the bottom."""
+    listed = _check_players(players)
+    fours, two, _ = _layout(len(listed), _check_remainder(remainder))
+    tables = [_seat(t + 1, listed[4 * t : 4 * t + 4]) for t in range(fours)]
+    if two:
+        tables.append(_seat(fours + 1, listed[4 * fours : 4 * fours + 2]))
+    return Round(tuple(tables), tuple(listed[4 * fours + two :]))
+
+
+def _winner(table: Table[P], winners: Mapping[int, Side | str]) -> Side:
+    value = winners.get(table.number)
+    if value in ("NS", "EW"):
+        return Side(str(value))
+    raise InvalidInput(
+        "winners",
+        gettext_noop("winners must give NS or EW for table %(table)s, got %(value)s"),
+        table=table.number,
+        value=repr(value),
+    )
+
+
+def winners_move(previous_round: Round[P], winners: Mapping[int, Side | str]) -> Round[P]:
+    """The round after ``previous_round`` in the progressive movement (module doc)."""
+    seated = previous_round.players
+    check_round(previous_round, (*seated, *previous_round.sitting_out))
+    fours = sorted((t for t in previous_round.tables if not t.two_player), key=lambda t: t.number)
+    twos = [t for t in previous_round.tables if t.two_player]
+    if not fours:
+        raise InvalidInput("players", _PLAYERS_ERROR, value=len(seated))
+    won = [_winner(table, winners) for table in fours]
+    # (who stays, who comes) at each table of four, top first.
+    stay = [table.side(side.other) for table, side in zip(fours, won, strict=True)]
+    stay[0] = fours[0].side(won[0])
+    come = [fours[i + 1].side(won[i + 1]) for i in range(len(fours) - 1)]
+    come.append(fours[0].side(won[0].other))
+    queue = [p for table in twos for p in table.players] + list(previous_round.sitting_out)
+    coming_in, queue = queue[:2], queue[2:]
+    # The losers at the last table (with one table of four, the losers who "go to" it) leave.
+    losers = come if len(fours) == 1 else stay
+    queue += losers[-1][: len(coming_in)]
+    losers[-1] = (*coming_in, *losers[-1][len(coming_in) :])
+    tables = [
+        Table(table.number, stayers[0], stayers[1], newcomers[0], newcomers[1])
+        for table, stayers, newcomers in zip(fours, stay, come, strict=True)
+    ]
+    for table in twos:
+        tables.append(Table(table.number, queue[0], queue[1]))
+        queue = queue[2:]
+    return Round(tuple(tables), tuple(queue))
