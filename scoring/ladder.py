@@ -90,7 +90,20 @@ class LadderRow:
     worst: int
     rating: float
     nets: tuple[int, ...] = ()
-    """The player's net points after each of their matches, cumulative (the ladder's chart)."""
+    """The ladder's chart of the player: their net points, cumulative, after each match, or
+    after every k-th match up to the last when they played more than ``CHART_POINTS``."""
+
+
+CHART_POINTS = 20
+"""The most points a ladder's chart line keeps: a small chart draws no more."""
+
+
+def chart_line(nets: list[int]) -> tuple[int, ...]:
+    """The cumulative sums of ``nets``: all of them, or at most ``CHART_POINTS`` evenly spread
+    ones ending with the last (the total)."""
+    line = list(accumulate(nets))
+    stride = -(-len(line) // CHART_POINTS)  # rounded up
+    return tuple(line[::-1][::stride][::-1]) if stride > 1 else tuple(line)
 
 
 def round_net(net: int) -> int:
@@ -217,7 +230,7 @@ def compute_ladder(
                 best=max(player_nets),
                 worst=min(player_nets),
                 rating=round(ratings[player], 1),
-                nets=tuple(accumulate(player_nets)),
+                nets=chart_line(player_nets),
             )
         )
     return ladder

@@ -1,11 +1,15 @@
 """The pure ladder computation (scoring.ladder) against hand-computed seasons."""
 
+from itertools import accumulate, pairwise
+
 import pytest
 
 from scoring.ladder import (
+    CHART_POINTS,
     RATING_K,
     RATING_START,
     CountedMatch,
+    chart_line,
     compute_ladder,
     net_rounder,
     result_for,
@@ -252,3 +256,14 @@ def test_result_for_each_side():
     assert result_for("NS", north_south=False) == "loss"
     assert result_for("EW", north_south=False) == "win"
     assert result_for("tie", north_south=True) == "draw"
+
+
+def test_a_long_seasons_chart_line_keeps_at_most_chart_points_ending_with_the_total():
+    assert chart_line([380, -590, 100]) == (380, -210, -110)
+    nets = [10 * (-1) ** i * i for i in range(1, 101)]  # 100 matches
+    running = list(accumulate(nets))
+    line = chart_line(nets)
+    assert len(line) <= CHART_POINTS and line[-1] == sum(nets)
+    taken = [running.index(value) for value in line]  # the running sums are all different
+    assert taken[-1] == 99 and len({b - a for a, b in pairwise(taken)}) == 1  # even
+    assert len(chart_line([1] * CHART_POINTS)) == CHART_POINTS  # all kept up to the limit

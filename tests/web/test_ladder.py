@@ -260,7 +260,7 @@ def test_leaderboard_charts_share_the_seasons_scale_on_every_page(
     found = spark_points(client.get(ladder_url(season, q="chloe")).content.decode())
     assert found == {"Chloe": everyone["Chloe"]}
     html = client.get(ladder_url(season, q="anna"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert 'aria-label="Net points after each match: +380, \u2212210"' in html
+    assert 'aria-label="Net points through the season: +380, \u2212210"' in html
 
 
 def test_leaderboard_queries_do_not_grow_with_the_ladder(
