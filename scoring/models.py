@@ -111,7 +111,7 @@ class Standing(models.Model):
     best = models.IntegerField(_("best match"))
     worst = models.IntegerField(_("worst match"))
     rating = models.FloatField(_("rating"))
-    # What the ladder page draws: the net points after each match, cumulative, as "380 -210"
+    # What the ladder page draws: the chart line of scoring.ladder.chart_line, as "380 -210"
     # (text, which PostgreSQL's COPY takes in without parsing: see bench/README.md, "Ladder").
     nets = models.TextField(blank=True, default="", editable=False)
 
