@@ -5,9 +5,9 @@ The API has throttles of its own (``api.throttling``). These count the rest: eve
 WeasyPrint about a quarter of a second each (``PDF_THROTTLE_ANON``). They are DRF's
 anonymous throttle: the client's address is read as the API's (``NUM_PROXIES``), signed-in
 users are not counted, and while the cache does not answer every request is let through.
-Not counted either: the API, ``/health/`` and static files (WhiteNoise serves those before
-any view). Over the rate: 429 with ``Retry-After`` and a short page in the visitor's
-language.
+Not counted either: the API, ``/health/``, the sign-in page, the language switch and static
+files (WhiteNoise serves those before any view). Over the rate: 429 with ``Retry-After`` and a
+short page in the visitor's language.
 """
 
 import math
@@ -22,7 +22,9 @@ from rest_framework.throttling import AnonRateThrottle
 from api.throttling import AllowWhenCacheIsDown
 
 PDF_VIEWS = {"matches:sheet_pdf"}
-NOT_COUNTED = {"health"}  # views; and everything in the API's namespace
+# Views not counted (and everything in the API's namespace): a throttled visitor can still sign in
+# (signed-in users are not throttled; django-axes guards the sign-in) and change language.
+NOT_COUNTED = {"health", "clubs:login", "set_language"}
 
 
 class PageThrottle(AllowWhenCacheIsDown, AnonRateThrottle):

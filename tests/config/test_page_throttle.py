@@ -1,6 +1,6 @@
 """The pages' throttles: an anonymous client over its rate gets a 429 page with Retry-After,
-in its language; PDFs have a lower rate of their own; signed-in users, the API, /health/ and
-static files are not counted."""
+in its language; PDFs have a lower rate of their own; signed-in users, the API, /health/, the
+sign-in page, the language switch and static files are not counted."""
 
 import logging
 import secrets
@@ -82,6 +82,9 @@ def test_pages_over_the_rate_leave_the_api_health_and_static_files_alone(
     assert client.get("/", REMOTE_ADDR=client_ip).status_code == 429
     assert client.get("/api/v1/clubs/", REMOTE_ADDR=client_ip).status_code == 200
     assert client.get("/health/", REMOTE_ADDR=client_ip).status_code == 200
+    assert client.get(reverse("clubs:login"), REMOTE_ADDR=client_ip).status_code == 200
+    switched = client.post(reverse("set_language"), {"language": "el"}, REMOTE_ADDR=client_ip)
+    assert switched.status_code == 302
     assert client.get("/static/css/partscore.css", REMOTE_ADDR=client_ip).status_code == 200
 
 
