@@ -14,11 +14,13 @@ from matches.models import SEAT_FIELDS, Deal, KindChoice, Match, MatchStatus
 from scoring.engine import (
     DealResult,
     DealRow,
+    NightMatch,
     PassedOut,
     Seat,
     Sheet,
     Side,
     check_next,
+    rank_night,
     score_match,
     side_net,
 )
@@ -157,13 +159,16 @@ class SessionMatch(TypedDict):
 
 
 class SessionPlayer(TypedDict):
-    """A player's evening: net points over the complete matches, and the matches played and
-    still open."""
+    """A player's evening (the engine's ``rank_night``): place (shared on equal nets), net
+    points over the complete matches, their best single match, the matches played and still
+    open."""
 
+    rank: int
     player_id: int
     name: str
     net: int
     matches: int
+    best: int | None
     open: int
     url: NotRequired[str]
 
@@ -188,9 +193,9 @@ _SESSION_COLUMNS = (
 
 def session_results(*, session_id: int) -> tuple[list[SessionTable], list[SessionPlayer]]:
     """The tables of one session with their matches (in the order they were started), and
-    each player's net result over the complete matches (their side's total minus the other
-    side's), best first. Two queries, and plain rows rather than models: an evening of a big
-    club has 500 matches."""
+    the night's results: each player's net over the complete matches (their side's total
+    minus the other side's), ranked by ``rank_night``. Two queries, and plain rows rather
+    than models: an evening of a big club has 500 matches."""
     kinds = {value: str(label) for value, label in KindChoice.choices}
     statuses = {value: str(label) for value, label in MatchStatus.choices}
     tables: dict[int, SessionTable] = {
@@ -199,7 +204,7 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
         .order_by("number")
         .values_list("id", "number", "seats")
     }
-    players: dict[int, SessionPlayer] = {}
+    parts: list[NightMatch] = []
     rows = (
         Match.objects.filter(table__session_id=session_id)
         .order_by("table__number", "created_at", "id")
@@ -222,28 +227,25 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
             }
         )
         net = side_net(total_ns, total_ew, Side.NS)
+        complete = status == MatchStatus.COMPLETE
         for player, name, side_net_points in (
             (north, north_name, net),
             (south, south_name, net),
             (east, east_name, -net),
             (west, west_name, -net),
         ):
-            if player is None:
-                continue
-            line = players.get(player)
-            if line is None:
-                line = players[player] = {
-                    "player_id": player,
-                    "name": name,
-                    "net": 0,
-                    "matches": 0,
-                    "open": 0,
-                }
-            if status != MatchStatus.COMPLETE:
-                line["open"] += 1
-            else:
-                line["net"] += side_net_points
-                line["matches"] += 1
-    return list(tables.values()), sorted(
-        players.values(), key=lambda line: (-line["net"], line["name"])
-    )
+            if player is not None:
+                parts.append(NightMatch(player, name, side_net_points, complete))
+    players: list[SessionPlayer] = [
+        {
+            "rank": line.rank,
+            "player_id": line.player_id,
+            "name": line.name,
+            "net": line.net,
+            "matches": line.matches,
+            "best": line.best,
+            "open": line.open,
+        }
+        for line in rank_night(parts)
+    ]
+    return list(tables.values()), players

@@ -52,7 +52,7 @@ logging.getLogger("weasyprint").addFilter(_ScreenOnlyRules())
 
 @doors
 def session_sheet(request, slug: str, day: date):
-    """An evening: each player's net over it, then every table with its matches."""
+    """An evening: the night's results (each player ranked), then every table with its matches."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     session = get_object_or_404(Session.objects.select_related("season"), club=club, date=day)
     tables, players = selectors.session_results(session_id=session.pk)

@@ -46,3 +46,22 @@ class TableSerializer(serializers.ModelSerializer):
         fields = ["id", "club", "session", "number", "seats"]
         read_only_fields = ["id", "club"]
         validators: list[object] = []  # the service numbers tables; a taken number is its error
+
+
+class NightLineSerializer(serializers.Serializer):
+    """A player's line of the night's results (the session sheet's)."""
+
+    rank = serializers.IntegerField(help_text=_("Place; equal net points share a place."))
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    net = serializers.IntegerField(help_text=_("Net points over the complete matches."))
+    matches = serializers.IntegerField(help_text=_("Complete matches played."))
+    best = serializers.IntegerField(
+        allow_null=True, help_text=_("The best net of a single complete match; null if none.")
+    )
+    unfinished = serializers.IntegerField(source="open", help_text=_("Unfinished matches."))
+
+
+class NightResultsSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    players = NightLineSerializer(many=True, help_text=_("By rank, then name."))

@@ -2,15 +2,17 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status
+from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from api import access
 from api.filters import SessionFilter, TableFilter
 from api.idempotency import idempotent
-from api.serializers.sessions import SessionSerializer, TableSerializer
+from api.serializers.sessions import NightResultsSerializer, SessionSerializer, TableSerializer
 from api.views.base import ClubScopedViewSet
 from clubs import selectors, services
+from matches import selectors as match_selectors
 
 
 @extend_schema_view(
@@ -58,6 +60,16 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScope
                 session=session, notes=serializer.validated_data["notes"]
             )
         return Response(self.get_serializer(self._fresh(session)).data)
+
+    @extend_schema(
+        summary=_("The night's results: each player's net, ranked"),
+        responses={200: NightResultsSerializer},
+    )
+    @action(detail=True, methods=["get"])
+    def results(self, request, pk=None):
+        session = self.get_object()
+        _tables, players = match_selectors.session_results(session_id=session.pk)
+        return Response(NightResultsSerializer({"session": session.pk, "players": players}).data)
 
 
 @extend_schema_view(

@@ -4,7 +4,8 @@ Pure Python, immutable values, no Django and no I/O. ``score_match`` scores a wh
 (Chicago, rubber or two-player Draw Bridge) from its list of results; ``score_contract`` scores
 one contract. The rules are in RULES.md; each module's docstring cites its section.
 ``movements`` plans a club night's seating (NIGHTS.md): ``round_robin``, ``first_round`` and
-``winners_move``, with ``check_round`` for a round seated by hand.
+``winners_move``, with ``check_round`` for a round seated by hand; ``night`` ranks the
+night's results (``rank_night``).
 """
 
 from .chicago import chicago_schedule, score_chicago
@@ -19,6 +20,7 @@ from .contract import (
 from .errors import InvalidInput, MatchComplete, ScoringError
 from .match import check_next, parse_kind, score_match
 from .movements import Round, Table, check_round, first_round, round_robin, winners_move
+from .night import NightLine, NightMatch, rank_night
 from .notation import (
     Contract,
     DealResult,
@@ -48,6 +50,8 @@ __all__ = [
     "Kind",
     "MatchComplete",
     "NextDeal",
+    "NightLine",
+    "NightMatch",
     "Party",
     "PassedOut",
     "Played",
@@ -68,6 +72,7 @@ __all__ = [
     "parse_contract",
     "parse_kind",
     "parse_seat",
+    "rank_night",
     "round_robin",
     "score_chicago",
     "score_contract",

@@ -121,6 +121,7 @@ def test_page_size_is_capped_and_reported(world, director_a):
     [
         "/api/v1/matches/99999999999999999999999/",
         "/api/v1/matches/9223372036854775807/score-sheet/",
+        "/api/v1/sessions/99999999999999999999999/results/",
         "/api/v1/matches/99999999999999999999999/deals/",
         "/api/v1/matches/1/deals/99999999999999999999999/",
         "/api/v1/players/0/",

@@ -127,6 +127,12 @@ CASES = [
         (401, R, R, 404, R, R),
     ),
     Case(
+        "session results",
+        "get",
+        lambda w: f"/api/v1/sessions/{a_session(w).pk}/results/",
+        (401, R, R, 404, R, R),
+    ),
+    Case(
         "session create",
         "post",
         lambda w: "/api/v1/sessions/",

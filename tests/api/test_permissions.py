@@ -78,6 +78,7 @@ def public_a(world):
         (lambda w: f"/api/v1/matches/{w.a.match.pk}/deals/1/", 200),
         (lambda w: f"/api/v1/players/{w.a.players[0].pk}/", 401),
         (lambda w: f"/api/v1/sessions/{a_session(w).pk}/", 401),
+        (lambda w: f"/api/v1/sessions/{a_session(w).pk}/results/", 401),
         (lambda w: f"/api/v1/tables/{w.a.match.table_id}/", 401),
     ],
 )

@@ -18,6 +18,7 @@ def test_the_schema_validates_without_warnings(tmp_path):
         "/api/v1/players/",
         "/api/v1/seasons/",
         "/api/v1/sessions/",
+        "/api/v1/sessions/{id}/results/",
         "/api/v1/tables/",
         "/api/v1/matches/",
         "/api/v1/matches/{id}/score-sheet/",
@@ -30,6 +31,21 @@ def test_the_schema_validates_without_warnings(tmp_path):
     record = schema["paths"]["/api/v1/matches/{match_id}/deals/"]["post"]
     assert {"201", "400", "409", "422"} <= set(record["responses"])
     assert any(p["name"] == "Idempotency-Key" for p in record["parameters"])
+    results = schema["paths"]["/api/v1/sessions/{id}/results/"]["get"]
+    assert set(results["responses"]) >= {"200", "404"}
+    shape = results["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    line = schema["components"]["schemas"][shape.rsplit("/", 1)[1]]["properties"]["players"]
+    fields = schema["components"]["schemas"][line["items"]["$ref"].rsplit("/", 1)[1]]
+    assert set(fields["properties"]) == {
+        "rank",
+        "player",
+        "name",
+        "net",
+        "matches",
+        "best",
+        "unfinished",
+    }
+    assert fields["properties"]["best"]["nullable"] is True
 
 
 def test_the_schema_and_docs_are_served_without_a_cdn(client):

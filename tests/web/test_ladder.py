@@ -120,22 +120,47 @@ def test_player_page_says_inactive_as_this_club_does(client, season_played, play
     assert "· inactive</p>" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
 
-def test_session_sheet_nets_each_player(client, season_played, players):
+def session_rows(html):
+    """The night's results as (rank, name, matches, net, best) per row, in order."""
+    table = html.split('id="session-players"')[1].split("</table>")[0]
+    rows = []
+    for row in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1], re.S):
+        cells = [
+            re.sub(r"<[^>]+>", "", cell).strip()
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        ]
+        rows.append(tuple(cells))
+    return rows
+
+
+def test_session_sheet_ranks_the_nights_results(client, season_played, players):
     season, first, _second = season_played
     url = reverse("clubs:session", args=[season.club.slug, DAY])
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    table = html.split('id="session-players"')[1].split("</table>")[0]
-    rows = re.findall(r'season=\d+">([^<]+)</a></td>\s*<td class="num">(\d+)', table)
-    assert dict(rows)["Anna"] == "2"
-    for name, net in [
-        ("Eva", "+590"),
-        ("Chloe", "+380"),
-        ("Anna", "\u2212210"),
-        ("Ben", "\u2212970"),
-    ]:
-        cells = r"</a></td>\s*<td[^>]*>[^<]*</td>\s*<td[^>]*>"
-        assert re.search(name + cells + re.escape(net) + "<", table), name
+    # Equal nets share a place (Eva and Filip: 1, 1, then 3); by rank, then name; the best
+    # single match of the night beside the night's net.
+    assert session_rows(html) == [
+        ("1", "Eva", "1", "+590", "+590"),
+        ("1", "Filip", "1", "+590", "+590"),
+        ("3", "Chloe", "1", "+380", "+380"),
+        ("4", "Anna", "2", "\u2212210", "+380"),
+        ("5", "Dimitris", "1", "\u2212380", "\u2212380"),
+        ("6", "Ben", "2", "\u2212970", "\u2212380"),
+    ]
+    assert 'data-label="Best"' in html  # a card per player on a phone
     assert html.count(reverse("matches:sheet", args=[first.pk])) == 1
+
+
+def test_session_sheet_notes_unfinished_matches(client, season_played, players, new_match):
+    season, *_ = season_played
+    new_match()  # Anna, Ben, Chloe and Dimitris again, not finished
+    url = reverse("clubs:session", args=[season.club.slug, DAY])
+    rows = {
+        row[1]: row
+        for row in session_rows(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    }
+    assert rows["Anna"] == ("4", "Anna", "2 (+1 unfinished)", "\u2212210", "+380")
+    assert rows["Eva"] == ("1", "Eva", "1", "+590", "+590")
 
 
 @pytest.mark.parametrize(

@@ -150,8 +150,8 @@ def test_the_table_page_fits_a_phone_after_an_error(
 
 
 def test_cards_name_each_figure_on_a_phone(browser, live_server, evening):
-    """On a phone the player's line on the ladder and the session's matches read as cards:
-    each figure beside its column's name, the column headings hidden."""
+    """On a phone the player's line on the ladder, the night's results and the session's
+    matches read as cards: each figure beside its column's name, the column headings hidden."""
     page = new_page(browser, live_server, phone=True)
     page.set_viewport_size({"width": WIDTHS[0], "height": 800})
 
@@ -167,5 +167,8 @@ def test_cards_name_each_figure_on_a_phone(browser, live_server, evening):
     assert "Net points +380" in shown("#standing td")
     assert page.locator("#standing thead").bounding_box()["width"] <= 1  # for screen readers
     page.goto(live_server.url + evening["session"])
-    assert shown("table.stack >> nth=0 >> td")[3:6] == ["N-S 500", "E-W 120", "Result N-S win"]
+    first = shown("#session-players tbody tr:first-child td")
+    assert [cell.split(" ")[0] for cell in first] == ["Rank", "Player", "Matches", "Net", "Best"]
+    assert first[0] == "Rank 1"
+    assert shown("table.stack >> nth=1 >> td")[3:6] == ["N-S 500", "E-W 120", "Result N-S win"]
     page.context.close()
