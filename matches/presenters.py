@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.defaultfilters import floatformat
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from scoring.engine import ItemKind, PassedOut, Played, Sheet, Side, Strain
 
@@ -389,3 +389,46 @@ def seat_player(match, seat) -> str:
     """The name of the player in ``seat`` of ``match``."""
     player = match.seats.get(_text(seat))
     return player.name if player else ""
+
+
+def _outcome_words(overtricks: int) -> str:
+    if overtricks == 0:
+        return _("made exactly")
+    if overtricks > 0:
+        return ngettext("made with an overtrick", "made with %(n)s overtricks", overtricks) % {
+            "n": overtricks
+        }
+    return ngettext("down one", "down %(n)s", -overtricks) % {"n": -overtricks}
+
+
+def recorded_text(row, next_deal) -> SafeString:
+    """What the table page says once a deal is recorded, in words: "Deal 2 passed out: North
+    deals again." or "Deal 3 recorded: 4♠ doubled by South, made with an overtrick: N-S +590."
+    ``row`` is the deal's sheet row, ``next_deal`` the sheet's next deal after it (or None)."""
+    result = row.result
+    if not isinstance(result, Played):
+        number = row.number or (next_deal.number if next_deal else row.sequence)
+        if next_deal is None:
+            return mark_safe(conditional_escape(_("Deal %(n)s passed out.") % {"n": number}))
+        if next_deal.dealer == row.dealer:
+            text = _("Deal %(n)s passed out: %(dealer)s deals again.")
+        else:
+            text = _("Deal %(n)s passed out: %(dealer)s deals next.")
+        words = {"n": number, "dealer": seat_name(next_deal.dealer)}
+        return mark_safe(conditional_escape(text) % words)
+    contract = result.contract
+    shown = format_html("{}{}", contract.level, strain_html(contract.strain))
+    doubling = _text(contract.doubling)
+    if doubling:
+        shown = format_html("{} {}", shown, DOUBLING_WORDS[doubling])
+    side = "NS" if row.ns >= row.ew else "EW"
+    words = {
+        "n": row.number or row.sequence,
+        "contract": shown,
+        "declarer": conditional_escape(seat_name(result.declarer)),
+        "outcome": conditional_escape(_outcome_words(result.overtricks)),
+        "side": conditional_escape(side_short(side)),
+        "points": conditional_escape(signed(max(row.ns, row.ew))),
+    }
+    text = _("Deal %(n)s recorded: %(contract)s by %(declarer)s, %(outcome)s: %(side)s %(points)s.")
+    return mark_safe(conditional_escape(text) % words)

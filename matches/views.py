@@ -26,7 +26,7 @@ from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
 from clubs.models import Club, Session
 from clubs.selectors import can_direct
-from matches import selectors, services
+from matches import presenters, selectors, services
 from matches.forms import DealForm, GuestForm, MatchForm
 from matches.models import SEAT_FIELDS, Match, MatchStatus
 from matches.pdf_cache import sheet_pdf_cached
@@ -200,7 +200,7 @@ def table_page(request, pk: int):
         return _render_table(request, match, status=400, form=form)
     try:
         sequence = form.cleaned_data["expected_sequence"]
-        services.deal_record(
+        scored = services.deal_record(
             match=match, expected_sequence=sequence, actor=request.user, **form.service_arguments()
         )
     except ValidationError as error:
@@ -209,7 +209,8 @@ def table_page(request, pk: int):
     except services.MatchConflict as error:
         form.add_error(None, str(error))
         return _render_table(request, _match(pk), status=409, form=form)
-    messages.success(request, gettext("Deal %(n)s recorded.") % {"n": sequence})
+    next_deal = selectors.match_sheet(match=_match(pk)).next_deal
+    messages.success(request, presenters.recorded_text(scored.row, next_deal))
     return redirect("matches:table", pk=pk)
 
 

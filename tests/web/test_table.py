@@ -70,11 +70,12 @@ def test_says_what_was_recorded_in_the_swapped_panel(client, table):
     status = html.index('id="table-status" class="visually-hidden" role="status"')
     panel = html.index('<div id="table-panel">')
     assert status < panel
-    assert html.index("Deal 1 recorded.", panel) > panel
+    assert html.index("Deal 1 recorded: 2", panel) > panel
+    assert "by North, made exactly: N-S +60." in html
     assert '<ul class="messages no-print" data-announce>' in html[panel:]
     # The passed-out deal's dash is "not counted" to a screen reader.
     html = client.post(url, deal(2, passed_out="on"), follow=True).content.decode()
-    assert "Deal 2 recorded." in html
+    assert "Deal 2 passed out: East deals again." in html  # Chicago: the same dealer
     assert (
         '<span aria-hidden="true">\u2013</span><span class="visually-hidden"> not counted </span>'
         in html
@@ -106,6 +107,22 @@ def test_errors_in_polish(client, table):
     assert 'id="id_level_error" data-announce><p>Wybierz wysokość kontraktu, od 1 do 7.</p>' in html
     assert 'id="id_declarer_error" data-announce><p>Wybierz rozgrywającego.</p>' in html
     assert "Rozdanie 1" in html and "zostały 4 rozdania" in html
+
+
+def test_says_the_contract_result_and_score_in_words(client, table):
+    _match, url = table
+    data = deal(1, (4, "S", "X"), declarer="S", tricks=11)
+    html = client.post(url, data, follow=True, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert (
+        'Deal 1 recorded: 4<span class="suit-s"><span aria-hidden="true">\u2660</span>'
+        '<span class="visually-hidden"> spades </span></span> doubled by South, '
+        "made with an overtrick: N-S +690." in html
+    )
+    data = deal(2, (3, "NT", ""), declarer="E", tricks=7)
+    html = client.post(url, data, follow=True).content.decode()
+    assert "by East, down 2: N-S +200." in html
+    html = client.post(url, deal(3, passed_out="on"), follow=True).content.decode()
+    assert "Deal 3 passed out: South deals again." in html
 
 
 def test_someone_else_recorded_the_deal_first(client, table):
