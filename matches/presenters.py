@@ -432,3 +432,9 @@ def recorded_text(row, next_deal) -> SafeString:
     }
     text = _("Deal %(n)s recorded: %(contract)s by %(declarer)s, %(outcome)s: %(side)s %(points)s.")
     return mark_safe(conditional_escape(text) % words)
+
+
+def deal_number(sheet: Sheet, sequence: int) -> int:
+    """The deal number the table showed for entry ``sequence``: a Chicago deal that was
+    passed out and not counted is played again under the same number."""
+    return 1 + sum(1 for row in sheet.rows[: sequence - 1] if row.number is not None)

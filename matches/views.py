@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -173,6 +173,7 @@ def _table_context(request, match: Match, *, form=None, fix_form=None, fix_open=
             "fix_open": fix_open,
             "last_deal": last,
             "last_row": last_row,
+            "last_number": presenters.deal_number(sheet, last.sequence) if last else None,
             "next_deal": sheet.next_deal if open_for_deals else None,
             "deals_left": 4 - counted if match.kind == "chicago" else None,
             "can_finish": match.kind != "chicago" and match.status == "in_progress",
@@ -185,6 +186,12 @@ def _render_table(request, match, status=200, **kwargs):
     return render(
         request, "matches/table.html", _table_context(request, match, **kwargs), status=status
     )
+
+
+_ALREADY_RECORDED = gettext_lazy(
+    "Deal %(expected)s was already recorded (someone else may have entered it); the next deal "
+    "is %(next)s."
+)
 
 
 @doors
@@ -206,9 +213,16 @@ def table_page(request, pk: int):
     except ValidationError as error:
         form.add_service_error(error)
         return _render_table(request, _match(pk), status=400, form=form)
-    except services.MatchConflict as error:
-        form.add_error(None, str(error))
-        return _render_table(request, _match(pk), status=409, form=form)
+    except services.MatchConflict:
+        # In the numbers the page shows (a passed-out Chicago deal is not counted).
+        match = _match(pk)
+        sheet = selectors.match_sheet(match=match)
+        numbers = {
+            "expected": presenters.deal_number(sheet, sequence),
+            "next": sheet.next_deal.number if sheet.next_deal else "\u2013",
+        }
+        form.add_error(None, _ALREADY_RECORDED % numbers)
+        return _render_table(request, match, status=409, form=form)
     next_deal = selectors.match_sheet(match=_match(pk)).next_deal
     messages.success(request, presenters.recorded_text(scored.row, next_deal))
     return redirect("matches:table", pk=pk)
@@ -237,10 +251,10 @@ def table_correct(request, pk: int):
     except services.MatchConflict as error:
         fix_form.add_error(None, str(error))
         return _render_table(request, _match(pk), status=409, fix_form=fix_form, fix_open=True)
+    sheet = selectors.match_sheet(match=_match(pk))
+    number = presenters.deal_number(sheet, fix_form.cleaned_data["expected_sequence"])
     messages.success(
-        request,
-        gettext("Deal %(n)s corrected; later deals re-scored.")
-        % {"n": fix_form.cleaned_data["expected_sequence"]},
+        request, gettext("Deal %(n)s corrected; later deals re-scored.") % {"n": number}
     )
     return redirect("matches:table", pk=pk)
 

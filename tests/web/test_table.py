@@ -269,3 +269,23 @@ def test_start_a_two_player_match(client, director, club, players):
     table = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<span class="value" id="dealer">E</span>' in table
     assert 'name="declarer" value="S"' not in table  # only North and East declare
+
+
+def test_the_deal_number_is_the_one_shown_after_a_passed_out_deal(client, table):
+    """Chicago: a passed-out deal is played again under its number, so entry 2 is deal 1 and
+    entry 3 deal 2; the page says deal numbers, never entry numbers."""
+    match, url = table
+    play(match, [("2S", "N", 8), None])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<span class="value" id="deal-number">2</span>' in html
+    assert "Correct deal 2" in html
+    assert "entry" not in html
+    # Someone else records deal 2 (entry 3) first: the conflict names deals 2 and 3.
+    play(match, [("1C", "W", 7)])
+    response = client.post(url, deal(3, (3, "NT", ""), declarer="E", tricks=9))
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "Deal 2 was already recorded" in html and "the next deal is 3." in html
+    correct = reverse("matches:table_correct", args=[match.pk])
+    data = {"fix-expected_sequence": 3, "fix-passed_out": "on"}
+    assert "Deal 2 corrected" in client.post(correct, data, follow=True).content.decode()
