@@ -154,7 +154,10 @@ def _draw_sheet_pdf(request, html: str, paper: str) -> bytes:
 # --- The table page ----------------------------------------------------------------------
 
 
-def _table_context(request, match: Match, *, form=None, fix_form=None, fix_open=False) -> dict:
+def _table_context(
+    request, match: Match, *, form=None, fix_form=None, fix_open=False, confirm=""
+) -> dict:
+    """``confirm`` ("delete" or "finish") asks the director before that action."""
     context = _sheet_context(request, match)
     sheet = context["sheet"]
     deals = list(match.deals.order_by("sequence"))
@@ -170,7 +173,8 @@ def _table_context(request, match: Match, *, form=None, fix_form=None, fix_open=
         {
             "form": form if open_for_deals else None,
             "fix_form": fix_form if match.status != "abandoned" else None,
-            "fix_open": fix_open,
+            "fix_open": fix_open or bool(confirm),
+            "confirm": confirm,
             "last_deal": last,
             "last_row": last_row,
             "last_number": presenters.deal_number(sheet, last.sequence) if last else None,
@@ -265,8 +269,12 @@ def table_delete_last(request, pk: int):
     """A director takes back the last deal entered."""
     match = _match(pk)
     club_for_director(request, match.table.session.club)
+    if request.POST.get("confirm") != "1":
+        return _render_table(request, match, confirm="delete")
     try:
-        services.deal_delete_last(match=match, actor=request.user)
+        services.deal_delete_last(
+            match=match, sequence=_posted_int(request.POST, "sequence"), actor=request.user
+        )
     except (ValidationError, services.MatchConflict) as error:
         return _render_table(request, _match(pk), status=409, **_error_form(match, error))
     messages.success(request, gettext("The last deal was deleted."))
@@ -279,12 +287,22 @@ def table_finish(request, pk: int):
     """A director ends an unfinished rubber; it is scored by the Laws."""
     match = _match(pk)
     club_for_director(request, match.table.session.club)
+    if request.POST.get("confirm") != "1":
+        return _render_table(request, match, confirm="finish")
     try:
         services.match_finish(match=match, actor=request.user)
     except (ValidationError, services.MatchConflict) as error:
         return _render_table(request, _match(pk), status=409, **_error_form(match, error))
     messages.success(request, gettext("The rubber was finished and scored by the Laws."))
     return redirect("matches:table", pk=pk)
+
+
+def _posted_int(data, name: str) -> int | None:
+    """A whole number posted as ``name``, or None (absent or not a number)."""
+    try:
+        return int(data.get(name, ""))
+    except ValueError:
+        return None
 
 
 def _error_form(match: Match, error: Exception) -> dict:

@@ -162,7 +162,15 @@ def test_director_corrects_and_deletes_the_last_deal(client, table):
     # Only the last deal may be corrected from this page.
     response = client.post(correct, {"fix-expected_sequence": 1, "fix-passed_out": "on"})
     assert response.status_code == 409
-    assert client.post(reverse("matches:table_delete_last", args=[match.pk])).status_code == 302
+    # Deleting asks first (a second POST with confirm=1: no script needed).
+    delete = reverse("matches:table_delete_last", args=[match.pk])
+    html = client.post(delete, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Delete deal 2? It cannot be undone." in html
+    assert '<input type="hidden" name="confirm" value="1">' in html
+    assert match.deals.count() == 2
+    # A confirmation for a deal that is no longer the last deletes nothing.
+    assert client.post(delete, {"confirm": "1", "sequence": "1"}).status_code == 409
+    assert client.post(delete, {"confirm": "1", "sequence": "x"}).status_code == 302
     assert list(match.deals.values_list("sequence", flat=True)) == [1]
 
 
@@ -206,7 +214,12 @@ def test_finish_an_unfinished_rubber(client, director, new_match):
     rubber = play(new_match(kind="rubber"), [("4S", "N", 10), ("2H", "E", 8)])
     html = client.get(reverse("matches:table", args=[rubber.pk])).content.decode()
     assert reverse("matches:table_finish", args=[rubber.pk]) in html
-    response = client.post(reverse("matches:table_finish", args=[rubber.pk]))
+    finish = reverse("matches:table_finish", args=[rubber.pk])
+    html = client.post(finish, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Really finish? The rubber is scored by the Laws as it stands" in html
+    rubber.refresh_from_db()
+    assert rubber.status == "in_progress"
+    response = client.post(finish, {"confirm": "1"})
     assert response.status_code == 302
     rubber.refresh_from_db()
     assert rubber.status == "complete" and rubber.finished_early
