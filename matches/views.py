@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
-from clubs.models import Club, Session
+from clubs.models import Club, Session, Table
 from clubs.selectors import can_direct
 from matches import presenters, selectors, services
 from matches.forms import DealForm, GuestForm, MatchForm
@@ -181,6 +181,7 @@ def _table_context(
             "next_deal": sheet.next_deal if open_for_deals else None,
             "deals_left": 4 - counted if match.kind == "chicago" else None,
             "can_finish": match.kind != "chicago" and match.status == "in_progress",
+            "next_match_url": next_match_url(match) if match.status == "complete" else None,
         }
     )
     return context
@@ -320,8 +321,31 @@ def _error_form(match: Match, error: Exception) -> dict:
 
 
 def _match_choices(data) -> dict[str, str]:
-    """What a director chose so far on the new-match form (posted, or in the query string)."""
-    return {name: data[name] for name in MatchForm.base_fields if data.get(name)}
+    """What a director chose so far on the new-match form (posted, or in the query string),
+    and the table the match is to be played at, when it is one already in use."""
+    return {name: data[name] for name in [*MatchForm.base_fields, "table"] if data.get(name)}
+
+
+def _chosen_table(data) -> Table | None:
+    """The table posted (or in the query string) as ``table``; None if there is none such.
+    ``match_create`` refuses a table of another club."""
+    try:
+        pk = int(data.get("table", ""))
+    except ValueError:
+        return None
+    return Table.objects.select_related("session").filter(pk=pk).first()
+
+
+def next_match_url(match: Match) -> str:
+    """The new-match form for the next match at ``match``'s table: the same kind and
+    players in the same seats, on the same day."""
+    table = match.table
+    choices = {"kind": match.kind, "played_on": table.session.date.isoformat()}
+    for field in SEAT_FIELDS.values():
+        if getattr(match, f"{field}_id"):
+            choices[field] = str(getattr(match, f"{field}_id"))
+    choices["table"] = str(table.pk)
+    return _match_new_url(table.session.club, choices)
 
 
 def _match_new_url(club: Club, choices: dict) -> str:
@@ -342,6 +366,7 @@ def _render_new(request, club: Club, form, guest_form=None, season_offer=None, s
     context = {
         "club": club,
         "form": form,
+        "table": _chosen_table(request.GET if request.method == "GET" else request.POST),
         "guest_form": guest_form or GuestForm(),
         "season_offer": season_offer,
     }
@@ -394,6 +419,7 @@ def match_new(request, slug: str):
                 seats=form.seats(),
                 first_dealer=data["first_dealer"],
                 played_on=data["played_on"],
+                table=_chosen_table(request.POST),
                 actor=request.user,
             )
         except ValidationError as error:

@@ -4,7 +4,7 @@ director's correction of the last deal."""
 import pytest
 from django.urls import reverse
 
-from clubs.services import membership_set
+from clubs.services import membership_set, session_get_or_create, table_create
 from matches import services
 from tests.web.conftest import play
 
@@ -302,3 +302,44 @@ def test_the_deal_number_is_the_one_shown_after_a_passed_out_deal(client, table)
     correct = reverse("matches:table_correct", args=[match.pk])
     data = {"fix-expected_sequence": 3, "fix-passed_out": "on"}
     assert "Deal 2 corrected" in client.post(correct, data, follow=True).content.decode()
+
+
+def test_after_the_last_deal_the_sheet_the_pdf_and_the_next_match_at_this_table(
+    client, table, make_club
+):
+    match, url = table
+    html = client.get(url).content.decode()
+    assert 'id="after-match"' not in html
+    play(match, [("2S", "N", 8), ("2H", "S", 9), ("3NT", "E", 8), ("1C", "W", 7)])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert reverse("matches:sheet", args=[match.pk]) in html
+    assert reverse("matches:sheet_pdf", args=[match.pk]) + "?paper=a4" in html
+    assert "Start the next match at this table" in html
+    start = html.split('id="after-match"')[1].split('class="button primary" href="')[1]
+    start = start.split('"')[0].replace("&amp;", "&")
+    form = client.get(start).content.decode()
+    assert f'<input type="hidden" name="table" value="{match.table_id}">' in form
+    assert f'<option value="{match.north_id}" selected>' in form
+    data = {
+        "kind": "chicago",
+        "north": match.east_id,
+        "east": match.south_id,
+        "south": match.west_id,
+        "west": match.north_id,
+        "first_dealer": "N",
+        "played_on": match.table.session.date.isoformat(),
+        "table": match.table_id,
+    }
+    new_url = reverse("matches:new", args=[match.table.session.club.slug])
+    response = client.post(new_url, data)
+    assert response.status_code == 302
+    assert match.table.matches.count() == 2
+    # Another club's table is refused (the form says so); an unknown table is a new one.
+    other = make_club(slug="other", name="Other club")
+    day = match.table.session.date
+    elsewhere = table_create(session=session_get_or_create(club=other, date=day))
+    response = client.post(new_url, data | {"table": elsewhere.pk}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert "This table belongs to another club." in response.content.decode()
+    assert client.post(new_url, data | {"table": "x"}).status_code == 302
+    assert match.table.matches.count() == 2
