@@ -182,6 +182,9 @@ def _table_context(
             "deals_left": 4 - counted if match.kind == "chicago" else None,
             "can_finish": match.kind != "chicago" and match.status == "in_progress",
             "next_match_url": next_match_url(match) if match.status == "complete" else None,
+            "seated_elsewhere": (
+                selectors.seated_elsewhere(match=match) if match.status == "in_progress" else []
+            ),
         }
     )
     return context

@@ -343,3 +343,18 @@ def test_after_the_last_deal_the_sheet_the_pdf_and_the_next_match_at_this_table(
     assert "This table belongs to another club." in response.content.decode()
     assert client.post(new_url, data | {"table": "x"}).status_code == 302
     assert match.table.matches.count() == 2
+
+
+def test_warns_when_a_player_sits_at_another_unfinished_match(client, table, new_match, players):
+    _match, url = table
+    html = client.get(url).content.decode()
+    assert 'id="seated-elsewhere"' not in html
+    seats = {"N": players[4], "E": players[5], "S": players[0], "W": players[3]}
+    other = new_match(seats=seats)
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    number = other.table.number
+    assert f"Anna is also seated at table {number}, in a match not finished yet." in html
+    assert f"Dimitris is also seated at table {number}" in html
+    assert "Ben is also" not in html
+    services.match_abandon(match=other)
+    assert 'id="seated-elsewhere"' not in client.get(url).content.decode()
