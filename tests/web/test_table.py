@@ -241,6 +241,15 @@ def test_start_a_match(client, director, club, players):
     response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert response.context["form"].errors["west"] == ["Seat W has no player."]
+    # The same words for the same error on every seat.
+    response = client.post(url, {**data, "north": ""}, HTTP_ACCEPT_LANGUAGE="en")
+    errors = response.context["form"].errors
+    assert (errors["north"], errors["west"]) == (
+        ["Seat N has no player."],
+        ["Seat W has no player."],
+    )
+    response = client.post(url, {**data, "north": "", "kind": "two_player"})
+    assert response.context["form"].errors == {"north": ["Seat N has no player."]}
     response = client.post(url, data | {"west": players[1].pk})
     assert response.status_code == 400  # a player in two seats: the service says so
     assert "only one seat" in response.content.decode()
