@@ -225,6 +225,14 @@ def test_finish_an_unfinished_rubber(client, director, new_match):
     assert rubber.status == "complete" and rubber.finished_early
     # 120 + 300 for the game won; EW's 60 partscore in the unfinished game scores 100.
     assert (rubber.total_ns, rubber.total_ew) == (420, 160)
+    # The closing points are listed with the deals.
+    html = client.get(reverse("matches:table", args=[rubber.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    deals = html.content.decode().split('id="deals-so-far"')[1].split("</table>")[0]
+    assert (
+        '<tr class="closing">\n          <td colspan="2">game in an unfinished rubber</td>\n'
+        '          <td class="num">300</td>\n          <td class="num"></td>' in deals
+    )
+    assert '<td colspan="2">partscore in an unfinished rubber</td>' in deals
 
 
 def test_start_a_match(client, director, club, players):
