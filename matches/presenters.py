@@ -438,3 +438,16 @@ def deal_number(sheet: Sheet, sequence: int) -> int:
     """The deal number the table showed for entry ``sequence``: a Chicago deal that was
     passed out and not counted is played again under the same number."""
     return 1 + sum(1 for row in sheet.rows[: sequence - 1] if row.number is not None)
+
+
+def row_words(row) -> str:
+    """A deal in plain words, for a list to choose from: "4 spades doubled, S +1", "passed out"."""
+    result = row.result
+    if not isinstance(result, Played):
+        return _("passed out")
+    contract = result.contract
+    code = _text(contract.strain)
+    words = [str(contract.level), _("no trump") if code == Strain.NT else str(SUIT_WORDS[code])]
+    if _text(contract.doubling):
+        words.append(str(DOUBLING_WORDS[_text(contract.doubling)]))
+    return f"{' '.join(words)}, {seat_letter(result.declarer)} {result_text(result)}"

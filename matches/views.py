@@ -155,18 +155,20 @@ def _draw_sheet_pdf(request, html: str, paper: str) -> bytes:
 
 
 def _table_context(
-    request, match: Match, *, form=None, fix_form=None, fix_open=False, confirm=""
+    request, match: Match, *, form=None, fix_form=None, fix_open=False, confirm="", fix=None
 ) -> dict:
-    """``confirm`` ("delete" or "finish") asks the director before that action."""
+    """``confirm`` ("delete" or "finish") asks the director before that action; ``fix`` is
+    the entry the correction form is for (the last one unless another exists)."""
     context = _sheet_context(request, match)
     sheet = context["sheet"]
     deals = list(match.deals.order_by("sequence"))
     last = deals[-1] if deals else None
+    fixed = deals[fix - 1] if fix is not None and 1 <= fix <= len(deals) else last
     open_for_deals = match.status == "in_progress" and sheet.next_deal is not None
     if form is None and open_for_deals:
         form = DealForm(match=match, initial={"expected_sequence": len(deals) + 1})
     if fix_form is None and last is not None:
-        fix_form = DealForm(match=match, prefix="fix", initial=DealForm.initial_from_deal(last))
+        fix_form = DealForm(match=match, prefix="fix", initial=DealForm.initial_from_deal(fixed))
     last_row = sheet.rows[-1] if sheet.rows else None
     counted = sum(1 for row in sheet.rows if row.number is not None)
     context.update(
@@ -178,6 +180,12 @@ def _table_context(
             "last_deal": last,
             "last_row": last_row,
             "last_number": presenters.deal_number(sheet, last.sequence) if last else None,
+            "fix_number": presenters.deal_number(sheet, fixed.sequence) if fixed else None,
+            "fix_choices": [
+                (row.sequence, presenters.deal_number(sheet, row.sequence), row)
+                for row in sheet.rows
+            ],
+            "fix_sequence": fixed.sequence if fixed else None,
             "next_deal": sheet.next_deal if open_for_deals else None,
             "deals_left": 4 - counted if match.kind == "chicago" else None,
             "can_finish": match.kind != "chicago" and match.status == "in_progress",
@@ -209,7 +217,8 @@ def table_page(request, pk: int):
     match = _match(pk)
     club_for_director(request, match.table.session.club)
     if request.method == "GET":
-        return _render_table(request, match)
+        fix = _posted_int(request.GET, "fix")
+        return _render_table(request, match, fix=fix, fix_open=fix is not None)
     form = DealForm(request.POST, match=match)
     if not form.is_valid():
         return _render_table(request, match, status=400, form=form)
@@ -239,26 +248,33 @@ def table_page(request, pk: int):
 @doors
 @require_POST
 def table_correct(request, pk: int):
-    """A director corrects the last deal entered."""
+    """A director corrects a deal (later deals are re-scored). The page posts the last
+    entry it showed as ``seen_last``: a correction of that deal is refused if another was
+    recorded meanwhile (without ``seen_last``, only the last deal may be corrected)."""
     match = _match(pk)
     club_for_director(request, match.table.session.club)
     fix_form = DealForm(request.POST, match=match, prefix="fix")
+    fix = _posted_int(request.POST, fix_form.add_prefix("expected_sequence"))
+    again = {"fix_form": fix_form, "fix_open": True, "fix": fix}
     if not fix_form.is_valid():
-        return _render_table(request, match, status=400, fix_form=fix_form, fix_open=True)
+        return _render_table(request, match, status=400, **again)
+    sequence = fix_form.cleaned_data["expected_sequence"]
+    seen_last = _posted_int(request.POST, "seen_last")
     try:
         services.deal_correct(
             match=match,
-            sequence=fix_form.cleaned_data["expected_sequence"],
-            last_only=True,  # checked under the match's lock: a deal may be recorded meanwhile
+            sequence=sequence,
+            # checked under the match's lock: a deal may be recorded meanwhile
+            last_only=seen_last is None or seen_last == sequence,
             actor=request.user,
             **fix_form.service_arguments(),
         )
     except ValidationError as error:
         fix_form.add_service_error(error)
-        return _render_table(request, _match(pk), status=400, fix_form=fix_form, fix_open=True)
+        return _render_table(request, _match(pk), status=400, **again)
     except services.MatchConflict as error:
         fix_form.add_error(None, str(error))
-        return _render_table(request, _match(pk), status=409, fix_form=fix_form, fix_open=True)
+        return _render_table(request, _match(pk), status=409, **again)
     sheet = selectors.match_sheet(match=_match(pk))
     number = presenters.deal_number(sheet, fix_form.cleaned_data["expected_sequence"])
     messages.success(

@@ -375,3 +375,43 @@ def test_warns_when_a_player_sits_at_another_unfinished_match(client, table, new
     assert "Ben is also" not in html
     services.match_abandon(match=other)
     assert 'id="seated-elsewhere"' not in client.get(url).content.decode()
+
+
+def test_director_corrects_any_deal_and_later_deals_are_re_scored(client, table, new_match):
+    match, url = table
+    play(match, [("2S", "N", 8), ("4H", "E", 10), ("3NT", "S", 9)])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<option value="3" selected>3 · 3 no trump, S =</option>' in html
+    assert '<option value="1">1 · 2 spades, N =</option>' in html
+    html = client.get(f"{url}?fix=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Correct deal 1" in html and '<details class="director" open>' in html
+    assert 'name="fix-expected_sequence" value="1"' in html
+    assert '<input type="hidden" name="seen_last" value="3">' in html
+    for bad in ("x", "0", "9"):  # no such deal: the last one
+        assert "Correct deal 3" in client.get(f"{url}?fix={bad}").content.decode()
+    correct = reverse("matches:table_correct", args=[match.pk])
+    data = {
+        "seen_last": 3,
+        "fix-expected_sequence": 1,
+        "fix-level": 2,
+        "fix-strain": "S",
+        "fix-doubling": "",
+        "fix-declarer": "N",
+        "fix-tricks": 7,
+    }
+    response = client.post(correct, data, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Deal 1 corrected; later deals re-scored." in response.content.decode()
+    match.refresh_from_db()
+    # Deal 1 one down (not vulnerable: 50 to EW); 4H by E, vulnerable: 620; 3NT by S,
+    # vulnerable: 600 (no partscore of NS's left from deal 1 any more).
+    assert (match.total_ns, match.total_ew) == (600, 670)
+    # A correction that leaves a later deal impossible changes nothing (a rubber ended early).
+    rubber = play(new_match(kind="rubber"), [("4S", "N", 10), ("2H", "E", 8), ("4S", "S", 10)])
+    correct = reverse("matches:table_correct", args=[rubber.pk])
+    response = client.post(
+        correct,
+        data | {"fix-expected_sequence": 2, "fix-level": 4, "fix-strain": "S", "fix-tricks": 10},
+    )
+    assert response.status_code == 409
+    assert 'class="errorlist" role="alert"' in response.content.decode()
+    assert "Correct deal 2" in response.content.decode()
