@@ -230,15 +230,18 @@ def table_page(request, pk: int):
     except ValidationError as error:
         form.add_service_error(error)
         return _render_table(request, _match(pk), status=400, form=form)
-    except services.MatchConflict:
-        # In the numbers the page shows (a passed-out Chicago deal is not counted).
+    except services.MatchConflict as error:
         match = _match(pk)
         sheet = selectors.match_sheet(match=match)
-        numbers = {
-            "expected": presenters.deal_number(sheet, sequence),
-            "next": sheet.next_deal.number if sheet.next_deal else "\u2013",
-        }
-        form.add_error(None, _ALREADY_RECORDED % numbers)
+        if sequence <= len(sheet.rows) and sheet.next_deal is not None:
+            # In the numbers the page shows (a passed-out Chicago deal is not counted).
+            numbers = {
+                "expected": presenters.deal_number(sheet, sequence),
+                "next": sheet.next_deal.number,
+            }
+            form.add_error(None, _ALREADY_RECORDED % numbers)
+        else:
+            form.add_error(None, str(error))
         return _render_table(request, match, status=409, form=form)
     next_deal = selectors.match_sheet(match=_match(pk)).next_deal
     messages.success(request, presenters.recorded_text(scored.row, next_deal))
