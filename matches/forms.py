@@ -145,8 +145,10 @@ class MatchForm(ServiceErrorForm):
     service_fields = {SEAT_ERRORS[seat]: field for seat, field in SEAT_FIELDS.items()}
 
     kind = forms.ChoiceField(label=_("Kind"))
-    north = forms.ModelChoiceField(label=_("North"), queryset=Player.objects.none())
-    east = forms.ModelChoiceField(label=_("East"), queryset=Player.objects.none())
+    # No seat is required here: ``match_create`` says which seat has no player, in the same
+    # words for every seat.
+    north = forms.ModelChoiceField(label=_("North"), queryset=Player.objects.none(), required=False)
+    east = forms.ModelChoiceField(label=_("East"), queryset=Player.objects.none(), required=False)
     south = forms.ModelChoiceField(label=_("South"), queryset=Player.objects.none(), required=False)
     west = forms.ModelChoiceField(label=_("West"), queryset=Player.objects.none(), required=False)
     first_dealer = forms.ChoiceField(label=_("First dealer"))

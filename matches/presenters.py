@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.defaultfilters import floatformat
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from scoring.engine import ItemKind, PassedOut, Played, Sheet, Side, Strain
 
@@ -389,3 +389,65 @@ def seat_player(match, seat) -> str:
     """The name of the player in ``seat`` of ``match``."""
     player = match.seats.get(_text(seat))
     return player.name if player else ""
+
+
+def _outcome_words(overtricks: int) -> str:
+    if overtricks == 0:
+        return _("made exactly")
+    if overtricks > 0:
+        return ngettext("made with an overtrick", "made with %(n)s overtricks", overtricks) % {
+            "n": overtricks
+        }
+    return ngettext("down one", "down %(n)s", -overtricks) % {"n": -overtricks}
+
+
+def recorded_text(row, next_deal) -> SafeString:
+    """What the table page says once a deal is recorded, in words: "Deal 2 passed out: North
+    deals again." or "Deal 3 recorded: 4♠ doubled by South, made with an overtrick: N-S +590."
+    ``row`` is the deal's sheet row, ``next_deal`` the sheet's next deal after it (or None)."""
+    result = row.result
+    if not isinstance(result, Played):
+        number = row.number or (next_deal.number if next_deal else row.sequence)
+        if next_deal is None:
+            return mark_safe(conditional_escape(_("Deal %(n)s passed out.") % {"n": number}))
+        if next_deal.dealer == row.dealer:
+            text = _("Deal %(n)s passed out: %(dealer)s deals again.")
+        else:
+            text = _("Deal %(n)s passed out: %(dealer)s deals next.")
+        words = {"n": number, "dealer": seat_name(next_deal.dealer)}
+        return mark_safe(conditional_escape(text) % words)
+    contract = result.contract
+    shown = format_html("{}{}", contract.level, strain_html(contract.strain))
+    doubling = _text(contract.doubling)
+    if doubling:
+        shown = format_html("{} {}", shown, DOUBLING_WORDS[doubling])
+    side = "NS" if row.ns >= row.ew else "EW"
+    words = {
+        "n": row.number or row.sequence,
+        "contract": shown,
+        "declarer": conditional_escape(seat_name(result.declarer)),
+        "outcome": conditional_escape(_outcome_words(result.overtricks)),
+        "side": conditional_escape(side_short(side)),
+        "points": conditional_escape(signed(max(row.ns, row.ew))),
+    }
+    text = _("Deal %(n)s recorded: %(contract)s by %(declarer)s, %(outcome)s: %(side)s %(points)s.")
+    return mark_safe(conditional_escape(text) % words)
+
+
+def deal_number(sheet: Sheet, sequence: int) -> int:
+    """The deal number the table showed for entry ``sequence``: a Chicago deal that was
+    passed out and not counted is played again under the same number."""
+    return 1 + sum(1 for row in sheet.rows[: sequence - 1] if row.number is not None)
+
+
+def row_words(row) -> str:
+    """A deal in plain words, for a list to choose from: "4 spades doubled, S +1", "passed out"."""
+    result = row.result
+    if not isinstance(result, Played):
+        return _("passed out")
+    contract = result.contract
+    code = _text(contract.strain)
+    words = [str(contract.level), _("no trump") if code == Strain.NT else str(SUIT_WORDS[code])]
+    if _text(contract.doubling):
+        words.append(str(DOUBLING_WORDS[_text(contract.doubling)]))
+    return f"{' '.join(words)}, {seat_letter(result.declarer)} {result_text(result)}"

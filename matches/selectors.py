@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
@@ -249,3 +249,25 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
         for line in rank_night(parts)
     ]
     return list(tables.values()), players
+
+
+def seated_elsewhere(*, match: Match) -> list[tuple[Player, int]]:
+    """The players of ``match`` who sit at another unfinished match of the same session:
+    each with that match's table number, in the order of the tables."""
+    players = {pk: getattr(match, SEAT_FIELDS[Seat(seat)]) for seat, pk in match.seat_ids.items()}
+    seated = Q()
+    for field in SEAT_FIELDS.values():
+        seated |= Q(**{f"{field}_id__in": list(players)})
+    others = (
+        Match.objects.filter(table__session_id=match.table.session_id)
+        .filter(seated, status=MatchStatus.IN_PROGRESS)
+        .exclude(pk=match.pk)
+        .select_related("table")
+        .order_by("table__number", "pk")
+    )
+    return [
+        (players[pk], other.table.number)
+        for other in others
+        for pk in other.seat_ids.values()
+        if pk in players
+    ]

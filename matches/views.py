@@ -18,15 +18,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
-from clubs.models import Club, Session
+from clubs.models import Club, Session, Table
 from clubs.selectors import can_direct
-from matches import selectors, services
+from matches import presenters, selectors, services
 from matches.forms import DealForm, GuestForm, MatchForm
 from matches.models import SEAT_FIELDS, Match, MatchStatus
 from matches.pdf_cache import sheet_pdf_cached
@@ -154,28 +154,45 @@ def _draw_sheet_pdf(request, html: str, paper: str) -> bytes:
 # --- The table page ----------------------------------------------------------------------
 
 
-def _table_context(request, match: Match, *, form=None, fix_form=None, fix_open=False) -> dict:
+def _table_context(
+    request, match: Match, *, form=None, fix_form=None, fix_open=False, confirm="", fix=None
+) -> dict:
+    """``confirm`` ("delete" or "finish") asks the director before that action; ``fix`` is
+    the entry the correction form is for (the last one unless another exists)."""
     context = _sheet_context(request, match)
     sheet = context["sheet"]
     deals = list(match.deals.order_by("sequence"))
     last = deals[-1] if deals else None
+    fixed = deals[fix - 1] if fix is not None and 1 <= fix <= len(deals) else last
     open_for_deals = match.status == "in_progress" and sheet.next_deal is not None
     if form is None and open_for_deals:
         form = DealForm(match=match, initial={"expected_sequence": len(deals) + 1})
     if fix_form is None and last is not None:
-        fix_form = DealForm(match=match, prefix="fix", initial=DealForm.initial_from_deal(last))
+        fix_form = DealForm(match=match, prefix="fix", initial=DealForm.initial_from_deal(fixed))
     last_row = sheet.rows[-1] if sheet.rows else None
     counted = sum(1 for row in sheet.rows if row.number is not None)
     context.update(
         {
             "form": form if open_for_deals else None,
             "fix_form": fix_form if match.status != "abandoned" else None,
-            "fix_open": fix_open,
+            "fix_open": fix_open or bool(confirm),
+            "confirm": confirm,
             "last_deal": last,
             "last_row": last_row,
+            "last_number": presenters.deal_number(sheet, last.sequence) if last else None,
+            "fix_number": presenters.deal_number(sheet, fixed.sequence) if fixed else None,
+            "fix_choices": [
+                (row.sequence, presenters.deal_number(sheet, row.sequence), row)
+                for row in sheet.rows
+            ],
+            "fix_sequence": fixed.sequence if fixed else None,
             "next_deal": sheet.next_deal if open_for_deals else None,
             "deals_left": 4 - counted if match.kind == "chicago" else None,
             "can_finish": match.kind != "chicago" and match.status == "in_progress",
+            "next_match_url": next_match_url(match) if match.status == "complete" else None,
+            "seated_elsewhere": (
+                selectors.seated_elsewhere(match=match) if match.status == "in_progress" else []
+            ),
         }
     )
     return context
@@ -187,6 +204,12 @@ def _render_table(request, match, status=200, **kwargs):
     )
 
 
+_ALREADY_RECORDED = gettext_lazy(
+    "Deal %(expected)s was already recorded (someone else may have entered it); the next deal "
+    "is %(next)s."
+)
+
+
 @doors
 @require_http_methods(["GET", "POST"])
 def table_page(request, pk: int):
@@ -194,52 +217,71 @@ def table_page(request, pk: int):
     match = _match(pk)
     club_for_director(request, match.table.session.club)
     if request.method == "GET":
-        return _render_table(request, match)
+        fix = _posted_int(request.GET, "fix")
+        return _render_table(request, match, fix=fix, fix_open=fix is not None)
     form = DealForm(request.POST, match=match)
     if not form.is_valid():
         return _render_table(request, match, status=400, form=form)
     try:
         sequence = form.cleaned_data["expected_sequence"]
-        services.deal_record(
+        scored = services.deal_record(
             match=match, expected_sequence=sequence, actor=request.user, **form.service_arguments()
         )
     except ValidationError as error:
         form.add_service_error(error)
         return _render_table(request, _match(pk), status=400, form=form)
     except services.MatchConflict as error:
-        form.add_error(None, str(error))
-        return _render_table(request, _match(pk), status=409, form=form)
-    messages.success(request, gettext("Deal %(n)s recorded.") % {"n": sequence})
+        match = _match(pk)
+        sheet = selectors.match_sheet(match=match)
+        if sequence <= len(sheet.rows) and sheet.next_deal is not None:
+            # In the numbers the page shows (a passed-out Chicago deal is not counted).
+            numbers = {
+                "expected": presenters.deal_number(sheet, sequence),
+                "next": sheet.next_deal.number,
+            }
+            form.add_error(None, _ALREADY_RECORDED % numbers)
+        else:
+            form.add_error(None, str(error))
+        return _render_table(request, match, status=409, form=form)
+    next_deal = selectors.match_sheet(match=_match(pk)).next_deal
+    messages.success(request, presenters.recorded_text(scored.row, next_deal))
     return redirect("matches:table", pk=pk)
 
 
 @doors
 @require_POST
 def table_correct(request, pk: int):
-    """A director corrects the last deal entered."""
+    """A director corrects a deal (later deals are re-scored). The page posts the last
+    entry it showed as ``seen_last``: a correction of that deal is refused if another was
+    recorded meanwhile (without ``seen_last``, only the last deal may be corrected)."""
     match = _match(pk)
     club_for_director(request, match.table.session.club)
     fix_form = DealForm(request.POST, match=match, prefix="fix")
+    fix = _posted_int(request.POST, fix_form.add_prefix("expected_sequence"))
+    again = {"fix_form": fix_form, "fix_open": True, "fix": fix}
     if not fix_form.is_valid():
-        return _render_table(request, match, status=400, fix_form=fix_form, fix_open=True)
+        return _render_table(request, match, status=400, **again)
+    sequence = fix_form.cleaned_data["expected_sequence"]
+    seen_last = _posted_int(request.POST, "seen_last")
     try:
         services.deal_correct(
             match=match,
-            sequence=fix_form.cleaned_data["expected_sequence"],
-            last_only=True,  # checked under the match's lock: a deal may be recorded meanwhile
+            sequence=sequence,
+            # checked under the match's lock: a deal may be recorded meanwhile
+            last_only=seen_last is None or seen_last == sequence,
             actor=request.user,
             **fix_form.service_arguments(),
         )
     except ValidationError as error:
         fix_form.add_service_error(error)
-        return _render_table(request, _match(pk), status=400, fix_form=fix_form, fix_open=True)
+        return _render_table(request, _match(pk), status=400, **again)
     except services.MatchConflict as error:
         fix_form.add_error(None, str(error))
-        return _render_table(request, _match(pk), status=409, fix_form=fix_form, fix_open=True)
+        return _render_table(request, _match(pk), status=409, **again)
+    sheet = selectors.match_sheet(match=_match(pk))
+    number = presenters.deal_number(sheet, fix_form.cleaned_data["expected_sequence"])
     messages.success(
-        request,
-        gettext("Deal %(n)s corrected; later deals re-scored.")
-        % {"n": fix_form.cleaned_data["expected_sequence"]},
+        request, gettext("Deal %(n)s corrected; later deals re-scored.") % {"n": number}
     )
     return redirect("matches:table", pk=pk)
 
@@ -250,8 +292,12 @@ def table_delete_last(request, pk: int):
     """A director takes back the last deal entered."""
     match = _match(pk)
     club_for_director(request, match.table.session.club)
+    if request.POST.get("confirm") != "1":
+        return _render_table(request, match, confirm="delete")
     try:
-        services.deal_delete_last(match=match, actor=request.user)
+        services.deal_delete_last(
+            match=match, sequence=_posted_int(request.POST, "sequence"), actor=request.user
+        )
     except (ValidationError, services.MatchConflict) as error:
         return _render_table(request, _match(pk), status=409, **_error_form(match, error))
     messages.success(request, gettext("The last deal was deleted."))
@@ -264,12 +310,22 @@ def table_finish(request, pk: int):
     """A director ends an unfinished rubber; it is scored by the Laws."""
     match = _match(pk)
     club_for_director(request, match.table.session.club)
+    if request.POST.get("confirm") != "1":
+        return _render_table(request, match, confirm="finish")
     try:
         services.match_finish(match=match, actor=request.user)
     except (ValidationError, services.MatchConflict) as error:
         return _render_table(request, _match(pk), status=409, **_error_form(match, error))
     messages.success(request, gettext("The rubber was finished and scored by the Laws."))
     return redirect("matches:table", pk=pk)
+
+
+def _posted_int(data, name: str) -> int | None:
+    """A whole number posted as ``name``, or None (absent or not a number)."""
+    try:
+        return int(data.get(name, ""))
+    except ValueError:
+        return None
 
 
 def _error_form(match: Match, error: Exception) -> dict:
@@ -287,8 +343,31 @@ def _error_form(match: Match, error: Exception) -> dict:
 
 
 def _match_choices(data) -> dict[str, str]:
-    """What a director chose so far on the new-match form (posted, or in the query string)."""
-    return {name: data[name] for name in MatchForm.base_fields if data.get(name)}
+    """What a director chose so far on the new-match form (posted, or in the query string),
+    and the table the match is to be played at, when it is one already in use."""
+    return {name: data[name] for name in [*MatchForm.base_fields, "table"] if data.get(name)}
+
+
+def _chosen_table(data) -> Table | None:
+    """The table posted (or in the query string) as ``table``; None if there is none such.
+    ``match_create`` refuses a table of another club."""
+    try:
+        pk = int(data.get("table", ""))
+    except ValueError:
+        return None
+    return Table.objects.select_related("session").filter(pk=pk).first()
+
+
+def next_match_url(match: Match) -> str:
+    """The new-match form for the next match at ``match``'s table: the same kind and
+    players in the same seats, on the same day."""
+    table = match.table
+    choices = {"kind": match.kind, "played_on": table.session.date.isoformat()}
+    for field in SEAT_FIELDS.values():
+        if getattr(match, f"{field}_id"):
+            choices[field] = str(getattr(match, f"{field}_id"))
+    choices["table"] = str(table.pk)
+    return _match_new_url(table.session.club, choices)
 
 
 def _match_new_url(club: Club, choices: dict) -> str:
@@ -309,6 +388,7 @@ def _render_new(request, club: Club, form, guest_form=None, season_offer=None, s
     context = {
         "club": club,
         "form": form,
+        "table": _chosen_table(request.GET if request.method == "GET" else request.POST),
         "guest_form": guest_form or GuestForm(),
         "season_offer": season_offer,
     }
@@ -361,6 +441,7 @@ def match_new(request, slug: str):
                 seats=form.seats(),
                 first_dealer=data["first_dealer"],
                 played_on=data["played_on"],
+                table=_chosen_table(request.POST),
                 actor=request.user,
             )
         except ValidationError as error:

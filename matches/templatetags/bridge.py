@@ -21,6 +21,7 @@ for name in (
     "signed",
     "signed_decimal",
     "row_contract_html",
+    "row_words",
     "seat_player",
 ):
     register.filter(name, getattr(presenters, name))
