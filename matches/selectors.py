@@ -3,7 +3,7 @@ clubs the caller decided), and the score sheet, as the rules engine replays it f
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -236,18 +236,8 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
         ):
             if player is not None:
                 parts.append(NightMatch(player, name, side_net_points, complete))
-    players: list[SessionPlayer] = [
-        {
-            "rank": line.rank,
-            "player_id": line.player_id,
-            "name": line.name,
-            "net": line.net,
-            "matches": line.matches,
-            "best": line.best,
-            "open": line.open,
-        }
-        for line in rank_night(parts)
-    ]
+    # Each NightLine's fields as a dict of its own (the view adds the line's link to it).
+    players = [cast(SessionPlayer, dict(vars(line))) for line in rank_night(parts)]
     return list(tables.values()), players
 
 
