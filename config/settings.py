@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "simple_history",
     "clubs",
     "matches",
+    "nights",
     "scoring",
     "api",
 ]

@@ -170,6 +170,7 @@ class SessionPlayer(TypedDict):
     matches: int
     best: int | None
     open: int
+    best_round: int | None
     url: NotRequired[str]
 
 

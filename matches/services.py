@@ -327,7 +327,7 @@ def match_create(
     *,
     club: Club,
     kind: Kind | str,
-    seats: Mapping[str, Player | None],
+    seats: Mapping[str, Player | int | None],
     first_dealer: Seat | str = "N",
     played_on: datetime.date | str | None = None,
     session: Session | None = None,

@@ -1,8 +1,9 @@
 """The layers contract: the apps import in one direction only, and no modules import each other
 in a circle.
 
-From the bottom up: the engine (``scoring.engine``, no Django) <- clubs <- matches <- the ladders
-(the rest of ``scoring``) <- the API and the project (``config``). A module may import from its
+From the bottom up: the engine (``scoring.engine``, no Django) <- clubs <- matches <- the club
+nights (``nights``) and the ladders (the rest of ``scoring``), which know nothing of each other
+<- the API and the project (``config``). A module may import from its
 own layer and the layers below, never from one above, not even inside a function; a lower layer
 hears of changes above it through the signals in ``clubs/signals.py`` and ``matches/signals.py``
 (their receivers are connected in the upper apps' ``AppConfig.ready()``). Migrations are left
@@ -18,11 +19,12 @@ LAYERS = {  # a top-level package (or the engine) -> its layer, lowest first
     "scoring.engine": 0,
     "clubs": 1,
     "matches": 2,
+    "nights": 3,
     "scoring": 3,
     "api": 4,
     "config": 4,
 }
-PACKAGES = ("clubs", "matches", "scoring", "api", "config")
+PACKAGES = ("clubs", "matches", "nights", "scoring", "api", "config")
 
 
 def modules() -> dict[str, Path]:

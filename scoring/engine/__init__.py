@@ -19,7 +19,16 @@ from .contract import (
 )
 from .errors import InvalidInput, MatchComplete, ScoringError
 from .match import check_next, parse_kind, score_match
-from .movements import Round, Table, check_round, first_round, round_robin, winners_move
+from .movements import (
+    Round,
+    Table,
+    TieRule,
+    check_round,
+    first_round,
+    moving_side,
+    round_robin,
+    winners_move,
+)
 from .night import NightLine, NightMatch, rank_night
 from .notation import (
     Contract,
@@ -63,12 +72,14 @@ __all__ = [
     "Side",
     "Strain",
     "Table",
+    "TieRule",
     "Winner",
     "check_next",
     "check_round",
     "chicago_schedule",
     "first_round",
     "make_result",
+    "moving_side",
     "parse_contract",
     "parse_kind",
     "parse_seat",

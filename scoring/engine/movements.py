@@ -37,6 +37,8 @@ rubber). Table 1 is the top table.
   single table of four, the losers who would come to it), who join the end of the queue; a
   table of two (when the round had one) takes the first two of the queue, the rest sit out.
   Results at a table of two move nobody. Table numbers stay; a round needs a table of four.
+- ``moving_side(winner, below_ns=, below_ew=, tie_rule=)``: the side that moves up from a
+  table, a tie settled by the director's rule ("below": more below the line; "ns": N-S).
 - ``check_round(round, players)``: raises ``InvalidInput`` when a seat is empty, a player is
   seated (or sits out) twice, or a player is not one of ``players``; returns None otherwise.
 
@@ -53,6 +55,7 @@ from .notation import Seat, Side
 
 P = TypeVar("P", bound=Hashable)
 Remainder = Literal["two_player", "sit_out"]
+TieRule = Literal["below", "ns"]
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 60
@@ -531,6 +534,22 @@ def _winner(table: Table[P], winners: Mapping[int, Side | str]) -> Side:
         table=table.number,
         value=repr(value),
     )
+
+
+def moving_side(winner: str, *, below_ns: int, below_ew: int, tie_rule: TieRule = "below") -> Side:
+    """The side that won a table of four for the progressive movement: ``winner`` ("NS" or
+    "EW"); on a tie, or with no winner (an abandoned match), the director's rule settles it:
+    "below" gives it to the side that scored more below the line, and "ns" (or equal scores
+    below the line) to North-South."""
+    if winner in ("NS", "EW"):
+        return Side(winner)
+    if tie_rule not in ("below", "ns"):
+        raise InvalidInput(
+            "tie_rule", gettext_noop("a tie rule is below or ns, got %(value)s"), value=tie_rule
+        )
+    if tie_rule == "below" and below_ew > below_ns:
+        return Side.EW
+    return Side.NS
 
 
 def winners_move(previous_round: Round[P], winners: Mapping[int, Side | str]) -> Round[P]:

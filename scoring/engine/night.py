@@ -9,18 +9,21 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class NightMatch:
     """One player's part in one match of the night: their side's net (their total minus the
-    other side's), and whether the match is complete (an unfinished one counts for nothing)."""
+    other side's), whether the match is complete (an unfinished one counts for nothing), and
+    the round it was played in (None outside a night's rounds)."""
 
     player_id: int
     name: str
     net: int
     complete: bool
+    round: int | None = None
 
 
 @dataclass(frozen=True)
 class NightLine:
     """A player's night: place (shared on equal nets), net over the complete matches, how
-    many complete matches, their best single net (None before a complete one), unfinished."""
+    many complete matches, their best single net (None before a complete one) and the round
+    of it (the first such round; None outside rounds), unfinished."""
 
     rank: int
     player_id: int
@@ -29,6 +32,7 @@ class NightLine:
     matches: int
     best: int | None
     open: int
+    best_round: int | None = None
 
 
 def rank_night(parts: Iterable[NightMatch]) -> list[NightLine]:
@@ -36,6 +40,7 @@ def rank_night(parts: Iterable[NightMatch]) -> list[NightLine]:
     totals: dict[int, list[int]] = {}
     names: dict[int, str] = {}
     bests: dict[int, int | None] = {}
+    best_rounds: dict[int, int | None] = {}
     for part in parts:
         names.setdefault(part.player_id, part.name)
         line = totals.setdefault(part.player_id, [0, 0, 0])
@@ -45,13 +50,18 @@ def rank_night(parts: Iterable[NightMatch]) -> list[NightLine]:
             continue
         line[0] += part.net
         line[1] += 1
-        best = bests[part.player_id]
-        bests[part.player_id] = part.net if best is None else max(best, part.net)
+        best, best_round = bests[part.player_id], best_rounds.get(part.player_id)
+        earlier = part.round is not None and (best_round is None or part.round < best_round)
+        if best is None or part.net > best or (part.net == best and earlier):
+            bests[part.player_id] = part.net
+            best_rounds[part.player_id] = part.round
     order = sorted(totals, key=lambda pk: (-totals[pk][0], names[pk], pk))
     ranked: list[NightLine] = []
     for position, pk in enumerate(order, start=1):
         net, matches, unfinished = totals[pk]
         tied = bool(ranked) and ranked[-1].net == net
         rank = ranked[-1].rank if tied else position
-        ranked.append(NightLine(rank, pk, names[pk], net, matches, bests[pk], unfinished))
+        ranked.append(
+            NightLine(rank, pk, names[pk], net, matches, bests[pk], unfinished, best_rounds.get(pk))
+        )
     return ranked

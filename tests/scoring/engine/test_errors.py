@@ -22,6 +22,7 @@ from scoring.engine import (
     check_next,
     check_round,
     make_result,
+    moving_side,
     parse_contract,
     parse_seat,
     round_robin,
@@ -79,6 +80,7 @@ RAISES: list[Callable[[], object]] = [
     lambda: check_round(Round((Table(1, *"ABCZ"),)), "ABCD"),
     lambda: check_round(Round((Table(1, "A", "B", "C"),)), "ABCD"),
     lambda: winners_move(Round((Table(1, *"ABCD"),)), {}),
+    lambda: moving_side("TIE", below_ns=0, below_ew=0, tie_rule="coin"),  # type: ignore[arg-type]
 ]
 
 

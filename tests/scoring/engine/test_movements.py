@@ -17,6 +17,7 @@ from scoring.engine import (
     Table,
     check_round,
     first_round,
+    moving_side,
     round_robin,
     winners_move,
 )
@@ -396,3 +397,19 @@ def test_a_six_round_night_spreads_partners_and_opponents(count: int, remainder:
     partners, opponents = tally(round_robin(range(count), 6, remainder))  # type: ignore[arg-type]
     assert max(partners.values()) == 1
     assert max(opponents.values()) <= 2
+
+
+@pytest.mark.parametrize(
+    ("winner", "below_ns", "below_ew", "rule", "side"),
+    [
+        ("NS", 0, 500, "below", Side.NS),
+        ("EW", 500, 0, "ns", Side.EW),
+        ("TIE", 100, 220, "below", Side.EW),
+        ("TIE", 220, 100, "below", Side.NS),
+        ("TIE", 100, 100, "below", Side.NS),
+        ("TIE", 100, 220, "ns", Side.NS),
+        ("", 0, 60, "below", Side.EW),  # abandoned: no winner
+    ],
+)
+def test_the_moving_side_is_the_winner_or_the_tie_rule(winner, below_ns, below_ew, rule, side):
+    assert moving_side(winner, below_ns=below_ns, below_ew=below_ew, tie_rule=rule) is side

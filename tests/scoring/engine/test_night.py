@@ -75,3 +75,16 @@ def test_ranks_never_fall_ties_share_and_places_count(parts):
         assert line.net == sum(done) and line.matches == len(done)
         assert line.best == (max(done) if done else None)
         assert line.open == len(mine) - len(done)
+
+
+def test_the_best_round_is_the_first_round_of_the_best_complete_net():
+    parts = [
+        NightMatch(1, "A", 300, True, round=1),
+        NightMatch(1, "A", 500, True, round=2),
+        NightMatch(1, "A", 500, True, round=3),
+        NightMatch(1, "A", 900, False, round=4),
+        NightMatch(2, "B", -100, False, round=1),
+    ]
+    a, b = rank_night(parts)
+    assert (a.best, a.best_round) == (500, 2)
+    assert (b.best, b.best_round, b.matches, b.open) == (None, None, 0, 1)

@@ -1,0 +1,318 @@
+"""Reads of club nights, shared by the pages and the API: the players present, every round's
+tables (started, or as the movement plans them), what the next round will be, the night's
+results with its prizes, and each player's guide card."""
+
+from dataclasses import dataclass, field
+from typing import cast
+
+from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
+
+from clubs.models import Club
+from matches.models import Match, MatchStatus
+from matches.selectors import match_sheet
+from nights.models import Movement, Night, NightPlayer, Round
+from scoring.engine import (
+    NightLine,
+    NightMatch,
+    Seat,
+    Side,
+    TieRule,
+    first_round,
+    moving_side,
+    rank_night,
+    round_robin,
+    side_net,
+    winners_move,
+)
+from scoring.engine import Round as PlannedRound
+from scoring.engine import Table as PlannedTable
+from scoring.engine.movements import Remainder
+
+
+def nights_of(*, clubs: QuerySet[Club]) -> QuerySet[Night]:
+    """The nights of ``clubs``, each with its session and the session's club."""
+    return Night.objects.filter(session__club__in=clubs).select_related("session__club")
+
+
+@dataclass(frozen=True)
+class Seated:
+    id: int
+    name: str
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class NightTable:
+    """A table in a round: its players by seat ("N", "E", "S", "W"; N and E at a table of
+    two) and, once the round has started, its match."""
+
+    number: int
+    seats: dict[str, Seated]
+    match: Match | None = None
+
+    @property
+    def two_player(self) -> bool:
+        return len(self.seats) == 2
+
+    def side(self, side: Side) -> list[Seated]:
+        return [player for seat, player in self.seats.items() if Seat(seat).side is side]
+
+
+@dataclass(frozen=True)
+class NightRound:
+    number: int
+    started: bool
+    tables: list[NightTable]
+    sitting_out: list[Seated]
+
+    @property
+    def finished(self) -> bool:
+        """Every match of a started round complete or abandoned."""
+        return self.started and all(
+            table.match is not None and table.match.status != MatchStatus.IN_PROGRESS
+            for table in self.tables
+        )
+
+    @property
+    def playing_at(self) -> list[int]:
+        """The tables of a started round still playing."""
+        return [
+            table.number
+            for table in self.tables
+            if table.match is not None and table.match.status == MatchStatus.IN_PROGRESS
+        ]
+
+
+def present(*, night: Night) -> dict[int, Seated]:
+    """The players present, in the director's order, by id."""
+    rows = NightPlayer.objects.filter(night=night).order_by("position")
+    return {
+        pk: Seated(pk, name, group)
+        for pk, name, group in rows.values_list("player_id", "player__name", "group")
+    }
+
+
+def started_rounds(*, night: Night, players: dict[int, Seated] | None = None) -> list[NightRound]:
+    """The rounds started so far, each table with its match (two queries)."""
+    players = present(night=night) if players is None else players
+    matches = Match.objects.select_related("table").order_by("table__number")
+    rounds = Round.objects.filter(night=night).prefetch_related(
+        Prefetch("matches", queryset=matches)
+    )
+    started = []
+    for round in rounds:
+        tables = [
+            NightTable(
+                match.table.number,
+                {seat: players[pk] for seat, pk in match.seat_ids.items()},
+                match,
+            )
+            for match in round.matches.all()
+        ]
+        out = [players[pk] for pk in round.sitting_out]
+        started.append(NightRound(round.number, True, tables, out))
+    return started
+
+
+def _as_plan(round: NightRound) -> PlannedRound[int]:
+    return PlannedRound(
+        tuple(
+            PlannedTable(table.number, *(player.id for player in table.seats.values()))
+            for table in round.tables
+        ),
+        tuple(player.id for player in round.sitting_out),
+    )
+
+
+def _as_round(plan: PlannedRound[int], number: int, players: dict[int, Seated]) -> NightRound:
+    tables = [
+        NightTable(table.number, {seat.value: players[pk] for seat, pk in table.seats})
+        for table in plan.tables
+    ]
+    return NightRound(number, False, tables, [players[pk] for pk in plan.sitting_out])
+
+
+def _moved_up(round: NightRound, tie_rule: str) -> dict[int, Side]:
+    """The side that won each table of four of a finished round, ties settled by the rule."""
+    winners = {}
+    for table in round.tables:
+        match = table.match
+        if table.two_player or match is None:
+            continue
+        below_ns = below_ew = 0
+        if match.winner not in (Side.NS, Side.EW):  # a tie, or abandoned: below the line decides
+            sheet = match_sheet(match=match)
+            below_ns, below_ew = sheet.below_ns, sheet.below_ew
+        winners[table.number] = moving_side(
+            match.winner, below_ns=below_ns, below_ew=below_ew, tie_rule=cast(TieRule, tie_rule)
+        )
+    return winners
+
+
+@dataclass(frozen=True)
+class Next:
+    """What the next round will be: its number and the movement's seating (None when the
+    director seats it by hand), or why it cannot start yet (``waiting``)."""
+
+    number: int
+    plan: NightRound | None = None
+    waiting: str = ""
+
+
+def next_round(*, night: Night, started: list[NightRound], players: dict[int, Seated]) -> Next:
+    number = len(started) + 1
+    if number > night.rounds:
+        return Next(
+            number, waiting=_("All %(rounds)s rounds have been played.") % {"rounds": night.rounds}
+        )
+    if started and not started[-1].finished:
+        return Next(
+            number,
+            waiting=_("Round %(round)s is still being played at table %(tables)s.")
+            % {
+                "round": started[-1].number,
+                "tables": ", ".join(str(n) for n in started[-1].playing_at),
+            },
+        )
+    ids = list(players)
+    if night.movement == Movement.ROUND_ROBIN:
+        plan = round_robin(ids, number, cast(Remainder, night.remainder))[-1]
+    elif night.movement == Movement.WINNERS_MOVE and not started:
+        plan = first_round(ids, cast(Remainder, night.remainder))
+    elif night.movement == Movement.WINNERS_MOVE:
+        plan = winners_move(_as_plan(started[-1]), _moved_up(started[-1], night.tie_rule))
+    else:
+        return Next(number)
+    return Next(number, _as_round(plan, number, players))
+
+
+@dataclass(frozen=True)
+class NightPlan:
+    """The whole night as far as it is known: the players present, the started rounds, then
+    the rounds the movement plans (round-robin: all of them; winners move: the next one once
+    the last is finished; fixed: none), and what the next round will be."""
+
+    night: Night
+    players: dict[int, Seated]
+    rounds: list[NightRound]
+    next: Next
+
+
+def night_plan(*, night: Night) -> NightPlan:
+    players = present(night=night)
+    started = started_rounds(night=night, players=players)
+    upcoming = next_round(night=night, started=started, players=players)
+    rounds = list(started)
+    if night.movement == Movement.ROUND_ROBIN and len(started) < night.rounds:
+        plan = round_robin(list(players), night.rounds, cast(Remainder, night.remainder))
+        rounds += [_as_round(p, n, players) for n, p in enumerate(plan, 1) if n > len(started)]
+    elif upcoming.plan is not None:
+        rounds.append(upcoming.plan)
+    return NightPlan(night, players, rounds, upcoming)
+
+
+# --- results -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """A player's night (``NightLine``) with their prize group and whether they won a prize
+    (a place within the night's prizes: equal nets share a place, and so a prize)."""
+
+    line: NightLine
+    group: str
+    prize: bool
+
+
+@dataclass(frozen=True)
+class NightResults:
+    lines: list[ResultLine]
+    groups: dict[str, list[ResultLine]] = field(default_factory=dict)
+
+
+def _ranked(parts: list[NightMatch], prizes: int, groups: dict[int, str]) -> list[ResultLine]:
+    return [
+        ResultLine(line, groups.get(line.player_id, ""), line.rank <= prizes and line.matches > 0)
+        for line in rank_night(parts)
+    ]
+
+
+def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResults:
+    """Each player present ranked by net over the night's complete matches (a player who has
+    not played yet: 0), then each prize group ranked on its own (by name)."""
+    plan = night_plan(night=night) if plan is None else plan
+    parts = []
+    for round in plan.rounds:
+        for table in round.tables:
+            match = table.match
+            if match is None:
+                continue
+            net = side_net(match.total_ns, match.total_ew, Side.NS)
+            complete = match.status == MatchStatus.COMPLETE
+            for side, sign in ((Side.NS, 1), (Side.EW, -1)):
+                for player in table.side(side):
+                    parts.append(
+                        NightMatch(player.id, player.name, sign * net, complete, round.number)
+                    )
+    seen = {part.player_id for part in parts}
+    parts += [
+        NightMatch(pk, player.name, 0, False)
+        for pk, player in plan.players.items()
+        if pk not in seen
+    ]
+    groups = {pk: player.group for pk, player in plan.players.items() if player.group}
+    lines = _ranked(parts, night.prizes, groups)
+    by_group = {
+        name: _ranked([p for p in parts if groups.get(p.player_id) == name], night.prizes, groups)
+        for name in sorted(set(groups.values()))
+    }
+    return NightResults(lines, by_group)
+
+
+# --- guide cards ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One round on a player's guide card: the table and seat, the partner (None at a table
+    of two) and the opponents; ``table`` None when sitting out, ``known`` False for a round
+    the movement cannot plan yet."""
+
+    round: int
+    known: bool = True
+    table: int | None = None
+    seat: str = ""
+    partner: Seated | None = None
+    opponents: tuple[Seated, ...] = ()
+
+
+@dataclass(frozen=True)
+class GuideCard:
+    player: Seated
+    rows: list[CardRow]
+
+
+def guide_cards(*, plan: NightPlan) -> list[GuideCard]:
+    """A card per player present, in the director's order: every round of the night."""
+    rows: dict[int, list[CardRow]] = {pk: [] for pk in plan.players}
+    for round in plan.rounds:
+        for pk in (player.id for player in round.sitting_out):
+            rows[pk].append(CardRow(round.number))
+        for table in round.tables:
+            for seat, player in table.seats.items():
+                side = Seat(seat).side
+                partner = [p for p in table.side(side) if p.id != player.id]
+                rows[player.id].append(
+                    CardRow(
+                        round.number,
+                        table=table.number,
+                        seat=seat,
+                        partner=partner[0] if partner else None,
+                        opponents=tuple(table.side(side.other)),
+                    )
+                )
+    for number in range(len(plan.rounds) + 1, plan.night.rounds + 1):
+        for pk in rows:
+            rows[pk].append(CardRow(number, known=False))
+    return [GuideCard(player, rows[pk]) for pk, player in plan.players.items()]
