@@ -11,10 +11,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("api.urls")),
-    # The pages (templates/): clubs, sessions, score sheets, the table page, ladders.
+    # The pages (templates/): clubs, sessions, score sheets, the table page, nights, ladders.
     path("", home, name="home"),
     path("", include((club_urls.urlpatterns + match_urls.club_urlpatterns, "clubs"))),
     path("", include("matches.urls")),
+    path("", include("nights.urls")),
     path("", include("scoring.urls")),
 ]
 
