@@ -7,26 +7,25 @@ from clubs.admin import ClubScopedAdmin
 from nights.models import Night, NightPlayer, Round
 
 
-class NightPlayerInline(admin.TabularInline):
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class NightPlayerInline(ReadOnlyInline):
     model = NightPlayer
     fields = ("position", "player", "group")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(ReadOnlyInline):
     model = Round
     fields = ("number", "sitting_out", "started_at")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Night)
