@@ -474,3 +474,16 @@ def test_the_nights_answers_read_a_bounded_number_of_queries(world, eight, direc
     assert count(f"{url}results/") <= 5
     create(director_a, world, eight, date="2025-06-01")
     assert count("/api/v1/nights/?page_size=1") == count("/api/v1/nights/?page_size=100")
+
+
+def test_a_second_read_comes_from_the_read_cache_until_the_night_changes(world, eight, director_a):
+    night = create(director_a, world, eight)
+    url = f"/api/v1/nights/{night['id']}/"
+    director_a.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        second = director_a.get(url)
+    assert second.json() == night
+    assert len(queries) <= 2  # the token's user and whether the client is a member
+    # A change through the services (here a prize group) shows at once.
+    director_a.patch(url, {"groups": {str(eight[0].pk): "Ladies"}}, format="json")
+    assert director_a.get(url).json()["players"][0]["group"] == "Ladies"
