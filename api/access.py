@@ -4,7 +4,7 @@ A client is a signed-in user (session or token) or a club API key. Reading:
 - a club's members (its players and directors) and its API keys read all its data;
 - everyone, anonymous clients included, reads the public part of a club marked public:
   the club, its seasons, matches, deals and score sheets (ladders too, later);
-- a club's players, sessions and tables are for its members and keys only.
+- a club's players, sessions, tables and nights are for its members and keys only.
 Writing: a club's directors and its read-write keys. Superusers read and write every club.
 
 Each function memoises its answer on the request, so a view asks the database once. The views

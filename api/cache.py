@@ -1,15 +1,16 @@
 """The API's read cache: GET answers about one club, kept in the shared cache until what they
 show changes.
 
-A cached view names the object its answer is about (``Owner``: a match, a season, a session
-or a club, from the URL) and what else the answer shows beyond the club's own data
-(``depends``: the match, the club's matches, the season's ladder). The answer is stored
-rendered (a hit sends the stored bytes: no serializer, no renderer) under the request's full
-URL, language and media type with the generations (``api.generations``) of the club and of
-those, read *before* it was computed, and served again only while they are
-unchanged, to a client that may read the club (the club's members and keys, and everyone for
-a public club). Every write renews the generations (the services announce it), so no client reads
-an answer older than the last write it could see; a deal recorded at one table leaves the
+A cached view names the object its answer is about (``Owner``: a match, a season, a session,
+a club night or a club, from the URL) and what else the answer shows beyond the club's own
+data (``depends``: the match, the club's matches, the season's ladder, the night's matches).
+The answer is stored rendered (a hit sends the stored bytes: no serializer, no renderer)
+under the request's full URL, language and media type with the generations
+(``api.generations``) of the club and of those, read *before* it was computed, and served
+again only while they are unchanged, to a client that may read the club (the club's members
+and keys, and everyone for a public club unless the answer is for members only). Every write
+renews the generations (the services announce it), so no client reads an answer older than
+the last write it could see; a deal recorded at one table leaves the
 other matches' score sheets cached. Only answers of 200 are stored; anything else (a 404, a
 400 for a bad filter) is computed each time.
 
@@ -33,12 +34,14 @@ from api.generations import generations
 from api.ids import whole_id
 from clubs.models import Club, Season, Session
 from matches.models import Match
+from nights.models import Night
 
 logger = logging.getLogger(__name__)
 
 
 class Owner(NamedTuple):
-    """The object an answer is about: ``kind`` is "match", "season", "session" or "club"."""
+    """The object an answer is about: ``kind`` is "match", "season", "session", "night" or
+    "club"."""
 
     kind: str
     id: int
@@ -63,17 +66,21 @@ _CLUB_OF = {
     "match": lambda pk: Match.objects.filter(pk=pk).values_list("table__session__club_id"),
     "season": lambda pk: Season.objects.filter(pk=pk).values_list("club_id"),
     "session": lambda pk: Session.objects.filter(pk=pk).values_list("club_id"),
+    "night": lambda pk: Night.objects.filter(pk=pk).values_list("session__club_id"),
     "club": lambda pk: Club.objects.filter(pk=pk).values_list("pk"),
+    # Not a club: the session a night is played in (it never changes either).
+    "session-of-night": lambda pk: Night.objects.filter(pk=pk).values_list("session_id"),
 }
 _CLUBS_KEPT = 100_000
 
 
 def club_of(kind: str, object_id: int) -> int | None:
-    """The club of a match, season, session or club (``kind``), or None if there is none.
+    """The club of a match, season, session, night or club (``kind``), or None if there is
+    none; with ``kind`` "session-of-night", the night's session.
 
-    A match, season or session never changes club and ids are never used again, so a found
-    club is remembered in this process, and in the shared cache for the other processes. If
-    the shared cache fails, the database answers."""
+    A match, season, session or night never changes club (nor a night its session) and ids
+    are never used again, so a found club is remembered in this process, and in the shared
+    cache for the other processes. If the shared cache fails, the database answers."""
     key = (settings.API_READ_CACHE_NAMESPACE, kind, object_id)
     club_id = _CLUBS.get(key)
     if club_id is None:
@@ -132,18 +139,25 @@ def _scopes(
     for name in depends:
         if name == "matches":
             scopes.append(_matches_scope(request, club_id))
+        elif name == "night":  # the night's rounds are its session's matches
+            session_id = club_of("session-of-night", about.id)
+            scopes.append(("session-matches", -1 if session_id is None else session_id))
         else:  # "match" or "ladder": the owner's own
             scopes.append((name, about.id))
     return scopes
 
 
-def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...]):
+def cached_read(
+    owner: Callable[..., Owner | None], *, depends: tuple[str, ...], members_only: bool = False
+):
     """Cache a GET view's answer. ``owner(view, request, **kwargs)`` names the object the
     answer is about, or None for an answer that is not about one club (not cached).
     ``depends``, beyond the club's own data: "match" (the owner, a match, and its deals),
     "matches" (the matches the list's filters select from: a session's, a player's in a
-    season, a season's or the club's) and "ladder" (the owner's, a season's, stored ladder)."""
-    assert set(depends) <= {"match", "matches", "ladder"}, depends
+    season, a season's or the club's), "ladder" (the owner's, a season's, stored ladder) and
+    "night" (the owner's, a club night's, matches: its session's). ``members_only``: the
+    answer is for the club's members and keys only, even when the club is public."""
+    assert set(depends) <= {"match", "matches", "ladder", "night"}, depends
 
     def decorate(method):
         @wraps(method)
@@ -168,7 +182,7 @@ def cached_read(owner: Callable[..., Owner | None], *, depends: tuple[str, ...])
             response = method(view, request, *args, **kwargs)
             if response.status_code != 200:
                 return response
-            public = Club.objects.filter(pk=club_id, public=True).exists()
+            public = not members_only and Club.objects.filter(pk=club_id, public=True).exists()
             # Only an answer given to a client that may read the club is everyone's answer
             # (a list's filter on a club the client may not read answers an empty list).
             if _may_read(request, club_id, public):

@@ -25,6 +25,7 @@ from api import access
 from api.ids import MAX_ID
 from clubs.models import Club, Membership, Player, Season, Session, Table
 from matches.models import KindChoice, Match, MatchStatus, played_by
+from nights.models import Movement, Night
 
 ORDERING_PARAM = "ordering"
 
@@ -315,3 +316,28 @@ class MatchFilter(django_filters.FilterSet):
 
     def filter_player(self, queryset, name, value):
         return queryset.filter(played_by(value))
+
+
+class NightFilter(django_filters.FilterSet):
+    club = ClubIdFilter(
+        field_name="session__club_id", clubs=access.member_clubs, help_text=_("The club's id.")
+    )
+    season = IdFilter(field_name="session__season_id", help_text=_("The season's id."))
+    movement = django_filters.ChoiceFilter(
+        choices=Movement.choices, help_text=_("Nights of this movement.")
+    )
+    date = django_filters.DateFilter(
+        field_name="session__date", help_text=_("Nights on this date.")
+    )
+    date_after = django_filters.DateFilter(
+        field_name="session__date", lookup_expr="gte", help_text=_("Nights on or after this date.")
+    )
+    date_before = django_filters.DateFilter(
+        field_name="session__date",
+        lookup_expr="lte",
+        help_text=_("Nights on or before this date."),
+    )
+
+    class Meta:
+        model = Night
+        fields = ["club", "season", "movement", "date", "date_after", "date_before"]

@@ -6,6 +6,7 @@ from api.ladders import ladder_list, player_history_list
 from api.views.base import not_found
 from api.views.clubs import ClubViewSet
 from api.views.matches import DealViewSet, MatchViewSet
+from api.views.nights import NightViewSet
 from api.views.players import PlayerViewSet
 from api.views.seasons import SeasonViewSet
 from api.views.sessions import SessionViewSet, TableViewSet
@@ -19,6 +20,7 @@ router.register("seasons", SeasonViewSet, basename="season")
 router.register("sessions", SessionViewSet, basename="session")
 router.register("tables", TableViewSet, basename="table")
 router.register("matches", MatchViewSet, basename="match")
+router.register("nights", NightViewSet, basename="night")
 
 deal_list = DealViewSet.as_view({"get": "list", "post": "create"})
 deal_detail = DealViewSet.as_view(

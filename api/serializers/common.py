@@ -20,8 +20,8 @@ class SidePointsSerializer(serializers.Serializer):
 class PlayerRefSerializer(serializers.Serializer):
     """A player named in another answer: a score sheet's seat, a ladder's line."""
 
-    id = serializers.IntegerField()
-    name = serializers.CharField()
+    id = serializers.IntegerField(help_text=_("The player's id."))
+    name = serializers.CharField(help_text=_("The player's name."))
 
 
 def side_points(ns: int, ew: int) -> dict[str, int]:

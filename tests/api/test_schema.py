@@ -25,6 +25,10 @@ def test_the_schema_validates_without_warnings(tmp_path):
         "/api/v1/matches/{id}/finish/",
         "/api/v1/matches/{match_id}/deals/",
         "/api/v1/matches/{match_id}/deals/{sequence}/",
+        "/api/v1/nights/",
+        "/api/v1/nights/{id}/",
+        "/api/v1/nights/{id}/rounds/",
+        "/api/v1/nights/{id}/results/",
     } <= paths
     schemes = schema["components"]["securitySchemes"]
     assert {"tokenAuth", "apiKeyAuth", "cookieAuth"} <= set(schemes)
@@ -46,6 +50,21 @@ def test_the_schema_validates_without_warnings(tmp_path):
         "unfinished",
     }
     assert fields["properties"]["best"]["nullable"] is True
+    components = schema["components"]["schemas"]
+    start = schema["paths"]["/api/v1/nights/{id}/rounds/"]["post"]
+    assert {"201", "400", "403", "404", "422"} <= set(start["responses"])
+    assert any(p["name"] == "Idempotency-Key" for p in start["parameters"])
+    night = components["Night"]["properties"]
+    assert {"players", "plan", "next", "movement", "remainder", "tie_rule"} <= set(night)
+    for name, values in (
+        ("MovementEnum", {"round_robin", "winners_move", "fixed"}),
+        ("RemainderEnum", {"sit_out", "two_player"}),
+        ("TieRuleEnum", {"below", "ns"}),
+    ):
+        assert set(components[name]["enum"]) == values
+    for name in ("Night", "NightRound", "NightTable", "ClubNightLine", "NightCreateRequest"):
+        for field, shape in components[name]["properties"].items():
+            assert shape.get("description"), f"{name}.{field} has no description"
 
 
 def test_the_schema_and_docs_are_served_without_a_cdn(client):

@@ -29,6 +29,7 @@ from schemathesis.specs.openapi.checks import (
 
 from clubs.models import Session
 from config.wsgi import application
+from nights.services import night_start
 
 CHECKS = [
     not_a_server_error,
@@ -93,6 +94,11 @@ def director_token(world_once, in_test_transaction):
         sessions=Session.objects.get(club=a.club).pk,
         tables=a.match.table_id,
         matches=a.match.pk,
+        # A night of club A's four players, on a date of its own (the world's session has a
+        # match under way at table 1).
+        nights=night_start(
+            club=a.club, date="2025-06-06", players=a.players, movement="round_robin", rounds=3
+        ).pk,
     )
     return Token.objects.get_or_create(user=a.director)[0].key
 

@@ -1,0 +1,392 @@
+"""Club nights: reading one (its players, every round known and what the next round will be),
+the bodies that start one, change one and start its next round, and the night's results."""
+
+import re
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from api.ids import MAX_ID
+from api.serializers.common import PlayerRefSerializer, SidePointsSerializer, side_points
+from api.serializers.fields import WritableClubField
+from clubs.services import TABLE_NUMBER_MAX
+from matches.models import MatchStatus, WinnerChoice
+from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, Remainder, TieRule
+from nights.selectors import NightPlan, NightResults, NightRound, ResultLine
+from scoring.engine import Round as PlannedRound
+from scoring.engine import Table as PlannedTable
+from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
+
+GROUP_MAX_LENGTH = 40
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses a body field the serializer does not know (or cannot change), naming it: a
+    misspelt field silently ignored would leave the night unchanged."""
+
+    unchangeable: tuple[str, ...] = ()
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            known = {name for name, field in self.fields.items() if not field.read_only}
+            errors: dict[str, list[str]] = {}
+            for name in data:
+                if name in self.unchangeable:
+                    errors[name] = [
+                        gettext("This field cannot be changed once the night is started.")
+                    ]
+                elif name not in known:
+                    allowed = ", ".join(sorted(known))
+                    errors[name] = [
+                        gettext("Unknown field; this body accepts: %(fields)s.")
+                        % {"fields": allowed}
+                    ]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+class NightSessionSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text=_("The session the night is played in."))
+    date = serializers.DateField(help_text=_("The night's date."))
+
+
+class NightPlayerSerializer(serializers.Serializer):
+    """A player present, in the director's order."""
+
+    id = serializers.IntegerField(help_text=_("The player's id."))
+    name = serializers.CharField(help_text=_("The player's name."))
+    group = serializers.CharField(help_text=_("The player's prize group; empty for none."))
+
+
+class NightSeatsSerializer(serializers.Serializer):
+    """The players by seat: N, E, S and W; at a table of two N and E only."""
+
+    N = PlayerRefSerializer(help_text=_("North."))
+    E = PlayerRefSerializer(help_text=_("East."))
+    S = PlayerRefSerializer(required=False, help_text=_("South (not at a table of two)."))
+    W = PlayerRefSerializer(required=False, help_text=_("West (not at a table of two)."))
+
+
+class NightMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text=_("The match played at this table in this round."))
+    status = serializers.ChoiceField(choices=MatchStatus.choices, help_text=_("The match's state."))
+    totals = SidePointsSerializer(help_text=_("Each side's total points so far."))
+    winner = serializers.ChoiceField(
+        choices=WinnerChoice.choices,
+        allow_null=True,
+        help_text=_("The winning side, or a tie; null until the match is complete."),
+    )
+
+    def to_representation(self, match):
+        return {
+            "id": match.pk,
+            "status": match.status,
+            "totals": side_points(match.total_ns, match.total_ew),
+            "winner": match.winner or None,
+        }
+
+
+class NightTableSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text=_("The table's number, fixed for the night."))
+    seats = NightSeatsSerializer(help_text=_("The players by seat."))
+    match = NightMatchSerializer(
+        allow_null=True, help_text=_("The table's match once the round has started; else null.")
+    )
+
+    def to_representation(self, table):
+        return {
+            "number": table.number,
+            "seats": {seat: _ref(player) for seat, player in table.seats.items()},
+            "match": None if table.match is None else NightMatchSerializer(table.match).data,
+        }
+
+
+def _ref(player) -> dict:
+    return {"id": player.id, "name": player.name}
+
+
+class NightRoundSerializer(serializers.Serializer):
+    """A round: started (its matches), or as the movement plans it."""
+
+    number = serializers.IntegerField(help_text=_("The round's number, from 1."))
+    started = serializers.BooleanField(
+        help_text=_("Whether the round has started; if not, the tables are the movement's plan.")
+    )
+    tables = NightTableSerializer(many=True, help_text=_("The round's tables, by number."))
+    sitting_out = PlayerRefSerializer(many=True, help_text=_("The players sitting this round out."))
+
+    def to_representation(self, round: NightRound):
+        return {
+            "number": round.number,
+            "started": round.started,
+            "tables": [NightTableSerializer(table).data for table in round.tables],
+            "sitting_out": [_ref(player) for player in round.sitting_out],
+        }
+
+
+class NightNextSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text=_("The next round's number."))
+    waiting = serializers.CharField(
+        allow_null=True,
+        help_text=_(
+            "Why the next round cannot start yet (the last round is still being played, or "
+            "every round has been played); null when it can start."
+        ),
+    )
+    seated_by_hand = serializers.BooleanField(
+        help_text=_("Whether the director seats each round's tables by hand (fixed movement).")
+    )
+
+
+class NightListSerializer(serializers.ModelSerializer):
+    """A club night without its rounds."""
+
+    id = serializers.IntegerField(read_only=True, help_text=_("The night's id."))
+    created_at = serializers.DateTimeField(
+        read_only=True, help_text=_("When the night was started.")
+    )
+    club = serializers.IntegerField(
+        source="session.club_id", read_only=True, help_text=_("The club.")
+    )
+    session = NightSessionSerializer(read_only=True, help_text=_("The night's session."))
+    movement = serializers.ChoiceField(
+        choices=Movement.choices, help_text=_("How the players are seated round by round.")
+    )
+    remainder = serializers.ChoiceField(
+        choices=Remainder.choices,
+        help_text=_("What the players left over after the tables of four do."),
+    )
+    tie_rule = serializers.ChoiceField(
+        choices=TieRule.choices, help_text=_("Which side moves after a tie at winners move.")
+    )
+    rounds = serializers.IntegerField(help_text=_("How many rounds the night has."))
+    prizes = serializers.IntegerField(
+        help_text=_("The top places that win a prize, overall and in each prize group.")
+    )
+
+    class Meta:
+        model = Night
+        fields = [
+            "id",
+            "club",
+            "session",
+            "movement",
+            "remainder",
+            "tie_rule",
+            "rounds",
+            "prizes",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class NightSerializer(NightListSerializer):
+    """A club night with its players present, every round known and what comes next."""
+
+    players = NightPlayerSerializer(
+        many=True, read_only=True, help_text=_("In the director's order.")
+    )
+    plan = NightRoundSerializer(
+        many=True,
+        read_only=True,
+        help_text=_(
+            "Every round known: the started ones with their matches, then those the movement "
+            "plans (round-robin: all; winners move: the next once the last is finished; "
+            "fixed: none)."
+        ),
+    )
+    next = NightNextSerializer(read_only=True, help_text=_("What the next round will be."))
+
+    class Meta(NightListSerializer.Meta):
+        fields = [*NightListSerializer.Meta.fields, "players", "plan", "next"]
+        read_only_fields = fields
+
+    def to_representation(self, plan: NightPlan):
+        data = dict(NightListSerializer(plan.night, context=self.context).data)
+        upcoming = plan.next
+        data["players"] = [
+            {"id": player.id, "name": player.name, "group": player.group}
+            for player in plan.players.values()
+        ]
+        data["plan"] = [NightRoundSerializer(round).data for round in plan.rounds]
+        data["next"] = {
+            "number": upcoming.number,
+            "waiting": upcoming.waiting or None,
+            "seated_by_hand": plan.night.movement == Movement.FIXED,
+        }
+        return data
+
+
+class NightCreateSerializer(StrictSerializer):
+    club = WritableClubField(help_text=_("The club whose night it is."))
+    date = serializers.DateField(
+        help_text=_("The night's date; its session is created if needed (one night a date).")
+    )
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        min_length=MIN_PLAYERS,
+        max_length=MAX_PLAYERS,
+        help_text=_("The ids of the players present, each an active member, in your order."),
+    )
+    movement = serializers.ChoiceField(
+        choices=Movement.choices, help_text=_("How the players are seated round by round.")
+    )
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=MAX_ROUNDS, help_text=_("How many rounds the night has.")
+    )
+    remainder = serializers.ChoiceField(
+        choices=Remainder.choices,
+        default=Remainder.SIT_OUT,
+        help_text=_("What the players left over after the tables of four do."),
+    )
+    tie_rule = serializers.ChoiceField(
+        choices=TieRule.choices,
+        default=TieRule.BELOW,
+        help_text=_("Which side moves after a tie at winners move."),
+    )
+    prizes = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_PRIZES,
+        default=3,
+        help_text=_("The top places that win a prize, overall and in each prize group."),
+    )
+
+
+class NightUpdateSerializer(StrictSerializer):
+    unchangeable = ("club", "date", "session", "players", "movement", "remainder", "tie_rule")
+
+    rounds = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+        help_text=_("How many rounds the night has; not fewer than those started."),
+    )
+    prizes = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_PRIZES,
+        required=False,
+        help_text=_("The top places that win a prize, overall and in each prize group."),
+    )
+    groups = serializers.DictField(
+        child=serializers.CharField(allow_blank=True, max_length=GROUP_MAX_LENGTH),
+        required=False,
+        help_text=_(
+            'Prize groups by player id, e.g. {"12": "Ladies"}; "" takes a player out of '
+            "their group. Players not named keep theirs."
+        ),
+    )
+
+    def validate_groups(self, groups: dict) -> dict[int, str]:
+        by_player = {}
+        for key, name in groups.items():
+            pk = int(key) if re.fullmatch(r"[1-9][0-9]{0,18}", str(key)) else 0
+            if not 0 < pk <= MAX_ID:
+                raise serializers.ValidationError(_("%(key)s is not a player id.") % {"key": key})
+            by_player[pk] = name
+        return by_player
+
+
+class SeatingTableSerializer(serializers.Serializer):
+    """A table the director seats: N, E, S and W, or N and E only at a table of two."""
+
+    number = serializers.IntegerField(
+        min_value=1, max_value=TABLE_NUMBER_MAX, help_text=_("The table's number.")
+    )
+    N = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text=_("North's player id."))
+    E = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text=_("East's player id."))
+    S = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text=_("South's player id.")
+    )
+    W = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text=_("West's player id.")
+    )
+
+    def validate(self, attrs):
+        if ("S" in attrs) != ("W" in attrs):
+            raise serializers.ValidationError(
+                _("Seat N, E, S and W, or N and E only at a table of two.")
+            )
+        return attrs
+
+
+class RoundStartSerializer(StrictSerializer):
+    tables = SeatingTableSerializer(
+        many=True,
+        required=False,
+        help_text=_(
+            "Fixed movement only: every table of the round, seated by hand (the players "
+            "present not seated sit out). Leave out for the other movements."
+        ),
+    )
+
+    def validate_tables(self, tables: list) -> list:
+        if len(tables) > MAX_PLAYERS:
+            message = gettext("At most %(count)d tables.") % {"count": MAX_PLAYERS}
+            raise serializers.ValidationError(message)
+        return tables
+
+    def seating(self) -> PlannedRound[int] | None:
+        tables = self.validated_data.get("tables")
+        if tables is None:
+            return None
+        return PlannedRound(
+            tuple(PlannedTable(t["number"], t["N"], t["E"], t.get("S"), t.get("W")) for t in tables)
+        )
+
+
+class ClubNightLineSerializer(serializers.Serializer):
+    """A player's line of the night's results."""
+
+    rank = serializers.IntegerField(help_text=_("Place; equal net points share a place."))
+    player = PlayerRefSerializer(help_text=_("The player."))
+    net = serializers.IntegerField(help_text=_("Net points over the complete matches."))
+    matches = serializers.IntegerField(help_text=_("Complete matches played."))
+    best = serializers.IntegerField(
+        allow_null=True, help_text=_("The best net of a single complete match; null if none.")
+    )
+    best_round = serializers.IntegerField(
+        allow_null=True, help_text=_("The round of the best match (the first such); null if none.")
+    )
+    open = serializers.IntegerField(help_text=_("Unfinished matches."))
+    group = serializers.CharField(help_text=_("The player's prize group; empty for none."))
+    prize = serializers.BooleanField(
+        help_text=_("Whether the place wins a prize (within the night's prizes).")
+    )
+
+    def to_representation(self, result: ResultLine):
+        line = result.line
+        return {
+            "rank": line.rank,
+            "player": {"id": line.player_id, "name": line.name},
+            "net": line.net,
+            "matches": line.matches,
+            "best": line.best,
+            "best_round": line.best_round,
+            "open": line.open,
+            "group": result.group,
+            "prize": result.prize,
+        }
+
+
+class ClubNightResultsSerializer(serializers.Serializer):
+    night = serializers.IntegerField(help_text=_("The night."))
+    lines = ClubNightLineSerializer(
+        many=True, help_text=_("Every player present, by rank, then name.")
+    )
+    groups = serializers.DictField(
+        child=ClubNightLineSerializer(many=True),
+        help_text=_("Each prize group's lines, ranked within the group, by the group's name."),
+    )
+
+    def to_representation(self, instance: tuple[Night, NightResults]):
+        night, results = instance
+        return {
+            "night": night.pk,
+            "lines": ClubNightLineSerializer(results.lines, many=True).data,
+            "groups": {
+                name: ClubNightLineSerializer(lines, many=True).data
+                for name, lines in results.groups.items()
+            },
+        }
