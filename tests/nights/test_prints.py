@@ -4,8 +4,10 @@ the results, as PDFs read back with pypdf."""
 import io
 import math
 import re
+import secrets
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 from pypdf import PdfReader
 
@@ -275,3 +277,20 @@ def test_a_private_clubs_night_only_for_its_readers(client, name):
     missing = reverse(f"nights:{name}", args=["private", "2025-03-15"])
     assert client.get(missing).status_code == 404
     assert client.get(reverse(f"nights:{name}", args=["nowhere", "2025-03-14"])).status_code == 404
+
+
+def test_the_printouts_count_against_the_anonymous_pdf_rate(client, settings, eight):
+    """A printout takes WeasyPrint a second or more: an anonymous reader gets the PDFs'
+    lower rate (``config.page_throttle``), not the pages'."""
+    night, _players = eight
+    settings.PAGE_THROTTLE_ANON = "100/min"
+    settings.PDF_THROTTLE_ANON = "2/min"
+    ip = f"198.51.100.{secrets.randbelow(250) + 1}"
+    try:
+        codes = [
+            client.get(url(name, night), REMOTE_ADDR=ip).status_code
+            for name in ("results_pdf", "tables_pdf", "cards_pdf")
+        ]
+        assert codes == [200, 200, 429]
+    finally:
+        cache.delete_many([f"throttle_page_{ip}", f"throttle_pdf_{ip}"])
