@@ -294,3 +294,17 @@ def test_the_printouts_count_against_the_anonymous_pdf_rate(client, settings, ei
         assert codes == [200, 200, 429]
     finally:
         cache.delete_many([f"throttle_page_{ip}", f"throttle_pdf_{ip}"])
+
+
+def test_the_night_pages_list_of_printouts(eight):
+    """``nights/_prints.html``, for the night's page: a link to each PDF on either paper."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    night, _players = eight
+    with translation.override("en"):
+        html = render_to_string("nights/_prints.html", {"club": night.session.club, "night": night})
+    for name in ("cards_pdf", "tables_pdf", "sheets_pdf", "results_pdf"):
+        for paper in ("a4", "letter"):
+            assert f'href="{url(name, night, paper=paper)}"' in html
+    assert "Guide cards, one per player" in html
