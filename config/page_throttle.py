@@ -21,7 +21,16 @@ from rest_framework.throttling import AnonRateThrottle
 
 from api.throttling import AllowWhenCacheIsDown
 
-PDF_VIEWS = {"matches:sheet_pdf"}
+PDF_VIEWS = {
+    "matches:sheet_pdf",
+    # A club night's printouts (nights.prints) and the ladder's page: a second or more each.
+    "nights:cards_pdf",
+    "nights:tables_pdf",
+    "nights:sheets_pdf",
+    "nights:results_pdf",
+    "scoring:ladder_pdf",
+    "scoring:current_ladder_pdf",
+}
 # Views not counted (and everything in the API's namespace): a throttled visitor can still sign in
 # (signed-in users are not throttled; django-axes guards the sign-in) and change language.
 NOT_COUNTED = {"health", "clubs:login", "set_language"}

@@ -5,19 +5,16 @@ The views only read through ``matches.selectors`` and write through ``matches.se
 the figures on every page are the rules engine's (``match_sheet``).
 """
 
-import logging
 from collections.abc import Callable
 from datetime import date
 
 from django.contrib import messages
-from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -29,25 +26,9 @@ from clubs.selectors import can_direct
 from matches import presenters, selectors, services
 from matches.forms import DealForm, GuestForm, MatchForm
 from matches.models import SEAT_FIELDS, Match, MatchStatus
+from matches.pdf import draw_pdf, paper_of, pdf_response
 from matches.pdf_cache import sheet_pdf_cached
 from scoring.engine import Kind, Seat
-
-PAPER_SIZES = {"a4": "A4", "letter": "letter"}
-# Where Letter is the usual paper; everywhere else the PDF defaults to A4.
-LETTER_COUNTRIES = {"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "DO", "CR", "PA", "SV"}
-
-
-class _ScreenOnlyRules(logging.Filter):
-    """The PDF is drawn with the pages' own stylesheet; WeasyPrint warns about each rule it
-    has no use for (scrolling, screen-width media queries). Those warnings are expected."""
-
-    EXPECTED = ("Ignored `", "Invalid media type", "Expected a media type")
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith(self.EXPECTED)
-
-
-logging.getLogger("weasyprint").addFilter(_ScreenOnlyRules())
 
 
 @doors
@@ -114,40 +95,21 @@ def match_sheet(request, pk: int):
     return render(request, "matches/sheet.html", _sheet_context(request, match))
 
 
-def default_paper(club: Club) -> str:
-    return "letter" if club.country in LETTER_COUNTRIES else "a4"
-
-
 @doors
 def match_sheet_pdf(request, pk: int):
     """The score sheet as a PDF of one page (A4, or Letter with ?paper=letter); a complete
     match's is kept in the cache (``matches.pdf_cache``)."""
     match = _match(pk)
     club = club_for_reader(request, match.table.session.club)
-    paper = request.GET.get("paper", default_paper(club)).lower()
-    if paper not in PAPER_SIZES:
-        paper = default_paper(club)
+    paper = paper_of(request, club)
     context = {**_sheet_context(request, match), "pdf": True}
     html = render_to_string("matches/sheet_pdf.html", context, request=request)
     pdf = sheet_pdf_cached(
-        match=match, paper=paper, html=html, draw=lambda: _draw_sheet_pdf(request, html, paper)
+        match=match, paper=paper, html=html, draw=lambda: draw_pdf(request, html, paper)
     )
     session = match.table.session
-    name = slugify(f"{club.slug} {session.date.isoformat()} table {match.table.number} {pk}")
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{name}.pdf"'
-    return response
-
-
-def _draw_sheet_pdf(request, html: str, paper: str) -> bytes:
-    import weasyprint  # imported here: only this view needs it, and it is slow to import
-
-    stylesheets = [
-        weasyprint.CSS(filename=finders.find("css/partscore.css")),
-        weasyprint.CSS(string=f"@page {{ size: {PAPER_SIZES[paper]}; margin: 12mm; }}"),
-    ]
-    return weasyprint.HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf(
-        stylesheets=stylesheets
+    return pdf_response(
+        pdf, f"{club.slug} {session.date.isoformat()} table {match.table.number} {pk}"
     )
 
 

@@ -10,11 +10,14 @@ from urllib.parse import urlencode
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.formats import date_format
 
 from clubs.doors import club_for_reader, doors
 from clubs.models import Club, Membership, Season
 from matches.models import Match, MatchStatus, played_by
+from matches.pdf import draw_pdf, paper_of, pdf_response
 from matches.presenters import signed
 from scoring import selectors
 from scoring.ladder import ROUNDING_NONE
@@ -166,8 +169,38 @@ def ladder(request, slug: str, season_id: int | None = None):
             "run": run,
             "min_matches": club.ladder_min_matches,
             "rounded": club.ladder_rounding != ROUNDING_NONE,
+            "pdf_url": reverse("scoring:ladder_pdf", args=[club.slug, season.pk]),
         },
     )
+
+
+LADDER_PDF_LINES = 50  # the top of the ladder that one page holds
+
+
+@doors
+def ladder_pdf(request, slug: str, season_id: int | None = None):
+    """The season's stored ladder on one page: its first ``LADDER_PDF_LINES`` lines, and,
+    when there are more, how many and where the whole ladder is."""
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    season = _season(club, season_id)
+    paper = paper_of(request, club)
+    rows = selectors.ladder_rows(season_id=season.pk)
+    count = rows.count()
+    address = request.build_absolute_uri(reverse("scoring:ladder", args=[club.slug, season.pk]))
+    context = {
+        "club": club,
+        "season": season,
+        "rows": rows[:LADDER_PDF_LINES],
+        "count": count,
+        "cut": count > LADDER_PDF_LINES,
+        "shown": min(count, LADDER_PDF_LINES),
+        "address": address,
+        "run": selectors.latest_run(season_id=season.pk),
+        "min_matches": club.ladder_min_matches,
+        "paper": paper,
+    }
+    html = render_to_string("scoring/ladder_pdf.html", context, request=request)
+    return pdf_response(draw_pdf(request, html, paper), f"{club.slug} ladder {season.name}")
 
 
 @doors

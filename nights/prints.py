@@ -1,0 +1,243 @@
+"""A club night on paper (issue 17): a guide card per player, a card per table, every score
+sheet of the night, and the night's results, each a PDF a reader of the club may download.
+
+A4 by default, Letter where the club's country uses it, ``?paper=a4|letter`` (``matches.pdf``
+draws them). The views read the night through ``nights.selectors`` only.
+"""
+
+import math
+from dataclasses import dataclass
+from datetime import date
+
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+
+from clubs.doors import club_for_reader, doors
+from clubs.models import Club
+from matches import selectors as match_selectors
+from matches.pdf import PAPER_MM, draw_pdf, paper_of, pdf_response
+from nights.models import Night, Remainder
+from nights.selectors import (
+    GuideCard,
+    NightPlan,
+    Seated,
+    guide_cards,
+    night_plan,
+    night_results,
+    nights_of,
+)
+
+MARGIN_MM = 12  # matches.pdf's @page margin
+# The results on one page: from this many lines on, a smaller type and tighter rows.
+RESULTS_SMALL = 30
+RESULTS_TINY = 48
+
+
+def _night(request, slug: str, day: date) -> tuple[Club, Night]:
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    night = get_object_or_404(nights_of(clubs=Club.objects.filter(pk=club.pk)), session__date=day)
+    return club, night
+
+
+def _area(paper: str) -> tuple[float, float]:
+    """The width and height (mm) inside the page's margins."""
+    width, height = PAPER_MM[paper]
+    return width - 2 * MARGIN_MM, height - 2 * MARGIN_MM
+
+
+def _pdf(request, template: str, context: dict, paper: str, name: str):
+    html = render_to_string(template, {**context, "paper": paper}, request=request)
+    return pdf_response(draw_pdf(request, html, paper), name)
+
+
+def _name(club: Club, night: Night, what: str) -> str:
+    return f"{club.slug} {night.session.date.isoformat()} {what}"
+
+
+# --- guide cards ---------------------------------------------------------------------------
+
+
+def _round_height(longest: int, column_mm: float) -> float:
+    """About how tall (mm) a round is on a card whose rounds are ``column_mm`` wide, at
+    10 pt (about 2 mm a character): the seat's line, the partner's and the opponents'
+    lines, long names wrapping."""
+    per_line = max(1, int(column_mm / 2.0))
+    lines = 1 + math.ceil((10 + longest) / per_line) + math.ceil((13 + 2 * longest) / per_line)
+    return lines * 4.4 + 2
+
+
+def cards_per_page(rounds: int, longest: int = 20, paper: str = "a4") -> int:
+    """Four cards to a sheet (cut in quarters), else two (cut in half, the rounds in two
+    columns), else one (a card longer than a page goes on to the next): as many as hold
+    every round of the night, with names up to ``longest`` characters."""
+    width, height = _area(paper)
+    for per_page, columns in ((4, 1), (2, 2)):
+        card_width, card_height = width / (2 if per_page == 4 else 1), height / 2
+        column = (card_width - 14 - 4 * (columns - 1)) / columns - 8
+        if 20 + math.ceil(rounds / columns) * _round_height(longest, column) <= card_height:
+            return per_page
+    return 1
+
+
+def _pages(items: list, size: int) -> list[list]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+@doors
+def cards_pdf(request, slug: str, day: date):
+    """A guide card per player present, in the director's order: for every round the table,
+    the seat, the partner and the opponents, or "sits out"; a round the movement cannot plan
+    yet as blank lines to fill in by hand. Several cards to a sheet, with cut lines."""
+    club, night = _night(request, slug, day)
+    paper = paper_of(request, club)
+    cards: list[GuideCard] = guide_cards(plan=night_plan(night=night))
+    longest = max((len(card.player.name) for card in cards), default=0)
+    per_page = cards_per_page(night.rounds, longest, paper)
+    width, height = _area(paper)
+    columns = 2 if per_page == 4 else 1
+    rows = per_page // columns
+    # A long night's rounds in two or three columns on a card (drawn as floats: WeasyPrint
+    # takes a minute over CSS columns of a dozen cards).
+    round_columns = 1 if per_page == 4 else 2
+    length = math.ceil(night.rounds / round_columns)
+    context = {
+        "club": club,
+        "night": night,
+        "pages": _pages([(card, _pages(card.rows, length)) for card in cards], per_page),
+        "per_page": per_page,
+        # Each card's box, a hair under its share of the page so that rounding never
+        # pushes the last card onto a page of its own; a card that does not fit grows, and
+        # its sheet runs on to another page (the tests count the pages).
+        "card_width": f"{width / columns - 0.2:.1f}mm",
+        "card_height": f"{height / rows - 0.4:.1f}mm" if per_page > 1 else "0",
+        "round_width": f"{(width / columns - 14 - 4 * (round_columns - 1)) / round_columns:.1f}mm",
+    }
+    return _pdf(request, "nights/print_cards.html", context, paper, _name(club, night, "cards"))
+
+
+# --- table cards ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """A round at a table: its players by seat, or blank (``known`` False) to fill in."""
+
+    number: int
+    known: bool
+    seats: list[Seated | None]
+
+
+@dataclass(frozen=True)
+class TableCard:
+    number: int
+    seats: list[str]  # "N", "E" (a table of two) or "N", "E", "S", "W"
+    rounds: list[TableRound]
+
+
+def _table_count(plan: NightPlan) -> dict[int, int]:
+    """Each table of the night by number, with its seats (2 or 4): the tables of the rounds
+    started or planned, else as many as the players present seat."""
+    tables: dict[int, int] = {}
+    for round in plan.rounds:
+        for table in round.tables:
+            tables.setdefault(table.number, len(table.seats))
+    if not tables:
+        count = len(plan.players)
+        tables = dict.fromkeys(range(1, count // 4 + 1), 4)
+        if plan.night.remainder == Remainder.TWO_PLAYER and count % 4 >= 2:
+            tables[count // 4 + 1] = 2
+    return dict(sorted(tables.items()))
+
+
+def table_cards(plan: NightPlan) -> list[TableCard]:
+    """A card per table: who sits where in each round of the night."""
+    by_round = {round.number: round for round in plan.rounds}
+    cards = []
+    for number, seat_count in _table_count(plan).items():
+        seats = ["N", "E", "S", "W"][:seat_count]
+        rounds = []
+        for round_number in range(1, plan.night.rounds + 1):
+            round = by_round.get(round_number)
+            table = next((t for t in round.tables if t.number == number), None) if round else None
+            if table is None:
+                rounds.append(TableRound(round_number, round is not None, [None] * seat_count))
+            else:
+                rounds.append(
+                    TableRound(round_number, True, [table.seats.get(seat) for seat in seats])
+                )
+        cards.append(TableCard(number, seats, rounds))
+    return cards
+
+
+def tables_per_page(rounds: int) -> int:
+    return 2 if rounds <= 10 else 1
+
+
+@doors
+def tables_pdf(request, slug: str, day: date):
+    """A card per table: the table's number big, and who sits North, East, South and West
+    in each round (North and East at a table of two)."""
+    club, night = _night(request, slug, day)
+    paper = paper_of(request, club)
+    per_page = tables_per_page(night.rounds)
+    _width, height = _area(paper)
+    context = {
+        "club": club,
+        "night": night,
+        "pages": _pages(table_cards(night_plan(night=night)), per_page),
+        "card_height": f"{height / per_page - 0.4:.1f}mm",
+    }
+    return _pdf(request, "nights/print_tables.html", context, paper, _name(club, night, "tables"))
+
+
+# --- score sheets --------------------------------------------------------------------------
+
+
+@doors
+def sheets_pdf(request, slug: str, day: date):
+    """Every score sheet of the night's started rounds, a match to a page, in round then
+    table order: the score sheet's own PDF, page after page."""
+    club, night = _night(request, slug, day)
+    paper = paper_of(request, club)
+    pages = []
+    for round in night_plan(night=night).rounds:
+        for table in round.tables:
+            if table.match is None:
+                continue
+            match = match_selectors.match_with_players(match_id=table.match.pk)
+            assert match is not None  # a round's match is never deleted apart from its round
+            sheet = match_selectors.match_sheet(match=match)
+            pages.append({"round": round.number, "match": match, "sheet": sheet})
+    context = {"club": club, "night": night, "session": night.session, "pages": pages}
+    return _pdf(request, "nights/print_sheets.html", context, paper, _name(club, night, "sheets"))
+
+
+# --- results -------------------------------------------------------------------------------
+
+
+@doors
+def results_pdf(request, slug: str, day: date):
+    """The night's results on one page: each player's place (shared on equal nets), net,
+    matches and best round, their prize group and place in it, the prize winners marked."""
+    club, night = _night(request, slug, day)
+    paper = paper_of(request, club)
+    plan = night_plan(night=night)
+    results = night_results(night=night, plan=plan)
+    # Each line with the player's place in their prize group and whether it wins there.
+    in_group = {
+        result.line.player_id: result for lines in results.groups.values() for result in lines
+    }
+    lines = [(result, in_group.get(result.line.player_id)) for result in results.lines]
+    context = {
+        "club": club,
+        "night": night,
+        "lines": lines,
+        "groups": list(results.groups),
+        "started": sum(1 for round in plan.rounds if round.started),
+        "density": "tiny"
+        if len(lines) > RESULTS_TINY
+        else "small"
+        if len(lines) > RESULTS_SMALL
+        else "",
+    }
+    return _pdf(request, "nights/print_results.html", context, paper, _name(club, night, "results"))
