@@ -5,7 +5,7 @@ They check only the shape of what is typed; the rules are ``nights.services``', 
 ``add_service_error`` puts beside the field they name. The labels are the models' own.
 """
 
-from datetime import date
+import datetime
 from typing import Any, cast
 
 from django import forms
@@ -85,7 +85,7 @@ class NightForm(ServiceErrorForm):
         label=model_label(Night, "prizes"), min_value=0, max_value=MAX_PRIZES, required=False
     )
 
-    def __init__(self, *args, players: list[Player], today: date, **kwargs):
+    def __init__(self, *args, players: list[Player], today: datetime.date, **kwargs):
         kwargs.setdefault("initial", {})
         for name, value in (
             ("date", today),
@@ -96,6 +96,8 @@ class NightForm(ServiceErrorForm):
         ):
             kwargs["initial"].setdefault(name, value)
         super().__init__(*args, **kwargs)
+        # The players as the form shows them: the order of the players present.
+        self.player_ids = [str(player.pk) for player in players]
         choices = [(str(player.pk), player.name) for player in players]
         cast(forms.MultipleChoiceField, self.fields["players"]).choices = choices
 
@@ -108,8 +110,7 @@ class NightForm(ServiceErrorForm):
             data["prizes"] = 3
         # The players present in the order the form shows them (the movement's input).
         checked = set(data.get("players") or [])
-        shown = cast(forms.MultipleChoiceField, self.fields["players"]).choices
-        ids = [int(pk) for pk, _name in shown if pk in checked]
+        ids = [int(pk) for pk in self.player_ids if pk in checked]
         data["players"] = ids
         if data.get("rounds") is None and "rounds" not in self.errors:
             data["rounds"] = suggested_rounds(data["movement"], len(ids))
@@ -177,8 +178,12 @@ class SeatingForm(ServiceErrorForm):
 class NightUpdateForm(ServiceErrorForm):
     """The night's rounds and prizes, and each player's prize group."""
 
-    rounds = forms.IntegerField(label=model_label(Night, "rounds"), min_value=1, max_value=MAX_ROUNDS)
-    prizes = forms.IntegerField(label=model_label(Night, "prizes"), min_value=0, max_value=MAX_PRIZES)
+    rounds = forms.IntegerField(
+        label=model_label(Night, "rounds"), min_value=1, max_value=MAX_ROUNDS
+    )
+    prizes = forms.IntegerField(
+        label=model_label(Night, "prizes"), min_value=0, max_value=MAX_PRIZES
+    )
 
     def __init__(self, *args, night: Night, players: dict[int, Any], **kwargs):
         kwargs.setdefault("initial", {})

@@ -101,11 +101,7 @@ def night_new(request, slug: str):
     if request.POST.get("check") in ("all", "none"):
         choices = _choices(request.POST)
         form = _night_form(club, initial=choices)
-        choices["players"] = (
-            [key for key, _label in form.fields["players"].choices]  # type: ignore[attr-defined]
-            if request.POST["check"] == "all"
-            else []
-        )
+        choices["players"] = form.player_ids if request.POST["check"] == "all" else []
         return _render_new(request, club, _night_form(club, initial=choices))
     form = _night_form(club, request.POST)
     extra: dict = {}
@@ -142,9 +138,7 @@ def _render_night(request, club, night, *, seating_form=None, update_form=None, 
     started = [round for round in plan.rounds if round.started]
     planned = [round for round in plan.rounds if not round.started]
     season = f"?season={night.session.season_id}" if night.session.season_id else ""
-    urls = {
-        pk: reverse("scoring:player", args=[club.slug, pk]) + season for pk in plan.players
-    }
+    urls = {pk: reverse("scoring:player", args=[club.slug, pk]) + season for pk in plan.players}
     context = {
         "club": club,
         "night": night,

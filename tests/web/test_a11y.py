@@ -13,6 +13,7 @@ from django.urls import reverse
 from scoring.services import standings_recalculate
 from tests.web.conftest import WORKED_CHICAGO, play
 from tests.web.test_browser import browser, new_page  # noqa: F401 (the browser fixture)
+from tests.web.test_phones import club_nights
 
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 RUBBER = [("2S", "N", 8), ("4H", "E", 10), ("3NT", "S", 7), ("1C", "W", 9), ("6D", "N", 12)]
@@ -50,6 +51,7 @@ def test_no_axe_violation_on_any_page_or_state(
     live_server,
     client,
     director,
+    players,
     evening,
     new_match,
     language,
@@ -59,6 +61,7 @@ def test_no_axe_violation_on_any_page_or_state(
     chicago = evening["chicago"]
     club = chicago.table.session.club
     session = chicago.table.session
+    nights = club_nights(club, players)
     client.force_login(director)
     found: dict[str, list[str]] = {}
 
@@ -77,6 +80,8 @@ def test_no_axe_violation_on_any_page_or_state(
             for kind, match in evening.items()
         },
         "login": reverse("clubs:login"),
+        "night before round 1": nights["before"],
+        "night during a round": nights["during"],
     }
     for name, url in pages.items():
         reader.goto(live_server.url + url)
@@ -103,6 +108,21 @@ def test_no_axe_violation_on_any_page_or_state(
     page.locator("form.stacked button.primary[type=submit]").click()
     expect(page.locator("[aria-invalid=true]").first).to_be_visible()
     check("start a match with errors", page)
+    page.goto(live_server.url + reverse("nights:new", args=[club.slug]))
+    check("start a night", page)
+    page.locator("form.night-new button.primary").click()
+    expect(page.locator("#id_players_error")).to_be_visible()
+    check("start a night with errors", page)
+    for name in ("before", "during", "fixed"):
+        page.goto(live_server.url + nights[name])
+        check(f"director's night page, {name}", page)
+    page.locator("form.seating button.primary").click()
+    expect(page.locator("#seating-errors")).to_be_visible()
+    check("director's night page, a seating error", page)
+    page.locator("#id_prizes").fill("x")
+    page.locator("form.settings button.primary").click()
+    expect(page.locator("#id_prizes_error")).to_be_visible()
+    check("director's night page, a settings error", page)
     for kind in ("chicago", "rubber"):
         match = new_match(kind)
         page.goto(live_server.url + reverse("matches:table", args=[match.pk]))
@@ -123,7 +143,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 24  # every page and state above was checked
+    assert len(found) == 32  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811
