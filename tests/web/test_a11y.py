@@ -79,9 +79,9 @@ def test_no_axe_violation_on_any_page_or_state(
             f"{kind} sheet": reverse("matches:sheet", args=[match.pk])
             for kind, match in evening.items()
         },
-        "login": reverse("clubs:login"),
         "night before round 1": nights["before"],
         "night during a round": nights["during"],
+        "login": reverse("clubs:login"),  # last: its form is tried next
     }
     for name, url in pages.items():
         reader.goto(live_server.url + url)
@@ -119,7 +119,7 @@ def test_no_axe_violation_on_any_page_or_state(
     page.locator("form.seating button.primary").click()
     expect(page.locator("#seating-errors")).to_be_visible()
     check("director's night page, a seating error", page)
-    page.locator("#id_prizes").fill("x")
+    page.locator("#id_prizes").fill("99")
     page.locator("form.settings button.primary").click()
     expect(page.locator("#id_prizes_error")).to_be_visible()
     check("director's night page, a settings error", page)
@@ -143,7 +143,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 32  # every page and state above was checked
+    assert len(found) == 33  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811
@@ -204,7 +204,15 @@ def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, di
     page.context.close()
 
 
-def test_focus_rings_and_tap_targets(browser, live_server, client, director, evening, new_match):  # noqa: F811
+def test_focus_rings_and_tap_targets(
+    browser,  # noqa: F811
+    live_server,
+    client,
+    director,
+    players,
+    evening,
+    new_match,
+):
     """The option buttons' focus ring stands out (3:1 at least) and, on a phone, every
     button and option is at least 44 px high (links within a line of text aside, as WCAG
     allows) and no text on any page is under 14 px."""
@@ -232,6 +240,19 @@ def test_focus_rings_and_tap_targets(browser, live_server, client, director, eve
           .map(e => e.outerHTML.slice(0, 80))"""
     )
     assert small == []
+    # The club night's pages: every button, option, select and field a fingertip high.
+    nights = club_nights(club, players)
+    for url in (reverse("nights:new", args=[club.slug]), *nights.values()):
+        page.goto(live_server.url + url)
+        small = page.evaluate(
+            """() => [...document.querySelectorAll(
+                '#main button, #main a.button, #main label.option, #main select, #main input')]
+              .filter(e => e.offsetParent !== null && !e.closest('.visually-hidden')
+                && e.type !== 'checkbox' && e.type !== 'radio'
+                && e.getBoundingClientRect().height < 44)
+              .map(e => e.outerHTML.slice(0, 80))"""
+        )
+        assert small == [], url
     chicago = evening["chicago"]
     pages = [
         reverse("matches:table", args=[match.pk]),
@@ -241,6 +262,8 @@ def test_focus_rings_and_tap_targets(browser, live_server, client, director, eve
         reverse("scoring:ladder", args=[club.slug, chicago.table.session.season_id]),
         reverse("scoring:player", args=[club.slug, chicago.north_id]),
         *(reverse("matches:sheet", args=[played.pk]) for played in evening.values()),
+        reverse("nights:new", args=[club.slug]),
+        *nights.values(),
     ]
     tiny = {}
     for url in pages:
