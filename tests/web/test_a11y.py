@@ -299,3 +299,42 @@ def test_a_dash_is_read_as_words(client, evening):
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="el").content.decode()
     dash = '<span aria-hidden="true">\u2013</span><span class="visually-hidden"> {} </span>'
     assert html.count(dash.format("χωρίς συμπαίκτη")) == 1  # the two-player match
+
+
+def test_a_night_started_and_its_round_with_the_keyboard_alone(
+    browser,  # noqa: F811
+    live_server,
+    client,
+    director,
+    players,
+):
+    """Check four players with the space bar, start the night with Enter, then start its
+    first round from the night page, never touching a mouse."""
+    from playwright.sync_api import expect
+
+    club = players[0].memberships.get().club
+    client.force_login(director)
+    page = new_page(browser, live_server, client=client)
+    # On a date of the club's season (the query string fills the form, as "add a guest" does).
+    page.goto(live_server.url + reverse("nights:new", args=[club.slug]) + "?date=2025-03-14")
+    keyboard = page.keyboard
+
+    def tab_to(selector, limit=80):
+        for _ in range(limit):
+            keyboard.press("Tab")
+            if page.evaluate(f"document.activeElement.matches({selector!r})"):
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
+    for player in players[:4]:
+        tab_to(f"input[name=players][value='{player.pk}']")
+        keyboard.press("Space")
+        expect(page.locator(f"input[name=players][value='{player.pk}']")).to_be_checked()
+    tab_to("input[name=prizes]")
+    keyboard.press("Enter")  # the form's first button: start the night, not "Check all"
+    expect(page.locator("h1")).to_contain_text("the night of")
+    tab_to("form button.primary")
+    keyboard.press("Enter")
+    expect(page.locator("ul.messages")).to_contain_text("Round 1 started.")
+    expect(page.locator("#current-round tbody tr")).to_have_count(1)
+    page.context.close()
