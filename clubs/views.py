@@ -25,7 +25,8 @@ def home(request):
 def club_detail(request, slug: str):
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     seasons = list(club.seasons.order_by("-start_date"))
-    sessions = club.sessions.select_related("season").order_by("-date")[:30]
+    # "night": the session's club night, if it is one (a reverse relation: no import of nights).
+    sessions = club.sessions.select_related("season", "night").order_by("-date")[:30]
     return render(
         request,
         "clubs/club_detail.html",

@@ -35,7 +35,10 @@ from scoring.engine import Kind, Seat
 def session_sheet(request, slug: str, day: date):
     """An evening: the night's results (each player ranked), then every table with its matches."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
-    session = get_object_or_404(Session.objects.select_related("season"), club=club, date=day)
+    # "night": the session's club night, if it is one, for the link to it (a reverse relation
+    # named here, not imported: matches knows nothing of nights).
+    sessions = Session.objects.select_related("season", "night")
+    session = get_object_or_404(sessions, club=club, date=day)
     tables, players = selectors.session_results(session_id=session.pk)
     is_director = can_direct(request.user, club.pk)
     # A big club's evening has 2,500 links: each written here, from one reverse per kind.

@@ -2,7 +2,7 @@
 tables (started, or as the movement plans them), what the next round will be, the night's
 results with its prizes, and each player's guide card."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from django.db.models import Prefetch, QuerySet
@@ -231,9 +231,17 @@ class NightResults:
     groups: dict[str, list[ResultLine]] = field(default_factory=dict)
 
 
-def _ranked(parts: list[NightMatch], prizes: int, groups: dict[int, str]) -> list[ResultLine]:
+def _ranked(
+    parts: list[NightMatch], prizes: int, groups: dict[int, str], unplayed: set[int]
+) -> list[ResultLine]:
+    """The lines of ``parts``; a player in ``unplayed`` (given a line of 0 before their first
+    match) has no unfinished match either."""
     return [
-        ResultLine(line, groups.get(line.player_id, ""), line.rank <= prizes and line.matches > 0)
+        ResultLine(
+            replace(line, open=0) if line.player_id in unplayed else line,
+            groups.get(line.player_id, ""),
+            line.rank <= prizes and line.matches > 0,
+        )
         for line in rank_night(parts)
     ]
 
@@ -256,15 +264,14 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
                         NightMatch(player.id, player.name, sign * net, complete, round.number)
                     )
     seen = {part.player_id for part in parts}
-    parts += [
-        NightMatch(pk, player.name, 0, False)
-        for pk, player in plan.players.items()
-        if pk not in seen
-    ]
+    unplayed = {pk for pk in plan.players if pk not in seen}
+    parts += [NightMatch(pk, plan.players[pk].name, 0, False) for pk in unplayed]
     groups = {pk: player.group for pk, player in plan.players.items() if player.group}
-    lines = _ranked(parts, night.prizes, groups)
+    lines = _ranked(parts, night.prizes, groups, unplayed)
     by_group = {
-        name: _ranked([p for p in parts if groups.get(p.player_id) == name], night.prizes, groups)
+        name: _ranked(
+            [p for p in parts if groups.get(p.player_id) == name], night.prizes, groups, unplayed
+        )
         for name in sorted(set(groups.values()))
     }
     return NightResults(lines, by_group)

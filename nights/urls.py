@@ -3,15 +3,17 @@
 from django.urls import path
 
 from clubs import urls as club_urls  # noqa: F401  (registers the isodate converter)
-from nights import prints
+from nights import prints, views
 
 app_name = "nights"
 
-urlpatterns: list = []
-
-# The night on paper (nights.prints): guide cards, table cards, score sheets, results.
 NIGHT = "clubs/<slug:slug>/nights/<isodate:day>/"
-urlpatterns += [
+urlpatterns = [
+    path("clubs/<slug:slug>/nights/new/", views.night_new, name="new"),
+    path(NIGHT, views.night_page, name="night"),
+    path(f"{NIGHT}rounds/", views.round_start, name="round_start"),
+    path(f"{NIGHT}settings/", views.night_settings, name="settings"),
+    # The night on paper: guide cards, table cards, score sheets, results.
     path(f"{NIGHT}cards.pdf", prints.cards_pdf, name="cards_pdf"),
     path(f"{NIGHT}tables.pdf", prints.tables_pdf, name="tables_pdf"),
     path(f"{NIGHT}sheets.pdf", prints.sheets_pdf, name="sheets_pdf"),

@@ -204,6 +204,17 @@ def test_results_rank_with_ties_prizes_and_groups(club):
     assert ladies[0].line.rank == 1 and all(line.group == "Ladies" for line in ladies)
 
 
+def test_results_before_a_players_first_match_show_nothing_unfinished(club):
+    night, _players = start(club, 5, remainder="sit_out")
+    before = night_results(night=night)
+    assert [(line.line.matches, line.line.open) for line in before.lines] == [(0, 0)] * 5
+    round = night_round_start(night=night)
+    during = {line.line.player_id: line.line.open for line in night_results(night=night).lines}
+    # Four are playing their first match; the one sitting out has none unfinished.
+    assert sorted(during.values()) == [0, 1, 1, 1, 1]
+    assert during[round.sitting_out[0]] == 0
+
+
 def test_guide_cards_list_every_round(club):
     night, players = start(club, 4, rounds=3)
     cards = guide_cards(plan=night_plan(night=night))

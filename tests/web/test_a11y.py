@@ -13,6 +13,7 @@ from django.urls import reverse
 from scoring.services import standings_recalculate
 from tests.web.conftest import WORKED_CHICAGO, play
 from tests.web.test_browser import browser, new_page  # noqa: F401 (the browser fixture)
+from tests.web.test_phones import club_nights
 
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 RUBBER = [("2S", "N", 8), ("4H", "E", 10), ("3NT", "S", 7), ("1C", "W", 9), ("6D", "N", 12)]
@@ -50,6 +51,7 @@ def test_no_axe_violation_on_any_page_or_state(
     live_server,
     client,
     director,
+    players,
     evening,
     new_match,
     language,
@@ -59,6 +61,7 @@ def test_no_axe_violation_on_any_page_or_state(
     chicago = evening["chicago"]
     club = chicago.table.session.club
     session = chicago.table.session
+    nights = club_nights(club, players)
     client.force_login(director)
     found: dict[str, list[str]] = {}
 
@@ -76,7 +79,9 @@ def test_no_axe_violation_on_any_page_or_state(
             f"{kind} sheet": reverse("matches:sheet", args=[match.pk])
             for kind, match in evening.items()
         },
-        "login": reverse("clubs:login"),
+        "night before round 1": nights["before"],
+        "night during a round": nights["during"],
+        "login": reverse("clubs:login"),  # last: its form is tried next
     }
     for name, url in pages.items():
         reader.goto(live_server.url + url)
@@ -103,6 +108,21 @@ def test_no_axe_violation_on_any_page_or_state(
     page.locator("form.stacked button.primary[type=submit]").click()
     expect(page.locator("[aria-invalid=true]").first).to_be_visible()
     check("start a match with errors", page)
+    page.goto(live_server.url + reverse("nights:new", args=[club.slug]))
+    check("start a night", page)
+    page.locator("form.night-new button.primary").click()
+    expect(page.locator("#id_players_error")).to_be_visible()
+    check("start a night with errors", page)
+    for name in ("before", "during", "fixed"):
+        page.goto(live_server.url + nights[name])
+        check(f"director's night page, {name}", page)
+    page.locator("form.seating button.primary").click()
+    expect(page.locator("#seating-errors")).to_be_visible()
+    check("director's night page, a seating error", page)
+    page.locator("#id_prizes").fill("99")
+    page.locator("form.settings button.primary").click()
+    expect(page.locator("#id_prizes_error")).to_be_visible()
+    check("director's night page, a settings error", page)
     for kind in ("chicago", "rubber"):
         match = new_match(kind)
         page.goto(live_server.url + reverse("matches:table", args=[match.pk]))
@@ -123,7 +143,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 24  # every page and state above was checked
+    assert len(found) == 33  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811
@@ -184,7 +204,15 @@ def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, di
     page.context.close()
 
 
-def test_focus_rings_and_tap_targets(browser, live_server, client, director, evening, new_match):  # noqa: F811
+def test_focus_rings_and_tap_targets(
+    browser,  # noqa: F811
+    live_server,
+    client,
+    director,
+    players,
+    evening,
+    new_match,
+):
     """The option buttons' focus ring stands out (3:1 at least) and, on a phone, every
     button and option is at least 44 px high (links within a line of text aside, as WCAG
     allows) and no text on any page is under 14 px."""
@@ -212,6 +240,19 @@ def test_focus_rings_and_tap_targets(browser, live_server, client, director, eve
           .map(e => e.outerHTML.slice(0, 80))"""
     )
     assert small == []
+    # The club night's pages: every button, option, select and field a fingertip high.
+    nights = club_nights(club, players)
+    for url in (reverse("nights:new", args=[club.slug]), *nights.values()):
+        page.goto(live_server.url + url)
+        small = page.evaluate(
+            """() => [...document.querySelectorAll(
+                '#main button, #main a.button, #main label.option, #main select, #main input')]
+              .filter(e => e.offsetParent !== null && !e.closest('.visually-hidden')
+                && e.type !== 'checkbox' && e.type !== 'radio'
+                && e.getBoundingClientRect().height < 44)
+              .map(e => e.outerHTML.slice(0, 80))"""
+        )
+        assert small == [], url
     chicago = evening["chicago"]
     pages = [
         reverse("matches:table", args=[match.pk]),
@@ -221,6 +262,8 @@ def test_focus_rings_and_tap_targets(browser, live_server, client, director, eve
         reverse("scoring:ladder", args=[club.slug, chicago.table.session.season_id]),
         reverse("scoring:player", args=[club.slug, chicago.north_id]),
         *(reverse("matches:sheet", args=[played.pk]) for played in evening.values()),
+        reverse("nights:new", args=[club.slug]),
+        *nights.values(),
     ]
     tiny = {}
     for url in pages:
@@ -256,3 +299,42 @@ def test_a_dash_is_read_as_words(client, evening):
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="el").content.decode()
     dash = '<span aria-hidden="true">\u2013</span><span class="visually-hidden"> {} </span>'
     assert html.count(dash.format("χωρίς συμπαίκτη")) == 1  # the two-player match
+
+
+def test_a_night_started_and_its_round_with_the_keyboard_alone(
+    browser,  # noqa: F811
+    live_server,
+    client,
+    director,
+    players,
+):
+    """Check four players with the space bar, start the night with Enter, then start its
+    first round from the night page, never touching a mouse."""
+    from playwright.sync_api import expect
+
+    club = players[0].memberships.get().club
+    client.force_login(director)
+    page = new_page(browser, live_server, client=client)
+    # On a date of the club's season (the query string fills the form, as "add a guest" does).
+    page.goto(live_server.url + reverse("nights:new", args=[club.slug]) + "?date=2025-03-14")
+    keyboard = page.keyboard
+
+    def tab_to(selector, limit=80):
+        for _ in range(limit):
+            keyboard.press("Tab")
+            if page.evaluate(f"document.activeElement.matches({selector!r})"):
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
+    for player in players[:4]:
+        tab_to(f"input[name=players][value='{player.pk}']")
+        keyboard.press("Space")
+        expect(page.locator(f"input[name=players][value='{player.pk}']")).to_be_checked()
+    tab_to("input[name=prizes]")
+    keyboard.press("Enter")  # the form's first button: start the night, not "Check all"
+    expect(page.locator("h1")).to_contain_text("the night of")
+    tab_to("form button.primary")
+    keyboard.press("Enter")
+    expect(page.locator("ul.messages")).to_contain_text("Round 1 started.")
+    expect(page.locator("#current-round tbody tr")).to_have_count(1)
+    page.context.close()

@@ -7,6 +7,7 @@ window's width.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from clubs.services import club_create
 from scoring.services import standings_recalculate
 from tests.web import test_browser
-from tests.web.conftest import WORKED_CHICAGO, play
+from tests.web.conftest import DAY, WORKED_CHICAGO, play
 
 browser = test_browser.browser  # the same headless Chromium
 new_page = test_browser.new_page
@@ -55,6 +56,7 @@ def evening(club, players, new_match, django_user_model):
     begun = play(new_match(), [("3NT", "N", 9)])
     session = chicago.table.session
     standings_recalculate(season_id=session.season_id)
+    nights = club_nights(club, players)
     owner = django_user_model.objects.create_user("owner", password="pw")
     club_create(creator=owner, name="Private", slug="private", country="GR", public=False)
     return {
@@ -75,7 +77,36 @@ def evening(club, players, new_match, django_user_model):
         "director: table page, two players": f"/matches/{two.pk}/table/",
         "director: table page, match over": f"/matches/{chicago.pk}/table/",
         "director: not allowed": "/clubs/private/",
+        # A club night before its first round, during one, and seated by hand.
+        "night before round 1": nights["before"],
+        "night during a round": nights["during"],
+        "night seated by hand": nights["fixed"],
+        "director: start a night": f"/clubs/{club.slug}/nights/new/",
     }
+
+
+def club_nights(club, players) -> dict[str, str]:
+    """Three nights at ``club`` on the days after the evening (its tables are in use): a
+    round-robin not started, one with its first round under way, a fixed one; their pages."""
+    from nights.services import night_round_start, night_start
+
+    urls = {}
+    for offset, (name, movement) in enumerate(
+        [("before", "round_robin"), ("during", "round_robin"), ("fixed", "fixed")], 1
+    ):
+        day = DAY + timedelta(days=offset)
+        night = night_start(
+            club=club,
+            date=day,
+            players=players,
+            movement=movement,
+            rounds=3,
+            remainder="two_player",
+        )
+        if name == "during":
+            night_round_start(night=night)
+        urls[name] = f"/clubs/{club.slug}/nights/{day.isoformat()}/"
+    return urls
 
 
 def problems_here(page) -> list[str]:
@@ -147,6 +178,32 @@ def test_the_table_page_fits_a_phone_after_an_error(
     expect(page.locator("#id_tricks_error")).to_be_visible()
     assert not problems_here(page), problems_here(page)
     page.context.close()
+
+
+def test_the_night_pages_fit_a_phone_after_an_error(
+    browser, live_server, client, director, evening
+):
+    """The new-night form and the night page's seating and settings forms with their errors
+    (in Greek and Dutch) still fit 360 px."""
+    from playwright.sync_api import expect
+
+    client.force_login(director)
+    for language in ("el", "nl"):
+        page = new_page(browser, live_server, language=language, phone=True, client=client)
+        page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+        page.goto(live_server.url + evening["director: start a night"])
+        page.locator("form.night-new button.primary").click()
+        expect(page.locator("#id_players_error")).to_be_visible()
+        assert not problems_here(page), problems_here(page)
+        page.goto(live_server.url + evening["night seated by hand"])
+        page.locator("form.seating button.primary").click()
+        expect(page.locator("#seating-errors")).to_be_visible()
+        assert not problems_here(page), problems_here(page)
+        page.locator("#id_rounds").fill("0")
+        page.locator("form.settings button.primary").click()
+        expect(page.locator("#id_rounds_error")).to_be_visible()
+        assert not problems_here(page), problems_here(page)
+        page.context.close()
 
 
 def test_cards_name_each_figure_on_a_phone(browser, live_server, evening):

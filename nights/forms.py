@@ -1,0 +1,205 @@
+"""Forms of the club night's pages: start a night, seat a round by hand (fixed movement), and
+set the rounds, prizes and prize groups.
+
+They check only the shape of what is typed; the rules are ``nights.services``', whose errors
+``add_service_error`` puts beside the field they name. The labels are the models' own.
+"""
+
+import datetime
+from typing import Any, cast
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubs.forms import ServiceErrorForm, model_label
+from clubs.models import Player
+from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, Remainder, TieRule
+from scoring.engine import Round as PlannedRound
+from scoring.engine import Table as PlannedTable
+
+# The most rounds a night suggests (NIGHTS.md: a club night is usually 3 to 6 rounds).
+SUGGESTED_ROUNDS = 6
+
+MOVEMENT_HELP = {
+    Movement.ROUND_ROBIN: _("Everyone partners as many different players as possible."),
+    Movement.WINNERS_MOVE: _(
+        "After each round the winning pair at each table moves up a table and partners split."
+    ),
+    Movement.FIXED: _("You seat every table by hand before each round."),
+}
+REMAINDER_HELP = {
+    Remainder.SIT_OUT: _("Players left over sit out, each in turn."),
+    Remainder.TWO_PLAYER: _("Two players left over play each other at a table of two."),
+}
+
+
+def suggested_rounds(movement: str, count: int) -> int:
+    """A night's rounds when the director leaves them empty: a round-robin of ``count``
+    players one round fewer than the players (everyone partners everyone), at most six; the
+    other movements four."""
+    if movement == Movement.ROUND_ROBIN:
+        return max(1, min(count - 1, SUGGESTED_ROUNDS))
+    return 4
+
+
+class NightForm(ServiceErrorForm):
+    """A new night: the date, the players present (in the order shown), the movement and its
+    options."""
+
+    date = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    players = forms.MultipleChoiceField(
+        label=_("Players present"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    movement = forms.ChoiceField(
+        label=model_label(Night, "movement"),
+        choices=Movement.choices,
+        widget=forms.RadioSelect,
+        required=False,
+    )
+    remainder = forms.ChoiceField(
+        label=model_label(Night, "remainder"),
+        choices=Remainder.choices,
+        widget=forms.RadioSelect,
+        required=False,
+    )
+    rounds = forms.IntegerField(
+        label=model_label(Night, "rounds"),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+        help_text=_(
+            "Leave empty for a suggestion: round-robin, one fewer than the players (at most 6); "
+            "otherwise 4."
+        ),
+    )
+    tie_rule = forms.ChoiceField(
+        label=model_label(Night, "tie_rule"),
+        choices=TieRule.choices,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=_("Only for winners move: which pair moves up when a table ties."),
+    )
+    prizes = forms.IntegerField(
+        label=model_label(Night, "prizes"), min_value=0, max_value=MAX_PRIZES, required=False
+    )
+
+    def __init__(self, *args, players: list[Player], today: datetime.date, **kwargs):
+        kwargs.setdefault("initial", {})
+        for name, value in (
+            ("date", today),
+            ("movement", Movement.ROUND_ROBIN),
+            ("remainder", Remainder.SIT_OUT),
+            ("tie_rule", TieRule.BELOW),
+            ("prizes", 3),
+        ):
+            kwargs["initial"].setdefault(name, value)
+        super().__init__(*args, **kwargs)
+        # The players as the form shows them: the order of the players present.
+        self.player_ids = [str(player.pk) for player in players]
+        choices = [(str(player.pk), player.name) for player in players]
+        cast(forms.MultipleChoiceField, self.fields["players"]).choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        data["movement"] = data.get("movement") or Movement.ROUND_ROBIN
+        data["remainder"] = data.get("remainder") or Remainder.SIT_OUT
+        data["tie_rule"] = data.get("tie_rule") or TieRule.BELOW
+        if data.get("prizes") is None and "prizes" not in self.errors:
+            data["prizes"] = 3
+        # The players present in the order the form shows them (the movement's input).
+        checked = set(data.get("players") or [])
+        ids = [int(pk) for pk in self.player_ids if pk in checked]
+        data["players"] = ids
+        if data.get("rounds") is None and "rounds" not in self.errors:
+            data["rounds"] = suggested_rounds(data["movement"], len(ids))
+        return data
+
+    def movement_help(self):
+        """Each movement's choice with the line that explains it."""
+        return [(radio, MOVEMENT_HELP[radio.data["value"]]) for radio in self["movement"]]
+
+    def remainder_help(self):
+        return [(radio, REMAINDER_HELP[radio.data["value"]]) for radio in self["remainder"]]
+
+    def tie_rule_options(self):
+        return [(radio, "") for radio in self["tie_rule"]]
+
+
+SEATS = ("north", "east", "south", "west")
+SEAT_LABELS = {
+    "north": _("North"),
+    "east": _("East"),
+    "south": _("South"),
+    "west": _("West"),
+}
+
+
+class SeatingForm(ServiceErrorForm):
+    """The next round seated by hand: for each of ``tables`` rows a table number and its
+    players by seat (a table of two: North and East only); a row left empty is no table, and
+    the players present not seated sit out."""
+
+    def __init__(self, *args, players: dict[int, Any], tables: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "\u2014"), *((str(pk), p.name) for pk, p in players.items())]
+        self.rows = []
+        for row in range(1, tables + 1):
+            number = forms.IntegerField(
+                label=_("Table number"), min_value=1, max_value=999, required=False, initial=row
+            )
+            self.fields[f"t{row}_number"] = number
+            for seat in SEATS:
+                self.fields[f"t{row}_{seat}"] = forms.TypedChoiceField(
+                    label=SEAT_LABELS[seat], choices=choices, coerce=int, required=False
+                )
+            self.rows.append(row)
+
+    def tables(self):
+        """Each row's fields, for the template: (row, number field, seat fields)."""
+        return [
+            (row, self[f"t{row}_number"], [self[f"t{row}_{seat}"] for seat in SEATS])
+            for row in self.rows
+        ]
+
+    def seating(self) -> PlannedRound[int]:
+        data = self.cleaned_data
+        tables = []
+        for row in self.rows:
+            seats = [data.get(f"t{row}_{seat}") or None for seat in SEATS]
+            if not any(seats):
+                continue
+            number = data.get(f"t{row}_number") or row
+            tables.append(PlannedTable(number, *seats))
+        return PlannedRound(tuple(tables))
+
+
+class NightUpdateForm(ServiceErrorForm):
+    """The night's rounds and prizes, and each player's prize group."""
+
+    rounds = forms.IntegerField(
+        label=model_label(Night, "rounds"), min_value=1, max_value=MAX_ROUNDS
+    )
+    prizes = forms.IntegerField(
+        label=model_label(Night, "prizes"), min_value=0, max_value=MAX_PRIZES
+    )
+
+    def __init__(self, *args, night: Night, players: dict[int, Any], **kwargs):
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("rounds", night.rounds)
+        kwargs["initial"].setdefault("prizes", night.prizes)
+        for pk, player in players.items():
+            kwargs["initial"].setdefault(f"group_{pk}", player.group)
+        super().__init__(*args, **kwargs)
+        self.players = players
+        for pk, player in players.items():
+            self.fields[f"group_{pk}"] = forms.CharField(
+                label=player.name, max_length=40, required=False
+            )
+
+    def group_fields(self):
+        return [self[f"group_{pk}"] for pk in self.players]
+
+    def groups(self) -> dict[int, str]:
+        return {pk: self.cleaned_data.get(f"group_{pk}", "").strip() for pk in self.players}

@@ -1,0 +1,227 @@
+"""The club night's pages: start a night (directors), the night page (its rounds, tables and
+results, for anyone who may read the club) and the directors' actions on it: start the next
+round, set the rounds, prizes and prize groups.
+
+Reads go through ``nights.selectors``, writes through ``nights.services``.
+"""
+
+from datetime import date
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs import selectors as club_selectors
+from clubs import services as club_services
+from clubs.doors import club_for_director, club_for_reader, doors
+from clubs.models import Club
+from matches.forms import GuestForm
+from nights import selectors, services
+from nights.forms import NightForm, NightUpdateForm, SeatingForm
+from nights.models import Movement, Night
+
+# What the new-night form keeps between its own round trips (check all, add a guest).
+CHOICES = ("date", "movement", "remainder", "rounds", "tie_rule", "prizes")
+
+
+def _choices(data: QueryDict) -> dict:
+    """What a director chose so far on the new-night form (posted, or in the query string)."""
+    choices: dict = {name: data[name] for name in CHOICES if data.get(name)}
+    players = [pk for pk in data.getlist("players") if pk.isdigit()]
+    if players:
+        choices["players"] = players
+    return choices
+
+
+def _new_url(club: Club, choices: dict) -> str:
+    url = reverse("nights:new", kwargs={"slug": club.slug})
+    return f"{url}?{urlencode(choices, doseq=True)}" if choices else url
+
+
+def _night_form(club: Club, data=None, initial=None) -> NightForm:
+    players = list(club_selectors.active_players_of(club).order_by("name", "id"))
+    return NightForm(data, players=players, today=club.today(), initial=initial or {})
+
+
+def _render_new(request, club, form, guest_form=None, status=200, **extra):
+    context = {"club": club, "form": form, "guest_form": guest_form or GuestForm(), **extra}
+    return render(request, "nights/new.html", context, status=status)
+
+
+def _date_trouble(club: Club, day: date | None, choices: dict) -> dict:
+    """Beside a date error: the night already on that date, or the link to create a season
+    covering it, coming back to this form with the same choices."""
+    if day is None:
+        return {}
+    existing = selectors.nights_of(clubs=Club.objects.filter(pk=club.pk)).filter(session__date=day)
+    if existing.exists():
+        return {"existing": reverse("nights:night", args=[club.slug, day])}
+    if club_selectors.season_covering(club, day) is None:
+        query = urlencode({"date": day.isoformat(), "next": _new_url(club, choices)})
+        url = f"{reverse('clubs:season_new', args=[club.slug])}?{query}"
+        return {"season_offer": {"date": day, "url": url}}
+    return {}
+
+
+def _add_guest(request, club: Club):
+    """A guest (a new player of the club) added from the form, then checked as present; the
+    director's other choices are kept."""
+    choices = _choices(request.POST)
+    guest_form = GuestForm(request.POST)
+    if guest_form.is_valid():
+        try:
+            guest = club_services.player_create(
+                club=club, name=guest_form.cleaned_data["name"], actor=request.user
+            )
+        except ValidationError as error:
+            guest_form.add_service_error(error)
+        else:
+            choices["players"] = [*choices.get("players", []), str(guest.pk)]
+            return redirect(_new_url(club, choices))
+    form = _night_form(club, initial=choices)
+    return _render_new(request, club, form, guest_form=guest_form, status=400)
+
+
+@doors
+@require_http_methods(["GET", "POST"])
+def night_new(request, slug: str):
+    """A director starts a night: the date, the players present, the movement and its
+    options. "Check all" and "Clear" (buttons, so that they work without JavaScript) and a
+    guest's name come back to the form with the choices kept."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    if request.method == "GET":
+        return _render_new(request, club, _night_form(club, initial=_choices(request.GET)))
+    if "add_guest" in request.POST or request.POST.get(GuestForm().add_prefix("name"), "").strip():
+        return _add_guest(request, club)
+    if request.POST.get("check") in ("all", "none"):
+        choices = _choices(request.POST)
+        form = _night_form(club, initial=choices)
+        choices["players"] = form.player_ids if request.POST["check"] == "all" else []
+        return _render_new(request, club, _night_form(club, initial=choices))
+    form = _night_form(club, request.POST)
+    extra: dict = {}
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            night = services.night_start(club=club, actor=request.user, **data)
+        except ValidationError as error:
+            if "date" in getattr(error, "error_dict", {}):
+                extra = _date_trouble(club, data["date"], _choices(request.POST))
+            form.add_service_error(error)
+        else:
+            return redirect("nights:night", slug=club.slug, day=night.session.date)
+    return _render_new(request, club, form, status=400, **extra)
+
+
+def _night(club: Club, day: date) -> Night:
+    return get_object_or_404(
+        Night.objects.select_related("session__club", "session__season"),
+        session__club=club,
+        session__date=day,
+    )
+
+
+def _seating_tables(night: Night, count: int) -> int:
+    """The rows of the seating form: enough tables for everyone present."""
+    return max(1, -(-count // 4))
+
+
+def _render_night(request, club, night, *, seating_form=None, update_form=None, status=200):
+    plan = selectors.night_plan(night=night)
+    results = selectors.night_results(night=night, plan=plan)
+    is_director = club_selectors.can_direct(request.user, club.pk)
+    started = [round for round in plan.rounds if round.started]
+    planned = [round for round in plan.rounds if not round.started]
+    season = f"?season={night.session.season_id}" if night.session.season_id else ""
+    urls = {pk: reverse("scoring:player", args=[club.slug, pk]) + season for pk in plan.players}
+    context = {
+        "club": club,
+        "night": night,
+        "session": night.session,
+        "plan": plan,
+        "current": started[-1] if started else None,
+        "earlier": started[:-1],
+        "planned": planned,
+        "lines": [(line, urls.get(line.line.player_id)) for line in results.lines],
+        "groups": [
+            (name, [(line, urls.get(line.line.player_id)) for line in lines])
+            for name, lines in results.groups.items()
+        ],
+        "is_director": is_director,
+        "fixed": night.movement == Movement.FIXED,
+    }
+    if is_director:
+        if night.movement == Movement.FIXED and not plan.next.waiting and seating_form is None:
+            rows = _seating_tables(night, len(plan.players))
+            seating_form = SeatingForm(players=plan.players, tables=rows)
+        if update_form is None:
+            update_form = NightUpdateForm(night=night, players=plan.players)
+        context.update({"seating_form": seating_form, "update_form": update_form})
+    return render(request, "nights/night.html", context, status=status)
+
+
+@doors
+def night_page(request, slug: str, day: date):
+    """The night: who is present, the round being played, earlier and planned rounds, and
+    the results; for directors, the button that starts the next round."""
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    return _render_night(request, club, _night(club, day))
+
+
+@doors
+@require_POST
+def round_start(request, slug: str, day: date):
+    """A director starts the night's next round (fixed movement: as seated on the form). A
+    second tap for the same round is refused by the service and said as a message."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    seating = None
+    form = None
+    if night.movement == Movement.FIXED:
+        players = selectors.present(night=night)
+        form = SeatingForm(
+            request.POST, players=players, tables=_seating_tables(night, len(players))
+        )
+        if not form.is_valid():
+            return _render_night(request, club, night, seating_form=form, status=400)
+        seating = form.seating()
+    try:
+        round = services.night_round_start(night=night, seating=seating, actor=request.user)
+    except ValidationError as error:
+        errors = getattr(error, "error_dict", {})
+        if form is not None and "round" not in errors:
+            form.add_service_error(error)
+            return _render_night(request, club, night, seating_form=form, status=400)
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, gettext("Round %(n)s started.") % {"n": round.number})
+    return redirect("nights:night", slug=club.slug, day=day)
+
+
+@doors
+@require_POST
+def night_settings(request, slug: str, day: date):
+    """A director sets the night's rounds, prizes and each player's prize group."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    form = NightUpdateForm(request.POST, night=night, players=selectors.present(night=night))
+    if form.is_valid():
+        try:
+            services.night_update(
+                night=night,
+                rounds=form.cleaned_data["rounds"],
+                prizes=form.cleaned_data["prizes"],
+                groups=form.groups(),
+            )
+        except ValidationError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, gettext("The night's settings were saved."))
+            return redirect("nights:night", slug=club.slug, day=day)
+    return _render_night(request, club, night, update_form=form, status=400)

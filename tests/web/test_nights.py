@@ -1,0 +1,412 @@
+"""The club night's pages: start a night, the night page, start each round, seat a round by
+hand, set the prizes and prize groups; who may see and do what; the links to a night."""
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from clubs.models import Player
+from clubs.selectors import active_players_of
+from clubs.services import player_create
+from matches.models import Match
+from nights.models import Night, NightPlayer, Round
+from nights.services import night_round_start, night_start
+from tests.web.conftest import DAY, play
+
+pytestmark = pytest.mark.django_db
+
+NS_WIN = [("3NT", "N", 9), ("1C", "E", 6), ("2H", "S", 8), ("1S", "W", 6)]
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_behind():
+    """A page asked in another language leaves it active in this thread; the next tests
+    (the services' messages) expect the default."""
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture
+def eight(club, players):
+    """Eight active players of the club (the six of ``players`` and two more)."""
+    return players + [player_create(club=club, name=name) for name in ("Georgia", "Hector")]
+
+
+@pytest.fixture
+def night(club, eight):
+    return night_start(club=club, date=DAY, players=eight, movement="round_robin", rounds=3)
+
+
+@pytest.fixture
+def fixed_night(club, eight):
+    return night_start(club=club, date=DAY, players=eight[:6], movement="fixed", rounds=2)
+
+
+@pytest.fixture
+def member(django_user_model, club):
+    user = django_user_model.objects.create_user("member", password="pw")
+    player_create(club=club, name="Member", user=user)
+    return user
+
+
+@pytest.fixture
+def other_director(django_user_model, make_club):
+    from clubs.services import club_create
+
+    user = django_user_model.objects.create_user("other", password="pw")
+    club_create(creator=user, name="Other Club", slug="other", country="GR", public=True)
+    return user
+
+
+def new_url(club):
+    return reverse("nights:new", args=[club.slug])
+
+
+def night_url(night):
+    return reverse("nights:night", args=[night.session.club.slug, night.session.date])
+
+
+def round_url(night):
+    return reverse("nights:round_start", args=[night.session.club.slug, night.session.date])
+
+
+def settings_url(night):
+    return reverse("nights:settings", args=[night.session.club.slug, night.session.date])
+
+
+def form_data(players, **changes):
+    data = {
+        "date": DAY.isoformat(),
+        "players": [str(p.pk) for p in players],
+        "movement": "round_robin",
+        "remainder": "sit_out",
+        "rounds": "3",
+        "tie_rule": "below",
+        "prizes": "3",
+    }
+    data.update(changes)
+    return data
+
+
+# --- who may see and do what -----------------------------------------------------------
+
+
+def test_the_new_night_page_is_for_directors_only(client, club, member, other_director):
+    url = new_url(club)
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("clubs:login"))
+    client.force_login(member)
+    assert client.get(url).status_code == 403
+    assert client.post(url, {}).status_code == 403
+    client.force_login(other_director)
+    assert client.get(url).status_code == 403
+    assert client.get(reverse("nights:new", args=["no-such-club"])).status_code == 404
+
+
+def test_the_night_page_is_open_to_readers_but_its_actions_to_directors(
+    client, club, night, member, other_director
+):
+    response = client.get(night_url(night))
+    assert response.status_code == 200
+    assert b"Start round 1" not in response.content
+    for who in (None, member, other_director):
+        if who is not None:
+            client.force_login(who)
+        round_response = client.post(round_url(night))
+        settings_response = client.post(settings_url(night), {"rounds": "2", "prizes": "1"})
+        expected = 302 if who is None else 403
+        assert round_response.status_code == expected
+        assert settings_response.status_code == expected
+    assert not Round.objects.exists()
+    night.refresh_from_db()
+    assert (night.rounds, night.prizes) == (3, 3)
+    # No night on another date, and another club has none.
+    other = reverse("nights:night", args=[club.slug, "2025-03-15"])
+    assert client.get(other).status_code == 404
+    assert client.get(reverse("nights:night", args=["other", DAY])).status_code == 404
+
+
+def test_a_private_clubs_night_needs_a_member(client, club, night, member, other_director):
+    club.public = False
+    club.save()
+    response = client.get(night_url(night))
+    assert response.status_code == 302
+    client.force_login(other_director)
+    assert client.get(night_url(night)).status_code == 403
+    client.force_login(member)
+    assert client.get(night_url(night)).status_code == 200
+
+
+# --- start a night -----------------------------------------------------------------------
+
+
+def test_the_new_night_form_lists_the_active_players_and_suggests(client, director, club, eight):
+    client.force_login(director)
+    html = client.get(new_url(club)).content.decode()
+    for player in eight:
+        assert f'value="{player.pk}"' in html
+    assert f'name="date" value="{club.today().isoformat()}"' in html
+    assert 'value="round_robin"' in html and "checked" in html
+    assert 'name="prizes" value="3"' in html
+
+
+def test_a_director_starts_a_night_then_its_rounds(client, director, club, eight):
+    client.force_login(director)
+    chosen = list(reversed(eight))  # the order posted is the order shown; here reversed
+    response = client.post(new_url(club), form_data(chosen, rounds=""))
+    night = Night.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == night_url(night)
+    # Rounds left empty: a round-robin of 8 suggests 6.
+    assert night.rounds == 6
+    assert list(
+        NightPlayer.objects.filter(night=night)
+        .order_by("position")
+        .values_list("player_id", flat=True)
+    ) == sorted(p.pk for p in eight)  # in the order the form shows them (by name)
+
+    html = client.get(night_url(night)).content.decode()
+    assert "Start round 1" in html
+    assert "Rounds to come" in html
+    response = client.post(round_url(night))
+    assert response.status_code == 302
+    round = Round.objects.get(night=night)
+    assert round.number == 1
+    assert round.matches.count() == 2
+    response = client.get(night_url(night))
+    html = response.content.decode()
+    assert "Round 1 started." in html
+    assert "1 of 6" in html
+    for match in round.matches.all():
+        assert reverse("matches:table", args=[match.pk]) in html
+    assert "Round 1 is still being played at table 1, 2." in html
+
+    # A second tap for the same round: no second round, no 500, the reason as a message.
+    response = client.post(round_url(night), follow=True)
+    assert response.status_code == 200
+    assert Round.objects.filter(night=night).count() == 1
+    assert Match.objects.filter(table__session=night.session).count() == 2
+    assert "Round 1 is still being played" in response.content.decode()
+
+    for match in round.matches.all():
+        play(match, NS_WIN)
+    client.post(round_url(night))
+    assert Round.objects.filter(night=night).count() == 2
+    html = client.get(night_url(night)).content.decode()
+    assert "Earlier rounds" in html
+    assert "2 of 6" in html
+
+
+def test_the_readers_see_sheets_not_table_pages(client, night):
+    round = night_round_start(night=night)
+    html = client.get(night_url(night)).content.decode()
+    for match in round.matches.all():
+        assert reverse("matches:sheet", args=[match.pk]) in html
+        assert reverse("matches:table", args=[match.pk]) not in html
+    assert "Start round" not in html
+
+
+def test_the_new_night_forms_errors_are_on_their_fields(client, director, club, eight):
+    client.force_login(director)
+    response = client.post(
+        new_url(club),
+        form_data(eight[:3], rounds="0", prizes="x", date="not a date", movement="dance"),
+    )
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert set(form.errors) >= {"date", "rounds", "prizes", "movement"}
+    # Shape right, rules wrong: the service's error lands on its field.
+    response = client.post(new_url(club), form_data(eight[:3]))
+    assert response.status_code == 400
+    assert "players" in response.context["form"].errors
+    assert "A night is for 4 to 60 players; 3 are checked." in response.content.decode()
+    assert not Night.objects.exists()
+
+
+def test_a_date_no_season_covers_offers_one(client, director, club, eight):
+    client.force_login(director)
+    response = client.post(new_url(club), form_data(eight, date="2026-09-01"))
+    assert response.status_code == 400
+    assert "date" in response.context["form"].errors
+    offer = response.context["season_offer"]
+    assert offer["url"].startswith(
+        reverse("clubs:season_new", args=[club.slug]) + "?date=2026-09-01"
+    )
+    assert "nights%2Fnew" in offer["url"]
+    assert offer["url"] in response.content.decode().replace("&amp;", "&")
+
+
+def test_a_second_night_on_a_date_links_to_the_first(client, director, club, night, eight):
+    client.force_login(director)
+    response = client.post(new_url(club), form_data(eight))
+    assert response.status_code == 400
+    assert "already has a night" in str(response.context["form"].errors["date"])
+    assert f'href="{night_url(night)}"' in response.content.decode()
+    assert Night.objects.count() == 1
+
+
+def test_check_all_and_clear_work_without_javascript(client, director, club, eight):
+    client.force_login(director)
+    response = client.post(new_url(club), {**form_data([], movement="fixed"), "check": "all"})
+    assert response.status_code == 200
+    form = response.context["form"]
+    active = active_players_of(club)
+    assert sorted(form["players"].value()) == sorted(str(p.pk) for p in active)
+    assert len(active) > len(eight)  # the director's own player too
+    assert form["movement"].value() == "fixed"
+    response = client.post(new_url(club), {**form_data(eight), "check": "none"})
+    assert response.context["form"]["players"].value() == []
+    assert not Night.objects.exists()
+
+
+def test_a_guest_is_added_and_comes_back_checked(client, director, club, eight):
+    client.force_login(director)
+    data = {**form_data(eight[:2], movement="winners_move"), "guest-name": "Zoe Guest"}
+    response = client.post(new_url(club), data)
+    assert response.status_code == 302
+    guest = Player.objects.get(name="Zoe Guest")
+    response = client.get(response["Location"])
+    form = response.context["form"]
+    assert sorted(form["players"].value()) == sorted(str(p.pk) for p in [*eight[:2], guest])
+    assert form["movement"].value() == "winners_move"
+    # An empty guest name is an error on the guest's field.
+    response = client.post(new_url(club), {**form_data(eight), "add_guest": "1"})
+    assert response.status_code == 400
+    assert "name" in response.context["guest_form"].errors
+
+
+# --- the fixed movement's seating form ---------------------------------------------------
+
+
+def test_a_fixed_round_is_seated_on_the_form(client, director, fixed_night, eight):
+    client.force_login(director)
+    html = client.get(night_url(fixed_night)).content.decode()
+    assert 'name="t1_north"' in html and 'name="t2_west"' in html
+    a, b, c, d, e, f = (str(p.pk) for p in eight[:6])
+    seating = {"t1_number": "3", "t1_north": a, "t1_east": b, "t1_south": c, "t1_west": d}
+    # A player seated twice: the engine's error, shown on the page, nothing started.
+    twice = {**seating, "t2_number": "4", "t2_north": a, "t2_east": e}
+    response = client.post(round_url(fixed_night), twice)
+    assert response.status_code == 400
+    assert response.context["seating_form"].non_field_errors()
+    assert not Round.objects.exists()
+    # Nothing seated.
+    response = client.post(round_url(fixed_night), {})
+    assert response.status_code == 400
+    assert "Seat at least one table." in response.content.decode()
+    # A table number that is no number: the field's error.
+    response = client.post(round_url(fixed_night), {**seating, "t1_number": "x"})
+    assert response.status_code == 400
+    assert "t1_number" in response.context["seating_form"].errors
+
+    response = client.post(round_url(fixed_night), seating)
+    assert response.status_code == 302
+    round = Round.objects.get()
+    match = round.matches.get()
+    assert match.table.number == 3
+    assert [match.north_id, match.east_id, match.south_id, match.west_id] == [
+        int(x) for x in (a, b, c, d)
+    ]
+    assert sorted(round.sitting_out) == sorted(int(x) for x in (e, f))
+    html = client.get(night_url(fixed_night)).content.decode()
+    assert "Sitting out:" in html
+
+
+def test_a_table_of_two_is_seated_north_and_east(client, director, fixed_night, eight):
+    client.force_login(director)
+    a, b = (str(p.pk) for p in eight[:2])
+    response = client.post(round_url(fixed_night), {"t1_north": a, "t1_east": b})
+    assert response.status_code == 302
+    assert Round.objects.get().matches.get().kind == "two_player"
+
+
+# --- results, prizes and groups ----------------------------------------------------------
+
+
+def test_prizes_and_groups_are_set_on_the_night_page(client, director, night, eight):
+    client.force_login(director)
+    round = night_round_start(night=night)
+    for match in round.matches.all():
+        play(match, NS_WIN)
+    data = {"rounds": "4", "prizes": "1"}
+    data |= {
+        f"group_{p.pk}": ("Ladies" if p.name in ("Anna", "Chloe", "Eva") else "") for p in eight
+    }
+    response = client.post(settings_url(night), data)
+    assert response.status_code == 302
+    night.refresh_from_db()
+    assert (night.rounds, night.prizes) == (4, 1)
+    assert set(
+        NightPlayer.objects.filter(group="Ladies").values_list("player__name", flat=True)
+    ) == {
+        "Anna",
+        "Chloe",
+        "Eva",
+    }
+    response = client.get(night_url(night))
+    html = response.content.decode()
+    assert "Prize group: Ladies" in html
+    assert "<strong>Prize</strong>" in html
+    results = response.context["lines"]
+    winners = [line for line, _url in results if line.prize]
+    assert winners and all(line.line.rank == 1 for line in winners)
+    assert (
+        reverse("scoring:player", args=[night.session.club.slug, winners[0].line.player_id]) in html
+    )
+
+
+def test_the_settings_forms_errors(client, director, night, eight):
+    client.force_login(director)
+    night_round_start(night=night)
+    response = client.post(settings_url(night), {"rounds": "abc", "prizes": "-1"})
+    assert response.status_code == 400
+    assert {"rounds", "prizes"} <= set(response.context["update_form"].errors)
+    # Fewer rounds than started: the service's error on the field.
+    for match in Round.objects.get().matches.all():
+        play(match, NS_WIN)
+    night_round_start(night=night)
+    response = client.post(settings_url(night), {"rounds": "1", "prizes": "3"})
+    assert response.status_code == 400
+    assert response.context["update_form"].errors["rounds"] == ["Give a whole number from 2 to 60."]
+    night.refresh_from_db()
+    assert night.rounds == 3
+    long = "x" * 41
+    response = client.post(
+        settings_url(night), {"rounds": "3", "prizes": "3", f"group_{eight[0].pk}": long}
+    )
+    assert response.status_code == 400
+    assert f"group_{eight[0].pk}" in response.context["update_form"].errors
+
+
+# --- links and languages -----------------------------------------------------------------
+
+
+def test_the_club_page_and_session_sheet_link_the_night(client, director, club, night):
+    html = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
+    assert night_url(night) in html
+    assert new_url(club) not in html
+    sheet = client.get(reverse("clubs:session", args=[club.slug, DAY])).content.decode()
+    assert f'href="{night_url(night)}"' in sheet
+    client.force_login(director)
+    html = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
+    assert new_url(club) in html
+
+
+def test_a_session_without_a_night_links_none(client, club, new_match):
+    new_match()
+    sheet = client.get(reverse("clubs:session", args=[club.slug, DAY])).content.decode()
+    assert "/nights/" not in sheet
+
+
+@pytest.mark.parametrize(
+    ("language", "word"),
+    [("en", "Start round 1"), ("el", "γύρο"), ("pl", "rund"), ("es", "ronda"), ("nl", "ronde")],
+)
+def test_the_pages_speak_every_language(client, director, club, night, language, word):
+    client.force_login(director)
+    client.post(reverse("set_language"), {"language": language})
+    html = client.get(night_url(night)).content.decode()
+    assert f'<html lang="{language}">' in html
+    assert word in html.lower() or word in html
+    assert client.get(new_url(club)).status_code == 200
