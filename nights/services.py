@@ -78,7 +78,6 @@ def night_start(
     remainder: str = Remainder.SIT_OUT,
     tie_rule: str = TieRuleChoice.BELOW,
     prizes: int = 3,
-    actor: Actor = None,
 ) -> Night:
     """A club night on ``date`` (its session created if needed) for ``players``, in the
     director's order, seated by ``movement`` over ``rounds`` rounds. Errors name ``date``,

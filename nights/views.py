@@ -108,7 +108,7 @@ def night_new(request, slug: str):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            night = services.night_start(club=club, actor=request.user, **data)
+            night = services.night_start(club=club, **data)
         except ValidationError as error:
             if "date" in getattr(error, "error_dict", {}):
                 extra = _date_trouble(club, data["date"], _choices(request.POST))
