@@ -2,7 +2,7 @@
 tables (started, or as the movement plans them), what the next round will be, the night's
 results with its prizes, and each player's guide card."""
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import cast
 
 from django.db.models import Prefetch, QuerySet
@@ -231,18 +231,11 @@ class NightResults:
     groups: dict[str, list[ResultLine]] = field(default_factory=dict)
 
 
-def _ranked(
-    parts: list[NightMatch], prizes: int, groups: dict[int, str], unplayed: set[int]
-) -> list[ResultLine]:
-    """The lines of ``parts``; a player in ``unplayed`` (given a line of 0 before their first
-    match) has no unfinished match either."""
+def _ranked(parts: list[NightMatch], present: dict[int, Seated], prizes: int) -> list[ResultLine]:
+    names = ((pk, player.name) for pk, player in present.items())
     return [
-        ResultLine(
-            replace(line, open=0) if line.player_id in unplayed else line,
-            groups.get(line.player_id, ""),
-            line.rank <= prizes and line.matches > 0,
-        )
-        for line in rank_night(parts)
+        ResultLine(line, present[line.player_id].group, line.rank <= prizes and line.matches > 0)
+        for line in rank_night(parts, names)
     ]
 
 
@@ -263,17 +256,13 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
                     parts.append(
                         NightMatch(player.id, player.name, sign * net, complete, round.number)
                     )
-    seen = {part.player_id for part in parts}
-    unplayed = {pk for pk in plan.players if pk not in seen}
-    parts += [NightMatch(pk, plan.players[pk].name, 0, False) for pk in unplayed]
-    groups = {pk: player.group for pk, player in plan.players.items() if player.group}
-    lines = _ranked(parts, night.prizes, groups, unplayed)
-    by_group = {
-        name: _ranked(
-            [p for p in parts if groups.get(p.player_id) == name], night.prizes, groups, unplayed
+    lines = _ranked(parts, plan.players, night.prizes)
+    by_group = {}
+    for name in sorted({player.group for player in plan.players.values() if player.group}):
+        members = {pk: p for pk, p in plan.players.items() if p.group == name}
+        by_group[name] = _ranked(
+            [p for p in parts if p.player_id in members], members, night.prizes
         )
-        for name in sorted(set(groups.values()))
-    }
     return NightResults(lines, by_group)
 
 

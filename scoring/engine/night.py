@@ -35,12 +35,17 @@ class NightLine:
     best_round: int | None = None
 
 
-def rank_night(parts: Iterable[NightMatch]) -> list[NightLine]:
-    """The night's lines, by rank then name (then player, for two of one name)."""
+def rank_night(
+    parts: Iterable[NightMatch], present: Iterable[tuple[int, str]] = ()
+) -> list[NightLine]:
+    """The night's lines, by rank then name (then player, for two of one name). Each player
+    ``present`` (id, name) has a line even before their first match: nothing played, net 0."""
     totals: dict[int, list[int]] = {}
     names: dict[int, str] = {}
     bests: dict[int, int | None] = {}
     best_rounds: dict[int, int | None] = {}
+    for pk, name in present:
+        names[pk], totals[pk], bests[pk] = name, [0, 0, 0], None
     for part in parts:
         names.setdefault(part.player_id, part.name)
         line = totals.setdefault(part.player_id, [0, 0, 0])

@@ -88,3 +88,11 @@ def test_the_best_round_is_the_first_round_of_the_best_complete_net():
     a, b = rank_night(parts)
     assert (a.best, a.best_round) == (500, 2)
     assert (b.best, b.best_round, b.matches, b.open) == (None, None, 0, 1)
+
+
+def test_a_player_present_has_a_line_before_any_match():
+    lines = rank_night([NightMatch(1, "A", -50, True, round=1)], [(1, "A"), (2, "B")])
+    assert [(line.player_id, line.rank, line.net, line.matches, line.open) for line in lines] == [
+        (2, 1, 0, 0, 0),
+        (1, 2, -50, 1, 0),
+    ]
