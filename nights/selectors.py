@@ -2,6 +2,7 @@
 tables (started, or as the movement plans them), what the next round will be, the night's
 results with its prizes, and each player's guide card."""
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -181,7 +182,8 @@ def next_round(*, night: Night, started: list[NightRound], players: dict[int, Se
     elif night.movement == Movement.WINNERS_MOVE and not started:
         plan = first_round(ids, cast(Remainder, night.remainder))
     elif night.movement == Movement.WINNERS_MOVE:
-        plan = winners_move(_as_plan(started[-1]), _moved_up(started[-1], night.tie_rule))
+        sat_out = Counter(player.id for round in started for player in round.sitting_out)
+        plan = winners_move(_as_plan(started[-1]), _moved_up(started[-1], night.tie_rule), sat_out)
     else:
         return Next(number)
     return Next(number, _as_round(plan, number, players))

@@ -37,6 +37,9 @@ rubber). Table 1 is the top table.
   single table of four, the losers who would come to it), who join the end of the queue; a
   table of two (when the round had one) takes the first two of the queue, the rest sit out.
   Results at a table of two move nobody. Table numbers stay; a round needs a table of four.
+  Given ``sat_out`` (each player's sit-outs so far), a player the queue would leave out again
+  changes places with a seated player who has sat out less (``_rotate_sit_outs``), so that
+  sit-outs rotate as in the round-robin.
 - ``moving_side(winner, below_ns=, below_ew=, tie_rule=)``: the side that moves up from a
   table, a tie settled by the director's rule ("below": more below the line; "ns": N-S).
 - ``check_round(round, players)``: raises ``InvalidInput`` when a seat is empty, a player is
@@ -552,8 +555,14 @@ def moving_side(winner: str, *, below_ns: int, below_ew: int, tie_rule: TieRule 
     return Side.NS
 
 
-def winners_move(previous_round: Round[P], winners: Mapping[int, Side | str]) -> Round[P]:
-    """The round after ``previous_round`` in the progressive movement (module doc)."""
+def winners_move(
+    previous_round: Round[P],
+    winners: Mapping[int, Side | str],
+    sat_out: Mapping[P, int] | None = None,
+) -> Round[P]:
+    """The round after ``previous_round`` in the progressive movement (module doc); with
+    ``sat_out`` (how many rounds each player has sat out so far), sit-outs rotate
+    (``_rotate_sit_outs``)."""
     seated = previous_round.players
     check_round(previous_round, (*seated, *previous_round.sitting_out))
     fours = sorted((t for t in previous_round.tables if not t.two_player), key=lambda t: t.number)
@@ -579,4 +588,26 @@ def winners_move(previous_round: Round[P], winners: Mapping[int, Side | str]) ->
     for table in twos:
         tables.append(Table(table.number, queue[0], queue[1]))
         queue = queue[2:]
-    return Round(tuple(tables), tuple(queue))
+    after = Round(tuple(tables), tuple(queue))
+    return after if sat_out is None else _rotate_sit_outs(after, sat_out)
+
+
+def _rotate_sit_outs(round: Round[P], sat_out: Mapping[P, int]) -> Round[P]:
+    """``round`` with each player sitting out who has sat out more often than someone seated
+    at a table of four swapped into that player's seat: the one who has sat out least, looked
+    for from the last table of four up (the losers' end), seats N, E, S, W in turn. So those
+    who sit out have sat out no more than anyone seated, and the counts of any two players
+    differ by at most one after every round (when they did before it)."""
+    tables = {table.number: list(table.seats) for table in round.tables}
+    bottom_up = sorted((t.number for t in round.tables if not t.two_player), reverse=True)
+    out = list(round.sitting_out)
+    for i, player in enumerate(out):
+        seats = [(number, k) for number in bottom_up for k in range(4)]
+        number, k = min(seats, key=lambda place: sat_out.get(tables[place[0]][place[1]][1], 0))
+        seat, seated = tables[number][k]
+        if sat_out.get(seated, 0) < sat_out.get(player, 0):
+            tables[number][k], out[i] = (seat, player), seated
+    return Round(
+        tuple(Table(number, *(p for _, p in seats)) for number, seats in tables.items()),
+        tuple(out),
+    )

@@ -236,3 +236,14 @@ def test_update_refuses_fewer_rounds_than_started_and_strangers(club):
         night_update(night=night, groups={999999: "A"})
     assert "groups" in error.value.message_dict
     assert night_update(night=night, rounds=5).rounds == 5
+
+
+def test_winners_move_rotates_who_sits_out(club):
+    night, players = start(club, 14, movement="winners_move", rounds=5)
+    out = []
+    for _ in range(5):
+        round = night_round_start(night=night)
+        out += round.sitting_out
+        play_round(round)  # N-S win everywhere: the same losers would drop out every time
+        counts = [out.count(p.pk) for p in players]
+        assert max(counts) - min(counts) <= 1

@@ -413,3 +413,35 @@ def test_a_six_round_night_spreads_partners_and_opponents(count: int, remainder:
 )
 def test_the_moving_side_is_the_winner_or_the_tie_rule(winner, below_ns, below_ew, rule, side):
     assert moving_side(winner, below_ns=below_ns, below_ew=below_ew, tie_rule=rule) is side
+
+
+@settings(max_examples=60, deadline=None)
+@given(progressive_nights())
+def test_winners_move_rotates_sit_outs_given_the_counts(
+    night: tuple[Round[int], list[dict[int, str]]],
+) -> None:
+    round, results = night
+    players = sorted([*round.players, *round.sitting_out])
+    sat_out = Counter(round.sitting_out)
+    for winners in results:
+        after = winners_move(round, winners, sat_out)
+        check_round(after, players)
+        assert len(after.sitting_out) == len(round.sitting_out)
+        assert [(t.number, t.two_player) for t in after.tables] == [
+            (t.number, t.two_player) for t in round.tables
+        ]
+        sat_out.update(after.sitting_out)
+        counts = [sat_out[p] for p in players]
+        assert max(counts) - min(counts) <= 1
+        assert winners_move(round, winners, sat_out - Counter(after.sitting_out)) == after
+        round = after
+
+
+def test_a_loser_who_sat_out_before_changes_places_with_one_who_has_not() -> None:
+    # K and L come in and F and H, the losers at table 2, sit out. When F and H lose at the
+    # last table again, those who sit out next are two who never have.
+    round = Round((Table(1, *"ABCD"), Table(2, *"EFGH")), ("K", "L"))
+    plain = winners_move(round, {1: "NS", 2: "NS"})
+    assert plain.sitting_out == ("F", "H")
+    again = winners_move(plain, {1: "NS", 2: "EW"}, Counter({"K": 1, "L": 1, "F": 1, "H": 1}))
+    assert not {"F", "H", "K", "L"} & set(again.sitting_out)
