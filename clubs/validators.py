@@ -92,3 +92,13 @@ def as_date(value: Any, *, field: str) -> datetime.date:
     if parsed is None:
         raise ValidationError({field: [_("A date is required, e.g. 2025-03-14.")]})
     return parsed
+
+
+def folded(text: str) -> str:
+    """``text`` without case or accents, for finding or sorting names: "Dímitris" ->
+    "dimitris", so that Óscar sorts among the O's."""
+    return "".join(
+        char
+        for char in unicodedata.normalize("NFKD", text.casefold())
+        if not unicodedata.combining(char)
+    )

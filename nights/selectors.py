@@ -8,6 +8,7 @@ from typing import cast
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Club
 from matches.models import Match, MatchStatus
@@ -170,7 +171,11 @@ def next_round(*, night: Night, started: list[NightRound], players: dict[int, Se
     if started and not started[-1].finished:
         return Next(
             number,
-            waiting=_("Round %(round)s is still being played at table %(tables)s.")
+            waiting=ngettext(
+                "Round %(round)s is still being played at table %(tables)s.",
+                "Round %(round)s is still being played at tables %(tables)s.",
+                len(started[-1].playing_at),
+            )
             % {
                 "round": started[-1].number,
                 "tables": ", ".join(str(n) for n in started[-1].playing_at),

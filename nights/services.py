@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Membership, Player, Table
 from clubs.services import Actor, session_ensure, table_create
 from clubs.signals import club_changed
-from clubs.validators import clean_name
+from clubs.validators import clean_name, folded
 from matches.messages import engine_message
 from matches.models import Match, MatchStatus
 from matches.services import match_create
@@ -126,17 +126,27 @@ def _table(night: Night, number: int, seats: int) -> Table:
 
 @transaction.atomic
 def night_round_start(
-    *, night: Night, seating: PlannedRound[int] | None = None, actor: Actor | str = None
+    *,
+    night: Night,
+    seating: PlannedRound[int] | None = None,
+    number: int | None = None,
+    actor: Actor | str = None,
 ) -> Round:
     """Start the night's next round: a match at each of its tables (a Chicago at a table of
     four, a two-player Draw Bridge rubber at a table of two), seated as the movement plans,
     or as ``seating`` says when the director seats the tables by hand (fixed movement; the
-    players present not seated sit out). Errors name ``round`` (the last round still playing,
-    or every round played) or ``seating``."""
+    players present not seated sit out). ``number``, when given, is the round the caller means
+    to start (a page's button): a stale one is refused. Errors name ``round`` (that round
+    already started, the last round still playing, or every round played) or ``seating``."""
     # One round at a time: a second tap waits here, then finds the round started.
     Night.objects.select_for_update().filter(pk=night.pk).first()
     plan = night_plan(night=night)
     upcoming = plan.next
+    if number is not None and number != upcoming.number:
+        message = _("Round %(round)s has already started.")
+        if number > upcoming.number:
+            message = _("Round %(round)s cannot start before the rounds ahead of it.")
+        raise ValidationError({"round": [message % {"round": number}]})
     if upcoming.waiting:
         raise ValidationError({"round": [upcoming.waiting]})
     if night.movement != Movement.FIXED:
@@ -154,10 +164,13 @@ def night_round_start(
         try:
             check_round(seating, plan.players)
         except InvalidInput as error:
+            player = error.params.get("player")  # the engine names a player by id
+            if isinstance(player, int) and player in plan.players:
+                error.params["player"] = plan.players[player].name
             raise ValidationError({"seating": [engine_message(error)]}) from None
         numbers = [table.number for table in seating.tables]
         if len(set(numbers)) != len(numbers):
-            raise ValidationError({"seating": [_("A table is seated twice.")]})
+            raise ValidationError({"seating": [_("Two tables have the same number.")]})
         tables = [
             (table.number, {seat.value: pk for seat, pk in table.seats}) for table in seating.tables
         ]
@@ -193,13 +206,21 @@ def night_update(
     night.save(update_fields=["rounds", "prizes"])
     if groups is not None:
         present = {row.player_id: row for row in NightPlayer.objects.filter(night=night)}
+        # One group whatever the case or accents it is typed in: its first spelling, the
+        # groups kept before those given.
+        spelled = {
+            folded(row.group): row.group
+            for pk, row in present.items()
+            if row.group and pk not in groups
+        }
         changed = []
         for pk, name in groups.items():
             row = present.get(pk)
             if row is None:
                 message = _("Player %(id)s is not at this night.")
                 raise ValidationError({"groups": [message % {"id": pk}]})
-            row.group = clean_name(name, field="groups") if name else ""
+            name = clean_name(name, field="groups") if name else ""
+            row.group = spelled.setdefault(folded(name), name) if name else ""
             changed.append(row)
         NightPlayer.objects.bulk_update(changed, ["group"])
     club_changed.send(sender=Club, club_ids=[night.session.club_id])

@@ -20,6 +20,7 @@ from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
 from clubs.models import Club
+from clubs.validators import folded
 from matches.forms import GuestForm
 from nights import selectors, services
 from nights.forms import NightForm, NightUpdateForm, SeatingForm
@@ -44,7 +45,7 @@ def _new_url(club: Club, choices: dict) -> str:
 
 
 def _night_form(club: Club, data=None, initial=None) -> NightForm:
-    players = list(club_selectors.active_players_of(club).order_by("name", "id"))
+    players = sorted(club_selectors.active_players_of(club), key=lambda p: (folded(p.name), p.pk))
     return NightForm(data, players=players, today=club.today(), initial=initial or {})
 
 
@@ -74,10 +75,12 @@ def _add_guest(request, club: Club):
     choices = _choices(request.POST)
     guest_form = GuestForm(request.POST)
     if guest_form.is_valid():
+        name = guest_form.cleaned_data["name"]
+        # A name already on the list is that player, checked, not a second one of that name.
+        guest = club_selectors.active_players_of(club).filter(name__iexact=name).first()
         try:
-            guest = club_services.player_create(
-                club=club, name=guest_form.cleaned_data["name"], actor=request.user
-            )
+            if guest is None:
+                guest = club_services.player_create(club=club, name=name, actor=request.user)
         except ValidationError as error:
             guest_form.add_service_error(error)
         else:
@@ -191,7 +194,13 @@ def round_start(request, slug: str, day: date):
             return _render_night(request, club, night, seating_form=form, status=400)
         seating = form.seating()
     try:
-        round = services.night_round_start(night=night, seating=seating, actor=request.user)
+        number = request.POST.get("round", "")
+        round = services.night_round_start(
+            night=night,
+            seating=seating,
+            number=int(number) if number.isdigit() and len(number) < 4 else None,
+            actor=request.user,
+        )
     except ValidationError as error:
         errors = getattr(error, "error_dict", {})
         if form is not None and "round" not in errors:

@@ -6,7 +6,6 @@ Reading a ladder never computes it: these return the rows of the season's latest
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -16,6 +15,7 @@ from django.db.models import Exists, F, Max, OuterRef, QuerySet
 from django.db.models.functions import Lower
 
 from clubs.models import Player, Season
+from clubs.validators import folded
 from matches.models import SEAT_FIELDS, Match, MatchStatus, played_by
 from scoring.engine import Side, side_net
 
@@ -35,15 +35,6 @@ LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
     "average": (("average", "-position"), "desc"),
     "rating": (("rating", "-position"), "desc"),
 }
-
-
-def folded(text: str) -> str:
-    """``text`` without case or accents, for finding a name: "Dímitris" -> "dimitris"."""
-    return "".join(
-        char
-        for char in unicodedata.normalize("NFKD", text.casefold())
-        if not unicodedata.combining(char)
-    )
 
 
 def ladder_rows(

@@ -77,7 +77,7 @@ def test_a_round_waits_for_the_last_to_finish(club):
     first = night_round_start(night=night)
     with pytest.raises(ValidationError) as error:
         night_round_start(night=night)
-    assert error.value.message_dict["round"] == ["Round 1 is still being played at table 1, 2."]
+    assert error.value.message_dict["round"] == ["Round 1 is still being played at tables 1, 2."]
     matches = list(first.matches.order_by("table__number"))
     play(matches[0])
     match_abandon(match=matches[1])
@@ -247,3 +247,27 @@ def test_winners_move_rotates_who_sits_out(club):
         play_round(round)  # N-S win everywhere: the same losers would drop out every time
         counts = [out.count(p.pk) for p in players]
         assert max(counts) - min(counts) <= 1
+
+
+def test_a_prize_group_is_one_whatever_its_case_or_accents(club):
+    night, players = start(club, 5)
+    night_update(night=night, groups={players[0].pk: "Señoras"})
+    night_update(night=night, groups={players[1].pk: "señoras ", players[2].pk: "SENORAS"})
+    groups = night_results(night=night).groups
+    assert list(groups) == ["Señoras"] and len(groups["Señoras"]) == 3
+
+
+def test_a_stale_start_button_is_refused_by_its_round_number(club):
+    night, _players = start(club, 4)
+    night_round_start(night=night, number=1)
+    with pytest.raises(ValidationError) as error:
+        night_round_start(night=night, number=1)
+    assert error.value.message_dict["round"] == ["Round 1 has already started."]
+
+
+def test_a_fixed_seating_error_names_the_player(club):
+    night, players = start(club, 4, movement="fixed", rounds=1)
+    a, b, c, _d = (p.pk for p in players)
+    with pytest.raises(ValidationError) as error:
+        night_round_start(night=night, seating=PlannedRound((PlannedTable(1, a, a, b, c),)))
+    assert error.value.message_dict["seating"] == [f"{players[0].name} is listed twice"]

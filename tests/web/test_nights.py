@@ -180,7 +180,7 @@ def test_a_director_starts_a_night_then_its_rounds(client, director, club, eight
     assert "1 of 6" in html
     for match in round.matches.all():
         assert reverse("matches:table", args=[match.pk]) in html
-    assert "Round 1 is still being played at table 1, 2." in html
+    assert "Round 1 is still being played at tables 1, 2." in html
 
     # A second tap for the same round: no second round, no 500, the reason as a message.
     response = client.post(round_url(night), follow=True)
@@ -270,6 +270,13 @@ def test_a_guest_is_added_and_comes_back_checked(client, director, club, eight):
     form = response.context["form"]
     assert sorted(form["players"].value()) == sorted(str(p.pk) for p in [*eight[:2], guest])
     assert form["movement"].value() == "winners_move"
+    # A name already on the list (in any case) is that player, checked: no second one.
+    data = {**form_data(eight[:1]), "guest-name": eight[1].name.upper()}
+    response = client.get(client.post(new_url(club), data)["Location"])
+    assert sorted(response.context["form"]["players"].value()) == sorted(
+        str(p.pk) for p in eight[:2]
+    )
+    assert Player.objects.filter(name__iexact=eight[1].name).count() == 1
     # An empty guest name is an error on the guest's field.
     response = client.post(new_url(club), {**form_data(eight), "add_guest": "1"})
     assert response.status_code == 400
@@ -410,3 +417,28 @@ def test_the_pages_speak_every_language(client, director, club, night, language,
     assert f'<html lang="{language}">' in html
     assert word in html.lower() or word in html
     assert client.get(new_url(club)).status_code == 200
+
+
+def test_a_nights_table_page_leads_back_to_the_night(client, director, fixed_night, eight):
+    client.force_login(director)
+    a, b, c, d = (str(p.pk) for p in eight[:4])
+    seating = {"t1_number": "1", "t1_north": a, "t1_east": b, "t1_south": c, "t1_west": d}
+    client.post(round_url(fixed_night), {**seating, "round": "1"})
+    # The same button again (a second tap, or a page left open): refused by its number.
+    response = client.post(round_url(fixed_night), {**seating, "round": "1"}, follow=True)
+    assert "Round 1 has already started." in response.content.decode()
+    match = Round.objects.get().matches.get()
+    play(match, NS_WIN)
+    html = client.get(reverse("matches:table", args=[match.pk])).content.decode()
+    assert html.count(night_url(fixed_night)) == 2  # the breadcrumbs and the button
+    assert "Back to the club night" in html
+    assert "Start the next match at this table" not in html
+
+
+def test_a_table_of_twos_pass_is_both_players(client, director, fixed_night, eight):
+    client.force_login(director)
+    a, b = (str(p.pk) for p in eight[:2])
+    client.post(round_url(fixed_night), {"t1_north": a, "t1_east": b})
+    match = Round.objects.get().matches.get()
+    html = client.get(reverse("matches:table", args=[match.pk])).content.decode()
+    assert "Passed out (both passed)" in html and "all four passed" not in html
