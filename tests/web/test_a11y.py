@@ -81,6 +81,7 @@ def test_no_axe_violation_on_any_page_or_state(
         },
         "night before round 1": nights["before"],
         "night during a round": nights["during"],
+        "night after a round played": nights["played"],
         "login": reverse("clubs:login"),  # last: its form is tried next
     }
     for name, url in pages.items():
@@ -143,7 +144,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 33  # every page and state above was checked
+    assert len(found) == 34  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from clubs.services import club_create
+from matches.models import Match
 from scoring.services import standings_recalculate
 from tests.web import test_browser
 from tests.web.conftest import DAY, WORKED_CHICAGO, play
@@ -21,6 +22,8 @@ browser = test_browser.browser  # the same headless Chromium
 new_page = test_browser.new_page
 
 WIDTHS = (360, 390)
+# A Draw Bridge rubber played out: two games to North.
+PLAYED_TWO = [("3NT", "N", 9), ("3NT", "N", 9)]
 
 # What sticks out past the window's right edge (to say what made a page scroll), and each
 # scroll box that scrolls, with its tab index and its name.
@@ -81,18 +84,27 @@ def evening(club, players, new_match, django_user_model):
         "night before round 1": nights["before"],
         "night during a round": nights["during"],
         "night seated by hand": nights["fixed"],
+        "night after a round played": nights["played"],
         "director: start a night": f"/clubs/{club.slug}/nights/new/",
     }
 
 
 def club_nights(club, players) -> dict[str, str]:
-    """Three nights at ``club`` on the days after the evening (its tables are in use): a
-    round-robin not started, one with its first round under way, a fixed one; their pages."""
+    """Four nights at ``club`` on the days after the evening (its tables are in use): a
+    round-robin not started, one with its first round under way, a fixed one, and one whose
+    first round is played and second under way (earlier rounds, results, prizes); their
+    pages."""
     from nights.services import night_round_start, night_start
 
     urls = {}
     for offset, (name, movement) in enumerate(
-        [("before", "round_robin"), ("during", "round_robin"), ("fixed", "fixed")], 1
+        [
+            ("before", "round_robin"),
+            ("during", "round_robin"),
+            ("fixed", "fixed"),
+            ("played", "round_robin"),
+        ],
+        1,
     ):
         day = DAY + timedelta(days=offset)
         night = night_start(
@@ -104,6 +116,10 @@ def club_nights(club, players) -> dict[str, str]:
             remainder="two_player",
         )
         if name == "during":
+            night_round_start(night=night)
+        if name == "played":
+            for match in night_round_start(night=night).matches.all():
+                play(match, WORKED_CHICAGO if match.kind == "chicago" else PLAYED_TWO)
             night_round_start(night=night)
         urls[name] = f"/clubs/{club.slug}/nights/{day.isoformat()}/"
     return urls
@@ -206,7 +222,7 @@ def test_the_night_pages_fit_a_phone_after_an_error(
         page.context.close()
 
 
-def test_cards_name_each_figure_on_a_phone(browser, live_server, evening):
+def test_cards_name_each_figure_on_a_phone(browser, live_server, evening, players):
     """On a phone the player's line on the ladder, the night's results and the session's
     matches read as cards: each figure beside its column's name, the column headings hidden."""
     page = new_page(browser, live_server, phone=True)
@@ -220,8 +236,15 @@ def test_cards_name_each_figure_on_a_phone(browser, live_server, evening):
         )
 
     page.goto(live_server.url + evening["player"])
-    assert shown("#standing td")[:2] == ["Rank 1", "Matches 1"]
-    assert "Net points +380" in shown("#standing td")
+    # The evening's Chicago and the played night's first round.
+    assert shown("#standing td")[:2] == ["Rank 1", "Matches 2"]
+    net = 0
+    for match in Match.objects.filter(status="complete"):
+        for seat, player in match.seats.items():
+            if player.pk == players[0].pk:
+                net += (1 if seat in "NS" else -1) * (match.total_ns - match.total_ew)
+    assert net > 380  # more than the evening's Chicago alone
+    assert f"Net points +{net}" in shown("#standing td")
     assert page.locator("#standing thead").bounding_box()["width"] <= 1  # for screen readers
     page.goto(live_server.url + evening["session"])
     first = shown("#session-players tbody tr:first-child td")
