@@ -6,7 +6,6 @@ draws them). The views read the night through ``nights.selectors`` only.
 """
 
 import math
-from dataclasses import dataclass
 from datetime import date
 
 from django.shortcuts import get_object_or_404
@@ -16,15 +15,14 @@ from clubs.doors import club_for_reader, doors
 from clubs.models import Club
 from matches import selectors as match_selectors
 from matches.pdf import PAPER_MM, draw_pdf, paper_of, pdf_response
-from nights.models import Night, Remainder
+from nights.models import Night
 from nights.selectors import (
     GuideCard,
-    NightPlan,
-    Seated,
     guide_cards,
     night_plan,
     night_results,
     nights_of,
+    table_cards,
 )
 
 MARGIN_MM = 12  # matches.pdf's @page margin
@@ -116,57 +114,6 @@ def cards_pdf(request, slug: str, day: date):
 
 
 # --- table cards ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TableRound:
-    """A round at a table: its players by seat, or blank (``known`` False) to fill in."""
-
-    number: int
-    known: bool
-    seats: list[Seated | None]
-
-
-@dataclass(frozen=True)
-class TableCard:
-    number: int
-    seats: list[str]  # "N", "E" (a table of two) or "N", "E", "S", "W"
-    rounds: list[TableRound]
-
-
-def _table_count(plan: NightPlan) -> dict[int, int]:
-    """Each table of the night by number, with its seats (2 or 4): the tables of the rounds
-    started or planned, else as many as the players present seat."""
-    tables: dict[int, int] = {}
-    for round in plan.rounds:
-        for table in round.tables:
-            tables.setdefault(table.number, len(table.seats))
-    if not tables:
-        count = len(plan.players)
-        tables = dict.fromkeys(range(1, count // 4 + 1), 4)
-        if plan.night.remainder == Remainder.TWO_PLAYER and count % 4 >= 2:
-            tables[count // 4 + 1] = 2
-    return dict(sorted(tables.items()))
-
-
-def table_cards(plan: NightPlan) -> list[TableCard]:
-    """A card per table: who sits where in each round of the night."""
-    by_round = {round.number: round for round in plan.rounds}
-    cards = []
-    for number, seat_count in _table_count(plan).items():
-        seats = ["N", "E", "S", "W"][:seat_count]
-        rounds = []
-        for round_number in range(1, plan.night.rounds + 1):
-            round = by_round.get(round_number)
-            table = next((t for t in round.tables if t.number == number), None) if round else None
-            if table is None:
-                rounds.append(TableRound(round_number, round is not None, [None] * seat_count))
-            else:
-                rounds.append(
-                    TableRound(round_number, True, [table.seats.get(seat) for seat in seats])
-                )
-        cards.append(TableCard(number, seats, rounds))
-    return cards
 
 
 def tables_per_page(rounds: int) -> int:

@@ -117,6 +117,10 @@ def started_rounds(*, night: Night, players: dict[int, Seated] | None = None) ->
     return started
 
 
+def _remainder(night: Night) -> Remainder:
+    return cast(Remainder, night.remainder)
+
+
 def _as_plan(round: NightRound) -> PlannedRound[int]:
     return PlannedRound(
         tuple(
@@ -183,9 +187,9 @@ def next_round(*, night: Night, started: list[NightRound], players: dict[int, Se
         )
     ids = list(players)
     if night.movement == Movement.ROUND_ROBIN:
-        plan = round_robin(ids, number, cast(Remainder, night.remainder))[-1]
+        plan = round_robin(ids, number, _remainder(night))[-1]
     elif night.movement == Movement.WINNERS_MOVE and not started:
-        plan = first_round(ids, cast(Remainder, night.remainder))
+        plan = first_round(ids, _remainder(night))
     elif night.movement == Movement.WINNERS_MOVE:
         sat_out = Counter(player.id for round in started for player in round.sitting_out)
         plan = winners_move(_as_plan(started[-1]), _moved_up(started[-1], night.tie_rule), sat_out)
@@ -212,7 +216,7 @@ def night_plan(*, night: Night) -> NightPlan:
     upcoming = next_round(night=night, started=started, players=players)
     rounds = list(started)
     if night.movement == Movement.ROUND_ROBIN and len(started) < night.rounds:
-        plan = round_robin(list(players), night.rounds, cast(Remainder, night.remainder))
+        plan = round_robin(list(players), night.rounds, _remainder(night))
         rounds += [_as_round(p, n, players) for n, p in enumerate(plan, 1) if n > len(started)]
     elif upcoming.plan is not None:
         rounds.append(upcoming.plan)
@@ -319,3 +323,55 @@ def guide_cards(*, plan: NightPlan) -> list[GuideCard]:
         for pk in rows:
             rows[pk].append(CardRow(number, known=False))
     return [GuideCard(player, rows[pk]) for pk, player in plan.players.items()]
+
+
+# --- table cards ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """A round at a table: its players by seat, or blank (``known`` False) to fill in."""
+
+    number: int
+    known: bool
+    seats: list[Seated | None]
+
+
+@dataclass(frozen=True)
+class TableCard:
+    number: int
+    seats: list[str]  # "N", "E" (a table of two) or "N", "E", "S", "W"
+    rounds: list[TableRound]
+
+
+def _table_count(plan: NightPlan) -> dict[int, int]:
+    """Each table of the night by number, with its seats (2 or 4): the tables of the rounds
+    started or planned, else (a fixed night before its first round) the first round's."""
+    rounds = plan.rounds or [
+        _as_round(first_round(list(plan.players), _remainder(plan.night)), 1, plan.players)
+    ]
+    tables: dict[int, int] = {}
+    for round in rounds:
+        for table in round.tables:
+            tables.setdefault(table.number, len(table.seats))
+    return dict(sorted(tables.items()))
+
+
+def table_cards(plan: NightPlan) -> list[TableCard]:
+    """A card per table: who sits where in each round of the night."""
+    by_round = {round.number: round for round in plan.rounds}
+    cards = []
+    for number, seat_count in _table_count(plan).items():
+        seats = ["N", "E", "S", "W"][:seat_count]
+        rounds = []
+        for round_number in range(1, plan.night.rounds + 1):
+            round = by_round.get(round_number)
+            table = next((t for t in round.tables if t.number == number), None) if round else None
+            if table is None:
+                rounds.append(TableRound(round_number, round is not None, [None] * seat_count))
+            else:
+                rounds.append(
+                    TableRound(round_number, True, [table.seats.get(seat) for seat in seats])
+                )
+        cards.append(TableCard(number, seats, rounds))
+    return cards

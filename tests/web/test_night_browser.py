@@ -287,11 +287,8 @@ def test_a_club_night_from_the_pages_alone(
             assert match.status == "complete", (table, match.status)
             expect(page.locator("#total-ns")).to_have_text(str(match.total_ns))
             expect(page.locator("#total-ew")).to_have_text(str(match.total_ew))
-            # Back to the night: the breadcrumb to the session, then its link to the night.
-            keys.follow(
-                f"#table-panel .breadcrumbs a[href^='/clubs/{club.slug}/sessions/']", back=True
-            )
-            keys.follow("#night-link")
+            # Back to the night: the button under the finished match.
+            keys.follow(f"#after-match a[href^='/clubs/{club.slug}/nights/']", back=True)
         expect(page.locator("#current-round tbody tr")).to_have_count(len(planned.tables))
         check(f"night page after round {number}")
 
