@@ -82,7 +82,11 @@ class NightForm(ServiceErrorForm):
         help_text=_("Only for winners move: which pair moves up when a table ties."),
     )
     prizes = forms.IntegerField(
-        label=model_label(Night, "prizes"), min_value=0, max_value=MAX_PRIZES, required=False
+        label=model_label(Night, "prizes"),
+        min_value=0,
+        max_value=MAX_PRIZES,
+        required=False,
+        help_text=_("How many top places win a prize, overall and in each prize group."),
     )
 
     def __init__(self, *args, players: list[Player], today: datetime.date, **kwargs):

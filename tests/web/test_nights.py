@@ -151,6 +151,14 @@ def test_the_new_night_form_lists_the_active_players_and_suggests(client, direct
     assert 'name="prizes" value="3"' in html
 
 
+def test_the_prizes_field_says_what_it_counts(client, director, club):
+    client.force_login(director)
+    html = client.get(new_url(club)).content.decode()
+    help = "How many top places win a prize, overall and in each prize group."
+    assert f'<small class="muted help" id="id_prizes_helptext">{help}</small>' in html
+    assert 'aria-describedby="id_prizes_helptext"' in html
+
+
 def test_a_director_starts_a_night_then_its_rounds(client, director, club, eight):
     client.force_login(director)
     chosen = list(reversed(eight))  # the order posted is the order shown; here reversed
