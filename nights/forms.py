@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.forms import ServiceErrorForm, model_label
 from clubs.models import Player
 from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, Remainder, TieRule
+from nights.selectors import NightRound
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
 
@@ -140,12 +141,36 @@ SEAT_LABELS = {
 }
 
 
+SEAT_OF = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def seating_rows(count: int, previous: NightRound | None = None) -> int:
+    """The rows of the seating form: enough tables for the ``count`` players present, and at
+    least as many as the ``previous`` round had."""
+    return max(1, -(-count // 4), len(previous.tables) if previous else 0)
+
+
 class SeatingForm(ServiceErrorForm):
     """The next round seated by hand: for each of ``tables`` rows a table number and its
     players by seat (a table of two: North and East only); a row left empty is no table, and
-    the players present not seated sit out."""
+    the players present not seated sit out. Unbound, it shows the ``previous`` round's
+    seating (same tables, same seats), so that the director changes only who moves."""
 
-    def __init__(self, *args, players: dict[int, Any], tables: int, **kwargs):
+    def __init__(
+        self,
+        *args,
+        players: dict[int, Any],
+        tables: int,
+        previous: NightRound | None = None,
+        **kwargs,
+    ):
+        if previous is not None:
+            initial = kwargs.setdefault("initial", {})
+            ordered = sorted(previous.tables, key=lambda table: table.number)
+            for row, table in enumerate(ordered[:tables], 1):
+                initial.setdefault(f"t{row}_number", table.number)
+                for seat, player in table.seats.items():
+                    initial.setdefault(f"t{row}_{SEAT_OF[seat]}", player.id)
         super().__init__(*args, **kwargs)
         choices = [("", "\u2014"), *((str(pk), p.name) for pk, p in players.items())]
         self.rows = []

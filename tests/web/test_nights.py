@@ -328,6 +328,51 @@ def test_a_fixed_round_is_seated_on_the_form(client, director, fixed_night, eigh
     assert "Sitting out:" in html
 
 
+TWO_PLAYER_WIN = [("3NT", "N", 9), ("3NT", "N", 9)]  # a Draw Bridge rubber, two games to N
+
+
+def test_a_fixed_round_starts_seated_as_the_last(client, director, fixed_night, eight):
+    """Round 2's form shows round 1's seating, table numbers and seats; a posted form with
+    an error keeps what was posted, not round 1's seating."""
+    client.force_login(director)
+    a, b, c, d, e, f = (str(p.pk) for p in eight[:6])
+    first = {"t1_number": "3", "t1_north": a, "t1_east": b, "t1_south": c, "t1_west": d}
+    first |= {"t2_number": "5", "t2_north": e, "t2_east": f}
+    assert client.post(round_url(fixed_night), first).status_code == 302
+    form = client.get(night_url(fixed_night)).context["seating_form"]
+    assert form is None  # round 1 is still being played
+    round = Round.objects.get()
+    for match in round.matches.all():
+        play(match, TWO_PLAYER_WIN if match.kind == "two_player" else NS_WIN)
+
+    response = client.get(night_url(fixed_night))
+    form = response.context["seating_form"]
+    shown = {name: str(form[name].value() or "") for name in form.fields}
+    assert shown == {**first, "t2_south": "", "t2_west": ""}
+    html = response.content.decode()
+    assert f'<option value="{a}" selected>' in html
+    assert 'name="t2_number" value="5"' in html
+
+    # North and South of table 3 change places, with a mistyped table 5: the error, and the
+    # form as posted (table 5's number too), not round 1's seating.
+    moved = {**first, "t1_north": c, "t1_south": a, "t2_number": "x", "round": "2"}
+    response = client.post(round_url(fixed_night), moved)
+    assert response.status_code == 400
+    form = response.context["seating_form"]
+    assert "t2_number" in form.errors
+    assert (form["t1_north"].value(), form["t1_south"].value(), form["t2_number"].value()) == (
+        c,
+        a,
+        "x",
+    )
+    assert client.post(round_url(fixed_night), {**moved, "t2_number": "5"}).status_code == 302
+    second = Round.objects.get(number=2).matches.order_by("table__number")
+    assert [(m.table.number, m.north_id, m.south_id) for m in second] == [
+        (3, int(c), int(a)),
+        (5, int(e), None),
+    ]
+
+
 def test_a_table_of_two_is_seated_north_and_east(client, director, fixed_night, eight):
     client.force_login(director)
     a, b = (str(p.pk) for p in eight[:2])
