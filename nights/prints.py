@@ -133,6 +133,11 @@ class TableCard:
     seats: list[str]  # "N", "E" (a table of two) or "N", "E", "S", "W"
     rounds: list[TableRound]
 
+    @property
+    def two_player(self) -> bool:
+        """A table of two: Draw Bridge."""
+        return len(self.seats) == 2
+
 
 def _table_count(plan: NightPlan) -> dict[int, int]:
     """Each table of the night by number, with its seats (2 or 4): the tables of the rounds

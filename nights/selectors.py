@@ -279,8 +279,8 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
 @dataclass(frozen=True)
 class CardRow:
     """One round on a player's guide card: the table and seat, the partner (None at a table
-    of two) and the opponents; ``table`` None when sitting out, ``known`` False for a round
-    the movement cannot plan yet."""
+    of two, a Draw Bridge rubber) and the opponents; ``table`` None when sitting out,
+    ``known`` False for a round the movement cannot plan yet."""
 
     round: int
     known: bool = True
@@ -288,6 +288,7 @@ class CardRow:
     seat: str = ""
     partner: Seated | None = None
     opponents: tuple[Seated, ...] = ()
+    two_player: bool = False  # a table of two: Draw Bridge
 
 
 @dataclass(frozen=True)
@@ -313,6 +314,7 @@ def guide_cards(*, plan: NightPlan) -> list[GuideCard]:
                         seat=seat,
                         partner=partner[0] if partner else None,
                         opponents=tuple(table.side(side.other)),
+                        two_player=table.two_player,
                     )
                 )
     for number in range(len(plan.rounds) + 1, plan.night.rounds + 1):

@@ -381,6 +381,31 @@ def test_a_table_of_two_is_seated_north_and_east(client, director, fixed_night, 
     assert Round.objects.get().matches.get().kind == "two_player"
 
 
+def test_a_table_of_two_says_draw_bridge_on_the_night_page(client, club, eight):
+    night = night_start(
+        club=club,
+        date=DAY,
+        players=eight[:6],
+        movement="round_robin",
+        rounds=2,
+        remainder="two_player",
+    )
+    html = client.get(night_url(night)).content.decode()
+    # The rounds to come: table 2 of each is the table of two.
+    assert html.count("Table 2 (two-player Draw Bridge):") == 2
+    assert "Table 1 (" not in html
+    night_round_start(night=night)
+    response = client.get(night_url(night))
+    rows = response.content.decode().split('id="current-round"')[1].split("</table>")[0]
+    one, two = rows.split("<tr>")[2:4]
+    assert "Draw Bridge" not in one
+    assert '<small class="kind">two-player Draw Bridge</small>' in two
+    # The match kind's own translated name, in the reader's language.
+    client.post(reverse("set_language"), {"language": "es"})
+    html = client.get(night_url(night)).content.decode()
+    assert '<small class="kind">Draw Bridge para dos</small>' in html
+
+
 # --- results, prizes and groups ----------------------------------------------------------
 
 
