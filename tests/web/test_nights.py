@@ -406,6 +406,33 @@ def test_a_table_of_two_says_draw_bridge_on_the_night_page(client, club, eight):
     assert '<small class="kind">Draw Bridge para dos</small>' in html
 
 
+# 140 all; below the line North-South 20, East-West 40.
+TIE_EW_MORE_BELOW = [("1NT", "N", 6), ("1NT", "N", 6), ("1NT", "E", 7), ("1C", "N", 8)]
+
+
+def test_a_tie_at_winners_move_is_explained_beside_its_table(client, club, eight):
+    night = night_start(club=club, date=DAY, players=eight, movement="winners_move", rounds=3)
+    top, second = night_round_start(night=night).matches.order_by("table__number")
+    play(top, TIE_EW_MORE_BELOW)
+    play(second, NS_WIN)
+    why = "A tie: East-West move up, with more points below the line (40 to 20)."
+    html = client.get(night_url(night)).content.decode()
+    rows = html.split('id="current-round"')[1].split("</table>")[0].split("<tr>")[2:4]
+    assert f'<small class="moved-up">{why}</small>' in rows[0]
+    assert "moved-up" not in rows[1]  # North-South won there: nothing to explain
+    # Round 2 under way: round 1, the last finished, says it among the earlier rounds.
+    night_round_start(night=night)
+    html = client.get(night_url(night)).content.decode()
+    earlier = html.split("Earlier rounds")[1].split("</ul>")[0]
+    assert why in earlier
+    assert html.count('class="moved-up"') == 1
+    # In the reader's language.
+    client.post(reverse("set_language"), {"language": "nl"})
+    html = client.get(night_url(night)).content.decode()
+    dutch = "Gelijkspel: het koppel Oost-West schuift door, met meer punten onder de streep"
+    assert f"{dutch} (40 tegen 20)." in html
+
+
 # --- results, prizes and groups ----------------------------------------------------------
 
 
