@@ -28,6 +28,13 @@ MOVEMENT_HELP = {
     ),
     Movement.FIXED: _("You seat every table by hand before each round."),
 }
+# The rounds' suggestion for the movement chosen (static/js/night_new.js shows the one that
+# applies; without JavaScript the field's help text says all of it).
+ROUNDS_HELP = {
+    Movement.ROUND_ROBIN: _("Leave empty for a suggestion: one fewer than the players, at most 6."),
+    Movement.WINNERS_MOVE: _("Leave empty for a suggestion: 4."),
+    Movement.FIXED: _("Leave empty for a suggestion: 4."),
+}
 REMAINDER_HELP = {
     Remainder.SIT_OUT: _("Players left over sit out, each in turn."),
     Remainder.TWO_PLAYER: _("Two players left over play each other at a table of two."),
@@ -127,6 +134,10 @@ class NightForm(ServiceErrorForm):
 
     def remainder_help(self):
         return [(radio, REMAINDER_HELP[radio.data["value"]]) for radio in self["remainder"]]
+
+    def rounds_help(self):
+        """Each movement's value with the rounds' suggestion for it."""
+        return list(ROUNDS_HELP.items())
 
     def tie_rule_options(self):
         return [(radio, "") for radio in self["tie_rule"]]

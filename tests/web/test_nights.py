@@ -159,6 +159,29 @@ def test_the_prizes_field_says_what_it_counts(client, director, club):
     assert 'aria-describedby="id_prizes_helptext"' in html
 
 
+def test_without_javascript_the_tie_rule_and_every_suggestion_are_shown(client, director, club):
+    """The tie rule is in the page for every movement, saying it is for winners move only;
+    the rounds' help says every movement's suggestion, and carries each one for
+    static/js/night_new.js, which the page loads (a file: the CSP allows no inline script)."""
+    client.force_login(director)
+    response = client.get(new_url(club))
+    html = response.content.decode()
+    tie_rule = html.split('id="field-tie_rule"')[1].split("</fieldset>")[0]
+    assert "Only for winners move: which pair moves up when a table ties." in tie_rule
+    assert 'value="below"' in tie_rule and 'value="ns"' in tie_rule
+    assert " hidden" not in tie_rule.split(">")[0]
+    help = html.split('id="id_rounds_helptext"')[1].split("</small>")[0]
+    assert help.endswith("one fewer than the players (at most 6); otherwise 4.")
+    assert 'data-help-round_robin="Leave empty for a suggestion: one fewer than the players' in help
+    assert 'data-help-winners_move="Leave empty for a suggestion: 4."' in help
+    assert 'data-help-fixed="Leave empty for a suggestion: 4."' in help
+    script = "/static/js/night_new.js"
+    assert f'<script src="{script}" defer></script>' in html
+    assert "<script>" not in html
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "script-src" not in policy
+
+
 def test_a_director_starts_a_night_then_its_rounds(client, director, club, eight):
     client.force_login(director)
     chosen = list(reversed(eight))  # the order posted is the order shown; here reversed
