@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.forms import ServiceErrorForm, model_label
 from clubs.models import Player
 from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, Remainder, TieRule
+from nights.selectors import NightRound
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
 
@@ -26,6 +27,13 @@ MOVEMENT_HELP = {
         "After each round the winning pair at each table moves up a table and partners split."
     ),
     Movement.FIXED: _("You seat every table by hand before each round."),
+}
+# The rounds' suggestion for the movement chosen (static/js/night_new.js shows the one that
+# applies; without JavaScript the field's help text says all of it).
+ROUNDS_HELP = {
+    Movement.ROUND_ROBIN: _("Leave empty for a suggestion: one fewer than the players, at most 6."),
+    Movement.WINNERS_MOVE: _("Leave empty for a suggestion: 4."),
+    Movement.FIXED: _("Leave empty for a suggestion: 4."),
 }
 REMAINDER_HELP = {
     Remainder.SIT_OUT: _("Players left over sit out, each in turn."),
@@ -82,7 +90,11 @@ class NightForm(ServiceErrorForm):
         help_text=_("Only for winners move: which pair moves up when a table ties."),
     )
     prizes = forms.IntegerField(
-        label=model_label(Night, "prizes"), min_value=0, max_value=MAX_PRIZES, required=False
+        label=model_label(Night, "prizes"),
+        min_value=0,
+        max_value=MAX_PRIZES,
+        required=False,
+        help_text=_("How many top places win a prize, overall and in each prize group."),
     )
 
     def __init__(self, *args, players: list[Player], today: datetime.date, **kwargs):
@@ -123,6 +135,10 @@ class NightForm(ServiceErrorForm):
     def remainder_help(self):
         return [(radio, REMAINDER_HELP[radio.data["value"]]) for radio in self["remainder"]]
 
+    def rounds_help(self):
+        """Each movement's value with the rounds' suggestion for it."""
+        return list(ROUNDS_HELP.items())
+
     def tie_rule_options(self):
         return [(radio, "") for radio in self["tie_rule"]]
 
@@ -136,12 +152,36 @@ SEAT_LABELS = {
 }
 
 
+SEAT_OF = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def seating_rows(count: int, previous: NightRound | None = None) -> int:
+    """The rows of the seating form: enough tables for the ``count`` players present, and at
+    least as many as the ``previous`` round had."""
+    return max(1, -(-count // 4), len(previous.tables) if previous else 0)
+
+
 class SeatingForm(ServiceErrorForm):
     """The next round seated by hand: for each of ``tables`` rows a table number and its
     players by seat (a table of two: North and East only); a row left empty is no table, and
-    the players present not seated sit out."""
+    the players present not seated sit out. Unbound, it shows the ``previous`` round's
+    seating (same tables, same seats), so that the director changes only who moves."""
 
-    def __init__(self, *args, players: dict[int, Any], tables: int, **kwargs):
+    def __init__(
+        self,
+        *args,
+        players: dict[int, Any],
+        tables: int,
+        previous: NightRound | None = None,
+        **kwargs,
+    ):
+        if previous is not None:
+            initial = kwargs.setdefault("initial", {})
+            ordered = sorted(previous.tables, key=lambda table: table.number)
+            for row, table in enumerate(ordered[:tables], 1):
+                initial.setdefault(f"t{row}_number", table.number)
+                for seat, player in table.seats.items():
+                    initial.setdefault(f"t{row}_{SEAT_OF[seat]}", player.id)
         super().__init__(*args, **kwargs)
         choices = [("", "\u2014"), *((str(pk), p.name) for pk, p in players.items())]
         self.rows = []

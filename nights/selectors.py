@@ -3,7 +3,7 @@ tables (started, or as the movement plans them), what the next round will be, th
 results with its prizes, and each player's guide card."""
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from django.db.models import Prefetch, QuerySet
@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club
 from matches.models import Match, MatchStatus
+from matches.presenters import side_name
 from matches.selectors import match_sheet
 from nights.models import Movement, Night, NightPlayer, Round
 from scoring.engine import (
@@ -45,13 +46,25 @@ class Seated:
 
 
 @dataclass(frozen=True)
+class MovedUp:
+    """At winners move, the side of a table of four of a finished round that moves up, and,
+    when its match had no winner (a tie, or abandoned), why: the night's tie rule settled it
+    (``why``, a sentence for the page; empty when the match had a winner)."""
+
+    side: Side
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class NightTable:
     """A table in a round: its players by seat ("N", "E", "S", "W"; N and E at a table of
-    two) and, once the round has started, its match."""
+    two), once the round has started its match, and at winners move, for the last finished
+    round before the next, the side moving up (``moved_up``)."""
 
     number: int
     seats: dict[str, Seated]
     match: Match | None = None
+    moved_up: MovedUp | None = None
 
     @property
     def two_player(self) -> bool:
@@ -139,21 +152,63 @@ def _as_round(plan: PlannedRound[int], number: int, players: dict[int, Seated]) 
     return NightRound(number, False, tables, [players[pk] for pk in plan.sitting_out])
 
 
-def _moved_up(round: NightRound, tie_rule: str) -> dict[int, Side]:
+def _settled(match: Match, side: Side, below_ns: int, below_ew: int, tie_rule: str) -> str:
+    """Why ``side`` moves up from a match with no winner, as ``moving_side`` settled it."""
+    result = _("Abandoned") if match.status == MatchStatus.ABANDONED else _("A tie")
+    if tie_rule == "ns":
+        return _("%(result)s: North-South move up, as the night's tie rule says.") % {
+            "result": result
+        }
+    if below_ns == below_ew:
+        return _(
+            "%(result)s, and equal points below the line (%(points)s each): North-South move up."
+        ) % {"result": result, "points": below_ns}
+    more, less = (below_ns, below_ew) if side is Side.NS else (below_ew, below_ns)
+    return _(
+        "%(result)s: %(side)s move up, with more points below the line (%(more)s to %(less)s)."
+    ) % {"result": result, "side": side_name(side), "more": more, "less": less}
+
+
+def _moves(round: NightRound, tie_rule: str) -> dict[int, MovedUp]:
     """The side that won each table of four of a finished round, ties settled by the rule."""
-    winners = {}
+    moves = {}
     for table in round.tables:
         match = table.match
         if table.two_player or match is None:
             continue
-        below_ns = below_ew = 0
-        if match.winner not in (Side.NS, Side.EW):  # a tie, or abandoned: below the line decides
-            sheet = match_sheet(match=match)
-            below_ns, below_ew = sheet.below_ns, sheet.below_ew
-        winners[table.number] = moving_side(
+        if match.winner in (Side.NS, Side.EW):
+            moves[table.number] = MovedUp(Side(match.winner))
+            continue
+        # A tie, or abandoned: the night's rule decides, below the line or North-South.
+        sheet = match_sheet(match=match)
+        below_ns, below_ew = sheet.below_ns, sheet.below_ew
+        side = moving_side(
             match.winner, below_ns=below_ns, below_ew=below_ew, tie_rule=cast(TieRule, tie_rule)
         )
-    return winners
+        moves[table.number] = MovedUp(side, _settled(match, side, below_ns, below_ew, tie_rule))
+    return moves
+
+
+def _moved_up(round: NightRound, tie_rule: str) -> dict[int, Side]:
+    """The side that won each table of four of a finished round, ties settled by the rule
+    (as ``night_plan`` put them on the round's tables, else worked out)."""
+    if any(table.moved_up for table in round.tables):
+        return {table.number: table.moved_up.side for table in round.tables if table.moved_up}
+    return {number: move.side for number, move in _moves(round, tie_rule).items()}
+
+
+def _with_moves(night: Night, started: list[NightRound]) -> list[NightRound]:
+    """At winners move, the last finished round, if another round follows it, with each table
+    of four's side moving up (``NightTable.moved_up``)."""
+    finished = [round for round in started if round.finished]
+    if night.movement != Movement.WINNERS_MOVE or not finished:
+        return started
+    last = finished[-1]
+    if last.number >= night.rounds:
+        return started
+    moves = _moves(last, night.tie_rule)
+    tables = [replace(table, moved_up=moves.get(table.number)) for table in last.tables]
+    return [replace(round, tables=tables) if round is last else round for round in started]
 
 
 @dataclass(frozen=True)
@@ -200,9 +255,10 @@ def next_round(*, night: Night, started: list[NightRound], players: dict[int, Se
 
 @dataclass(frozen=True)
 class NightPlan:
-    """The whole night as far as it is known: the players present, the started rounds, then
-    the rounds the movement plans (round-robin: all of them; winners move: the next one once
-    the last is finished; fixed: none), and what the next round will be."""
+    """The whole night as far as it is known: the players present, the started rounds (at
+    winners move, the last finished one with who moves up from each table), then the rounds
+    the movement plans (round-robin: all of them; winners move: the next one once the last is
+    finished; fixed: none), and what the next round will be."""
 
     night: Night
     players: dict[int, Seated]
@@ -212,7 +268,7 @@ class NightPlan:
 
 def night_plan(*, night: Night) -> NightPlan:
     players = present(night=night)
-    started = started_rounds(night=night, players=players)
+    started = _with_moves(night, started_rounds(night=night, players=players))
     upcoming = next_round(night=night, started=started, players=players)
     rounds = list(started)
     if night.movement == Movement.ROUND_ROBIN and len(started) < night.rounds:
@@ -283,8 +339,8 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
 @dataclass(frozen=True)
 class CardRow:
     """One round on a player's guide card: the table and seat, the partner (None at a table
-    of two) and the opponents; ``table`` None when sitting out, ``known`` False for a round
-    the movement cannot plan yet."""
+    of two, a Draw Bridge rubber) and the opponents; ``table`` None when sitting out,
+    ``known`` False for a round the movement cannot plan yet."""
 
     round: int
     known: bool = True
@@ -292,6 +348,7 @@ class CardRow:
     seat: str = ""
     partner: Seated | None = None
     opponents: tuple[Seated, ...] = ()
+    two_player: bool = False  # a table of two: Draw Bridge
 
 
 @dataclass(frozen=True)
@@ -317,6 +374,7 @@ def guide_cards(*, plan: NightPlan) -> list[GuideCard]:
                         seat=seat,
                         partner=partner[0] if partner else None,
                         opponents=tuple(table.side(side.other)),
+                        two_player=table.two_player,
                     )
                 )
     for number in range(len(plan.rounds) + 1, plan.night.rounds + 1):
@@ -342,6 +400,11 @@ class TableCard:
     number: int
     seats: list[str]  # "N", "E" (a table of two) or "N", "E", "S", "W"
     rounds: list[TableRound]
+
+    @property
+    def two_player(self) -> bool:
+        """A table of two: Draw Bridge."""
+        return len(self.seats) == 2
 
 
 def _table_count(plan: NightPlan) -> dict[int, int]:

@@ -23,7 +23,7 @@ from clubs.models import Club
 from clubs.validators import folded
 from matches.forms import GuestForm
 from nights import selectors, services
-from nights.forms import NightForm, NightUpdateForm, SeatingForm
+from nights.forms import NightForm, NightUpdateForm, SeatingForm, seating_rows
 from nights.models import Movement, Night
 
 # What the new-night form keeps between its own round trips (check all, add a guest).
@@ -129,11 +129,6 @@ def _night(club: Club, day: date) -> Night:
     )
 
 
-def _seating_tables(night: Night, count: int) -> int:
-    """The rows of the seating form: enough tables for everyone present."""
-    return max(1, -(-count // 4))
-
-
 def _render_night(request, club, night, *, seating_form=None, update_form=None, status=200):
     plan = selectors.night_plan(night=night)
     results = selectors.night_results(night=night, plan=plan)
@@ -160,8 +155,10 @@ def _render_night(request, club, night, *, seating_form=None, update_form=None, 
     }
     if is_director:
         if night.movement == Movement.FIXED and not plan.next.waiting and seating_form is None:
-            rows = _seating_tables(night, len(plan.players))
-            seating_form = SeatingForm(players=plan.players, tables=rows)
+            # Round N+1 starts as round N was seated: the director changes only who moves.
+            previous = started[-1] if started else None
+            rows = seating_rows(len(plan.players), previous)
+            seating_form = SeatingForm(players=plan.players, tables=rows, previous=previous)
         if update_form is None:
             update_form = NightUpdateForm(night=night, players=plan.players)
         context.update({"seating_form": seating_form, "update_form": update_form})
@@ -187,9 +184,9 @@ def round_start(request, slug: str, day: date):
     form = None
     if night.movement == Movement.FIXED:
         players = selectors.present(night=night)
-        form = SeatingForm(
-            request.POST, players=players, tables=_seating_tables(night, len(players))
-        )
+        started = selectors.started_rounds(night=night, players=players)
+        rows = seating_rows(len(players), started[-1] if started else None)
+        form = SeatingForm(request.POST, players=players, tables=rows)
         if not form.is_valid():
             return _render_night(request, club, night, seating_form=form, status=400)
         seating = form.seating()

@@ -185,11 +185,32 @@ def test_table_cards_say_who_sits_where_each_round(client, eight):
         assert f"{round.number} {names}" in text
 
 
-def test_a_table_of_two_has_north_and_east(client, club):
+def test_a_table_of_two_has_north_and_east_and_says_draw_bridge(client, club):
     night = night_of(club, named(club, [f"P{n}" for n in range(1, 7)]), remainder="two_player")
     text = pdf(client.get(url("tables_pdf", night))).pages[0].extract_text()
-    two = text[text.index("Table 2") :]
+    one, two = text[: text.index("Table 2")], text[text.index("Table 2") :]
     assert "North East" in two and "South" not in two
+    assert two.startswith("Table 2 two-player Draw Bridge")
+    assert "Draw Bridge" not in one
+    # In the reader's language: the match kind's own translated name.
+    text = pdf(client.get(url("tables_pdf", night), HTTP_ACCEPT_LANGUAGE="pl")).pages[0]
+    assert "Stół 2 dwuosobowy Draw Bridge" in text.extract_text()
+
+
+def test_a_guide_card_says_draw_bridge_at_a_table_of_two(client, club):
+    night = night_of(club, named(club, [f"P{n}" for n in range(1, 7)]), remainder="two_player")
+    cards = guide_cards(plan=night_plan(night=night))
+    reader = pdf(client.get(url("cards_pdf", night), HTTP_ACCEPT_LANGUAGE="en"))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    for card in cards:
+        start = text.index(f"{card.player.name}\nKifisia")
+        lines = text[start:].split("\n", 2)[2].splitlines()
+        rows = [line for line in lines if line.startswith(("1", "2", "3"))][:3]
+        for row, line in zip(card.rows, rows, strict=True):
+            index = lines.index(line)
+            said = lines[index + 1] == "two-player Draw Bridge"
+            assert said == row.two_player == (row.table == 2), (card.player.name, lines)
+    assert sum(row.two_player for card in cards for row in card.rows) == 2 * 3
 
 
 # --- score sheets --------------------------------------------------------------------------

@@ -8,9 +8,10 @@ from clubs.models import Membership
 from matches.models import Match
 from matches.services import deal_record, match_abandon
 from nights.models import Night, Round
-from nights.selectors import guide_cards, night_plan, night_results
+from nights.selectors import MovedUp, guide_cards, night_plan, night_results
 from nights.services import night_round_start, night_start, night_update
 from scoring.engine import Round as PlannedRound
+from scoring.engine import Side
 from scoring.engine import Table as PlannedTable
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 
@@ -129,6 +130,58 @@ def test_winners_move_up_and_a_tie_goes_by_the_rule(club):
         top2.north_id
         in Match.objects.get(pk=third.matches.get(table__number=1).pk).seat_ids.values()
     )
+
+
+# 140 all; below the line North-South 20, East-West 40.
+TIE_EW_MORE_BELOW = [("1NT", "N", 6), ("1NT", "N", 6), ("1NT", "E", 7), ("1C", "N", 8)]
+
+
+def test_a_tie_at_winners_move_says_who_moves_up_and_why(club):
+    """The last finished round's tables, before the next round: the side moving up, and at
+    a table with no winner, the night's tie rule that settled it; the next round is seated
+    by the same sides."""
+    night, _players = start(club, 8, movement="winners_move", rounds=3)
+    first = night_round_start(night=night)
+    top, second = first.matches.order_by("table__number")
+    play(top, TIE_EW_MORE_BELOW)
+    top.refresh_from_db()
+    assert (top.total_ns, top.total_ew, top.winner) == (140, 140, "tie")
+    match_abandon(match=second)  # nothing below the line at all
+    plan = night_plan(night=night)
+    one, two = plan.rounds[0].tables
+    assert one.moved_up == MovedUp(
+        Side.EW, "A tie: East-West move up, with more points below the line (40 to 20)."
+    )
+    assert two.moved_up == MovedUp(
+        Side.NS, "Abandoned, and equal points below the line (0 each): North-South move up."
+    )
+    # The round planned next: East-West of the top table stay there, North-South of table 2
+    # move up to it.
+    top_next = plan.rounds[1].tables[0]
+    assert {p.id for p in top_next.seats.values()} == {
+        top.east_id,
+        top.west_id,
+        second.north_id,
+        second.south_id,
+    }
+    # North-South by the rule, whatever below the line.
+    Night.objects.filter(pk=night.pk).update(tie_rule="ns")
+    night.refresh_from_db()
+    one = night_plan(night=night).rounds[0].tables[0]
+    assert one.moved_up == MovedUp(
+        Side.NS, "A tie: North-South move up, as the night's tie rule says."
+    )
+    # Round 2 started: round 1 is still the last finished round; a round with a winner says
+    # only the side.
+    second_round = night_round_start(night=night)
+    assert night_plan(night=night).rounds[0].tables[0].moved_up.side is Side.NS
+    play_round(second_round)
+    rounds = night_plan(night=night).rounds
+    assert rounds[0].tables[0].moved_up is None
+    assert [t.moved_up for t in rounds[1].tables] == [MovedUp(Side.NS), MovedUp(Side.NS)]
+    # After the night's last round nobody moves up.
+    play_round(night_round_start(night=night))
+    assert not any(t.moved_up for r in night_plan(night=night).rounds for t in r.tables)
 
 
 def test_a_fixed_night_is_seated_by_hand(club):

@@ -111,6 +111,9 @@ def test_no_axe_violation_on_any_page_or_state(
     check("start a match with errors", page)
     page.goto(live_server.url + reverse("nights:new", args=[club.slug]))
     check("start a night", page)
+    page.locator("input[name=movement][value=winners_move]").check()
+    expect(page.locator("#field-tie_rule")).to_be_visible()
+    check("start a night at winners move (the tie rule shown)", page)
     page.locator("form.night-new button.primary").click()
     expect(page.locator("#id_players_error")).to_be_visible()
     check("start a night with errors", page)
@@ -144,7 +147,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 34  # every page and state above was checked
+    assert len(found) == 35  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811
@@ -338,4 +341,50 @@ def test_a_night_started_and_its_round_with_the_keyboard_alone(
     keyboard.press("Enter")
     expect(page.locator("ul.messages")).to_contain_text("Round 1 started.")
     expect(page.locator("#current-round tbody tr")).to_have_count(1)
+    page.context.close()
+
+
+def test_the_tie_rule_is_asked_only_at_winners_move(
+    browser,  # noqa: F811
+    live_server,
+    client,
+    director,
+    players,
+):
+    """With the keyboard: the tie rule appears when the movement is winners move, and can be
+    reached and chosen; it goes away for the other movements, and the rounds' suggestion is
+    the movement's."""
+    from playwright.sync_api import expect
+
+    club = players[0].memberships.get().club
+    client.force_login(director)
+    page = new_page(browser, live_server, client=client)
+    page.goto(live_server.url + reverse("nights:new", args=[club.slug]))
+    keyboard = page.keyboard
+    tie_rule, help = page.locator("#field-tie_rule"), page.locator("#id_rounds_helptext")
+    expect(tie_rule).to_be_hidden()
+    expect(help).to_have_text(
+        "Leave empty for a suggestion: one fewer than the players, at most 6."
+    )
+    expect(page.locator("#id_rounds")).to_have_attribute("aria-describedby", "id_rounds_helptext")
+
+    page.locator("input[name=movement][value=round_robin]").focus()
+    keyboard.press("ArrowDown")  # the next movement: winners move
+    expect(page.locator("input[name=movement][value=winners_move]")).to_be_checked()
+    expect(tie_rule).to_be_visible()
+    expect(help).to_have_text("Leave empty for a suggestion: 4.")
+    for _ in range(20):
+        keyboard.press("Tab")
+        if page.evaluate("document.activeElement.name") == "tie_rule":
+            break
+    else:
+        raise AssertionError("Tab never reached the tie rule")
+    keyboard.press("ArrowDown")
+    expect(page.locator("input[name=tie_rule][value=ns]")).to_be_checked()
+
+    page.locator("input[name=movement][value=winners_move]").focus()
+    keyboard.press("ArrowDown")  # fixed
+    expect(page.locator("input[name=movement][value=fixed]")).to_be_checked()
+    expect(tie_rule).to_be_hidden()
+    expect(help).to_have_text("Leave empty for a suggestion: 4.")
     page.context.close()

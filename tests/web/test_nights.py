@@ -151,6 +151,37 @@ def test_the_new_night_form_lists_the_active_players_and_suggests(client, direct
     assert 'name="prizes" value="3"' in html
 
 
+def test_the_prizes_field_says_what_it_counts(client, director, club):
+    client.force_login(director)
+    html = client.get(new_url(club)).content.decode()
+    help = "How many top places win a prize, overall and in each prize group."
+    assert f'<small class="muted help" id="id_prizes_helptext">{help}</small>' in html
+    assert 'aria-describedby="id_prizes_helptext"' in html
+
+
+def test_without_javascript_the_tie_rule_and_every_suggestion_are_shown(client, director, club):
+    """The tie rule is in the page for every movement, saying it is for winners move only;
+    the rounds' help says every movement's suggestion, and carries each one for
+    static/js/night_new.js, which the page loads (a file: the CSP allows no inline script)."""
+    client.force_login(director)
+    response = client.get(new_url(club))
+    html = response.content.decode()
+    tie_rule = html.split('id="field-tie_rule"')[1].split("</fieldset>")[0]
+    assert "Only for winners move: which pair moves up when a table ties." in tie_rule
+    assert 'value="below"' in tie_rule and 'value="ns"' in tie_rule
+    assert " hidden" not in tie_rule.split(">")[0]
+    help = html.split('id="id_rounds_helptext"')[1].split("</small>")[0]
+    assert help.endswith("one fewer than the players (at most 6); otherwise 4.")
+    assert 'data-help-round_robin="Leave empty for a suggestion: one fewer than the players' in help
+    assert 'data-help-winners_move="Leave empty for a suggestion: 4."' in help
+    assert 'data-help-fixed="Leave empty for a suggestion: 4."' in help
+    script = "/static/js/night_new.js"
+    assert f'<script src="{script}" defer></script>' in html
+    assert "<script>" not in html
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "script-src" not in policy
+
+
 def test_a_director_starts_a_night_then_its_rounds(client, director, club, eight):
     client.force_login(director)
     chosen = list(reversed(eight))  # the order posted is the order shown; here reversed
@@ -320,12 +351,109 @@ def test_a_fixed_round_is_seated_on_the_form(client, director, fixed_night, eigh
     assert "Sitting out:" in html
 
 
+TWO_PLAYER_WIN = [("3NT", "N", 9), ("3NT", "N", 9)]  # a Draw Bridge rubber, two games to N
+
+
+def test_a_fixed_round_starts_seated_as_the_last(client, director, fixed_night, eight):
+    """Round 2's form shows round 1's seating, table numbers and seats; a posted form with
+    an error keeps what was posted, not round 1's seating."""
+    client.force_login(director)
+    a, b, c, d, e, f = (str(p.pk) for p in eight[:6])
+    first = {"t1_number": "3", "t1_north": a, "t1_east": b, "t1_south": c, "t1_west": d}
+    first |= {"t2_number": "5", "t2_north": e, "t2_east": f}
+    assert client.post(round_url(fixed_night), first).status_code == 302
+    form = client.get(night_url(fixed_night)).context["seating_form"]
+    assert form is None  # round 1 is still being played
+    round = Round.objects.get()
+    for match in round.matches.all():
+        play(match, TWO_PLAYER_WIN if match.kind == "two_player" else NS_WIN)
+
+    response = client.get(night_url(fixed_night))
+    form = response.context["seating_form"]
+    shown = {name: str(form[name].value() or "") for name in form.fields}
+    assert shown == {**first, "t2_south": "", "t2_west": ""}
+    html = response.content.decode()
+    assert f'<option value="{a}" selected>' in html
+    assert 'name="t2_number" value="5"' in html
+
+    # North and South of table 3 change places, with a mistyped table 5: the error, and the
+    # form as posted (table 5's number too), not round 1's seating.
+    moved = {**first, "t1_north": c, "t1_south": a, "t2_number": "x", "round": "2"}
+    response = client.post(round_url(fixed_night), moved)
+    assert response.status_code == 400
+    form = response.context["seating_form"]
+    assert "t2_number" in form.errors
+    assert (form["t1_north"].value(), form["t1_south"].value(), form["t2_number"].value()) == (
+        c,
+        a,
+        "x",
+    )
+    assert client.post(round_url(fixed_night), {**moved, "t2_number": "5"}).status_code == 302
+    second = Round.objects.get(number=2).matches.order_by("table__number")
+    assert [(m.table.number, m.north_id, m.south_id) for m in second] == [
+        (3, int(c), int(a)),
+        (5, int(e), None),
+    ]
+
+
 def test_a_table_of_two_is_seated_north_and_east(client, director, fixed_night, eight):
     client.force_login(director)
     a, b = (str(p.pk) for p in eight[:2])
     response = client.post(round_url(fixed_night), {"t1_north": a, "t1_east": b})
     assert response.status_code == 302
     assert Round.objects.get().matches.get().kind == "two_player"
+
+
+def test_a_table_of_two_says_draw_bridge_on_the_night_page(client, club, eight):
+    night = night_start(
+        club=club,
+        date=DAY,
+        players=eight[:6],
+        movement="round_robin",
+        rounds=2,
+        remainder="two_player",
+    )
+    html = client.get(night_url(night)).content.decode()
+    # The rounds to come: table 2 of each is the table of two.
+    assert html.count("Table 2 (two-player Draw Bridge):") == 2
+    assert "Table 1 (" not in html
+    night_round_start(night=night)
+    response = client.get(night_url(night))
+    rows = response.content.decode().split('id="current-round"')[1].split("</table>")[0]
+    one, two = rows.split("<tr>")[2:4]
+    assert "Draw Bridge" not in one
+    assert '<small class="kind">two-player Draw Bridge</small>' in two
+    # The match kind's own translated name, in the reader's language.
+    client.post(reverse("set_language"), {"language": "es"})
+    html = client.get(night_url(night)).content.decode()
+    assert '<small class="kind">Draw Bridge para dos</small>' in html
+
+
+# 140 all; below the line North-South 20, East-West 40.
+TIE_EW_MORE_BELOW = [("1NT", "N", 6), ("1NT", "N", 6), ("1NT", "E", 7), ("1C", "N", 8)]
+
+
+def test_a_tie_at_winners_move_is_explained_beside_its_table(client, club, eight):
+    night = night_start(club=club, date=DAY, players=eight, movement="winners_move", rounds=3)
+    top, second = night_round_start(night=night).matches.order_by("table__number")
+    play(top, TIE_EW_MORE_BELOW)
+    play(second, NS_WIN)
+    why = "A tie: East-West move up, with more points below the line (40 to 20)."
+    html = client.get(night_url(night)).content.decode()
+    rows = html.split('id="current-round"')[1].split("</table>")[0].split("<tr>")[2:4]
+    assert f'<small class="moved-up">{why}</small>' in rows[0]
+    assert "moved-up" not in rows[1]  # North-South won there: nothing to explain
+    # Round 2 under way: round 1, the last finished, says it among the earlier rounds.
+    night_round_start(night=night)
+    html = client.get(night_url(night)).content.decode()
+    earlier = html.split("Earlier rounds")[1].split("</ul>")[0]
+    assert why in earlier
+    assert html.count('class="moved-up"') == 1
+    # In the reader's language.
+    client.post(reverse("set_language"), {"language": "nl"})
+    html = client.get(night_url(night)).content.decode()
+    dutch = "Gelijkspel: het koppel Oost-West schuift door, met meer punten onder de streep"
+    assert f"{dutch} (40 tegen 20)." in html
 
 
 # --- results, prizes and groups ----------------------------------------------------------
