@@ -58,11 +58,16 @@ def match_with_players(*, match_id: int, clubs: QuerySet[Club] | None = None) ->
     matches = Match.objects.all() if clubs is None else matches_of(clubs=clubs)
     match = matches.select_related("table__session__club").filter(pk=match_id).first()
     if match is not None:
-        ids = match.seat_ids
-        players = Player.objects.in_bulk(ids.values())
-        for seat, pk in ids.items():
-            setattr(match, SEAT_FIELDS[Seat(seat)], players[pk])
+        with_players([match])
     return match
+
+
+def with_players(matches: Sequence[Match]) -> None:
+    """Set the players in their seats on ``matches`` (one query for all)."""
+    players = Player.objects.in_bulk({pk for m in matches for pk in m.seat_ids.values()})
+    for match in matches:
+        for seat, pk in match.seat_ids.items():
+            setattr(match, SEAT_FIELDS[Seat(seat)], players[pk])
 
 
 def sheet_of(

@@ -448,6 +448,34 @@ def deal_record(
 
 
 @transaction.atomic
+def deal_check(
+    *,
+    match: Match | int,
+    sequence: int,
+    passed_out: bool = False,
+    contract: str | None = None,
+    declarer: str | None = None,
+    tricks: int | None = None,
+) -> DealRow:
+    """The row deal ``sequence`` would have if recorded (one past the last deal) or corrected
+    (an earlier deal) now, refused as ``deal_record`` or ``deal_correct`` would refuse it;
+    nothing is written. A deal entered at the table is checked so before the opponents are
+    asked to confirm it."""
+    locked = _lock(match)
+    result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
+    _refuse_if_abandoned(locked)
+    results = [deal.result for deal in _deals(locked)]
+    if isinstance(sequence, bool) or not isinstance(sequence, int):
+        raise ValidationError({"sequence": [_("The deal's sequence is a whole number.")]})
+    if sequence == len(results) + 1:
+        return _score(locked, results, new=result).rows[-1]
+    if not 1 <= sequence <= len(results):
+        raise ValidationError({"sequence": [_("This match has no deal %(n)s.") % {"n": sequence}]})
+    results[sequence - 1] = result
+    return _score(locked, results).rows[sequence - 1]
+
+
+@transaction.atomic
 def deal_correct(
     *,
     match: Match | int,

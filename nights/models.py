@@ -4,13 +4,15 @@ night) and the players sitting it out; rounds not started yet are the movement's
 (``nights.selectors.night_plan``), recomputed from the players and the director's choices.
 """
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Session
-from matches.models import Match
+from matches.models import Deal, Match
+from scoring.engine import DealResult, PassedOut, make_result
 
 MAX_ROUNDS = 60
 MAX_PRIZES = 60
@@ -53,6 +55,8 @@ class Night(models.Model):
         help_text=_("The top places that win a prize, overall and in each prize group."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Closed by the director at the end of the night: its table codes open nothing any more.
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("club night")
@@ -126,3 +130,135 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return _("Round %(number)s, %(night)s") % {"number": self.number, "night": self.night}
+
+
+class TableCode(models.Model):
+    """A table's way in for the night's players, without an account: the entry link's token
+    (on the table card as a QR code) or the short code typed by hand. It can record and
+    correct the deals of the match now at its table, nothing else; it dies when the director
+    renews it or closes the night (``nights.services``). Stored as given, so that the table
+    cards can be printed again; it opens one table for one night."""
+
+    night = models.ForeignKey(
+        Night, verbose_name=_("club night"), on_delete=models.CASCADE, related_name="table_codes"
+    )
+    table_number = models.PositiveSmallIntegerField(_("table"))
+    token = models.CharField(_("link token"), max_length=64, unique=True)
+    short_code = models.CharField(_("table code"), max_length=16, unique=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["night", "table_number", "-created_at"]
+        verbose_name = _("table code")
+        verbose_name_plural = _("table codes")
+        constraints = [
+            # One live code a table: renewing revokes the old one first.
+            models.UniqueConstraint(
+                fields=["night", "table_number"],
+                condition=Q(revoked_at__isnull=True),
+                name="table_code_one_live",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(number)s, %(night)s") % {"number": self.table_number, "night": self.night}
+
+
+class Side(models.TextChoices):
+    NS = "NS", _("North-South")
+    EW = "EW", _("East-West")
+
+
+class EntryState(models.TextChoices):
+    WAITING = "waiting", _("waiting for the opponents")
+    CONFIRMED = "confirmed", _("confirmed")
+    REJECTED = "rejected", _("rejected by the opponents")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+    RESOLVED = "resolved", _("set aside by the director")
+
+
+class TableEntry(models.Model):
+    """A deal entered at the table through its code: it counts only once a player of the other
+    side confirms it (then it is recorded through ``matches.services``, and ``deal`` is the
+    deal it became). A deal for ``sequence`` one past the match's last is a new deal; an
+    earlier one corrects that deal."""
+
+    code = models.ForeignKey(
+        TableCode, verbose_name=_("table code"), on_delete=models.CASCADE, related_name="entries"
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="table_entries"
+    )
+    sequence = models.PositiveSmallIntegerField(_("sequence"))
+    # A correction of deal ``sequence`` as recorded, not the next deal.
+    correction = models.BooleanField(_("correction"), default=False)
+    passed_out = models.BooleanField(_("passed out"), default=False)
+    contract = models.CharField(_("contract"), max_length=4, blank=True)
+    declarer = models.CharField(_("declarer"), max_length=1, blank=True)
+    tricks = models.PositiveSmallIntegerField(_("tricks"), null=True, blank=True)
+    side = models.CharField(_("entered by side"), max_length=2, choices=Side.choices)
+    entered_by = models.ForeignKey(
+        Player, verbose_name=_("entered by"), on_delete=models.PROTECT, related_name="+"
+    )
+    state = models.CharField(
+        _("state"), max_length=16, choices=EntryState.choices, default=EntryState.WAITING
+    )
+    decided_by = models.ForeignKey(
+        Player,
+        verbose_name=_("confirmed or rejected by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("settled by"),
+        on_delete=models.SET_NULL,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    deal = models.ForeignKey(
+        Deal,
+        verbose_name=_("deal"),
+        on_delete=models.SET_NULL,
+        related_name="table_entries",
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(_("entered"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "created_at", "id"]
+        verbose_name = _("deal entered at the table")
+        verbose_name_plural = _("deals entered at the tables")
+        constraints = [
+            models.CheckConstraint(condition=Q(side__in=Side.values), name="entry_side_valid"),
+            models.CheckConstraint(
+                condition=Q(state__in=EntryState.values), name="entry_state_valid"
+            ),
+            # One deal waits for the opponents at a time at a table.
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(state="waiting"), name="entry_one_waiting"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Deal %(sequence)s entered at %(code)s") % {
+            "sequence": self.sequence,
+            "code": self.code,
+        }
+
+    @property
+    def other_side(self) -> str:
+        return Side.EW if self.side == Side.NS else Side.NS
+
+    @property
+    def result(self) -> DealResult:
+        """What was entered, as the engine's result."""
+        if self.passed_out:
+            return PassedOut()
+        return make_result(contract=self.contract, declarer=self.declarer, tricks=self.tricks)

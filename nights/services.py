@@ -1,15 +1,23 @@
 """Writes for club nights: start a night with the players present, start each round (all
-its matches at once, each at its table), and set the rounds, prizes and prize groups.
+its matches at once, each at its table), set the rounds, prizes and prize groups, and close
+the night. The tables' own entry: each table's code (made when its first round starts,
+renewed by the director), the deals a table enters through it, and the opponents' (or the
+director's) answer to each, which alone records the deal through ``matches.services``.
 
 Keyword-only and atomic like every service: bad input raises ``ValidationError`` naming the
 field, and nothing is written.
 """
 
 import datetime
+import secrets
 from collections.abc import Mapping, Sequence
+from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Table
@@ -18,10 +26,23 @@ from clubs.signals import club_changed
 from clubs.validators import clean_name, folded
 from matches.messages import engine_message
 from matches.models import Match, MatchStatus
-from matches.services import match_create
-from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, NightPlayer, Remainder, Round
+from matches.services import MatchConflict, deal_check, deal_correct, deal_record, match_create
+from matches.signals import match_changed
+from nights.models import (
+    MAX_PRIZES,
+    MAX_ROUNDS,
+    EntryState,
+    Movement,
+    Night,
+    NightPlayer,
+    Remainder,
+    Round,
+    Side,
+    TableCode,
+    TableEntry,
+)
 from nights.models import TieRule as TieRuleChoice
-from nights.selectors import night_plan
+from nights.selectors import current_match, night_plan
 from scoring.engine import InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
 from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
@@ -184,6 +205,9 @@ def night_round_start(
         table = _table(night, number, len(seats))
         matches.append(match_create(club=club, kind=kind, seats=seats, table=table, actor=actor))
     round.matches.set(matches)
+    for number, _seats in tables:
+        if not TableCode.objects.filter(night=night, table_number=number, revoked_at=None).exists():
+            _new_code(night, number)
     return round
 
 
@@ -225,3 +249,279 @@ def night_update(
         NightPlayer.objects.bulk_update(changed, ["group"])
     club_changed.send(sender=Club, club_ids=[night.session.club_id])
     return night
+
+
+@transaction.atomic
+def night_close(*, night: Night) -> Night:
+    """End the night: its table codes open nothing any more. Closing twice changes nothing."""
+    if night.closed_at is None:
+        night.closed_at = timezone.now()
+        night.save(update_fields=["closed_at"])
+        TableCode.objects.filter(night=night, revoked_at=None).update(revoked_at=night.closed_at)
+        club_changed.send(sender=Club, club_ids=[night.session.club_id])
+    return night
+
+
+# --- the tables' codes ---------------------------------------------------------------------
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""The short code's letters: no I, O, 0 or 1, which are misread at a glance."""
+CODE_LENGTH = 8  # 32**8: 40 bits, guessed only past the lockout below
+TOKEN_BYTES = 24  # the link's token: 192 bits
+FAILURES_ALLOWED = 10
+"""Wrong codes a client may type in ``LOCKOUT_SECONDS`` before it is locked out."""
+LOCKOUT_SECONDS = 15 * 60
+
+
+def _new_code(night: Night, number: int) -> TableCode:
+    for _attempt in range(5):  # a clash of 40 random bits: retried, not expected
+        short = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        try:
+            with transaction.atomic():
+                return TableCode.objects.create(
+                    night=night,
+                    table_number=number,
+                    token=secrets.token_urlsafe(TOKEN_BYTES),
+                    short_code=short,
+                )
+        except IntegrityError:
+            if TableCode.objects.filter(night=night, table_number=number, revoked_at=None).exists():
+                raise
+    raise RuntimeError("no free table code")  # pragma: no cover: 5 clashes of 40 bits
+
+
+@transaction.atomic
+def table_code_renew(*, night: Night, table_number: int) -> TableCode:
+    """Revoke table ``table_number``'s code (a leaked or lost one) and give it a new one."""
+    if night.closed_at is not None:
+        raise ValidationError({"table": [_("This night is closed.")]})
+    if not night.session.tables.filter(number=table_number).exists():
+        message = _("This night has no table %(number)s.")
+        raise ValidationError({"table": [message % {"number": table_number}]})
+    TableCode.objects.filter(night=night, table_number=table_number, revoked_at=None).update(
+        revoked_at=timezone.now()
+    )
+    return _new_code(night, table_number)
+
+
+def normalized_code(typed: str) -> str:
+    """A short code as typed (any case, spaces or dashes) in the form it is stored."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum())
+
+
+def _failures_key(client: str) -> str:
+    return f"table-code-failures:{client}"
+
+
+def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
+    """The live code a player gives: the short code ``typed`` by hand, or the link's token.
+    ``client`` names who asks (their address): after ``FAILURES_ALLOWED`` wrong codes in
+    ``LOCKOUT_SECONDS`` it is refused every code, right or wrong, until the time is over.
+    Errors name ``code``."""
+    key = _failures_key(client)
+    failures = cache.get(key, 0)
+    if failures >= FAILURES_ALLOWED:
+        message = _("Too many wrong codes. Try again in %(minutes)d minutes, or ask the director.")
+        raise ValidationError({"code": [message % {"minutes": LOCKOUT_SECONDS // 60}]})
+    found = TableCode.objects.select_related("night__session__club")
+    if typed:
+        match = found.filter(short_code=normalized_code(code)).first()
+    else:
+        match = found.filter(token=code).first()
+    if match is None or match.revoked_at is not None or match.night.closed_at is not None:
+        if cache.add(key, 1, timeout=LOCKOUT_SECONDS) is False:
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between the two calls
+                cache.add(key, 1, timeout=LOCKOUT_SECONDS)
+        if match is not None:
+            message = _("This table code is no longer valid: ask the director for the new one.")
+        else:
+            message = _("No table has this code. Check it on the table card.")
+        raise ValidationError({"code": [message]})
+    return match
+
+
+def table_code_live(*, code_id: int) -> TableCode | None:
+    """The code a device opened earlier, if it still opens its table."""
+    code = (
+        TableCode.objects.select_related("night__session__club")
+        .filter(pk=code_id, revoked_at=None, night__closed_at=None)
+        .first()
+    )
+    return code
+
+
+# --- deals entered at the table ------------------------------------------------------------
+
+
+def side_of(match: Match, player_id: int) -> str | None:
+    """The side (NS or EW) of a player at ``match``, or None if they do not play it."""
+    for seat, pk in match.seat_ids.items():
+        if pk == player_id:
+            return Side.NS if seat in "NS" else Side.EW
+    return None
+
+
+def _announce(match: Match) -> None:
+    """The table's entries changed: what shows the match (pages, API) is stale."""
+    match_changed.send(
+        sender=Match,
+        match_id=match.pk,
+        club_id=match.table.session.club_id,
+        season_id=match.season_id,
+        session_id=match.table.session_id,
+        player_ids=list(match.seat_ids.values()),
+    )
+
+
+def _current(code: TableCode) -> Match:
+    match = current_match(code=code)
+    if match is None:
+        raise ValidationError({"match": [_("No match is being played at this table now.")]})
+    return match
+
+
+@transaction.atomic
+def table_entry_submit(
+    *,
+    code: TableCode,
+    sequence: int,
+    entered_by: int,
+    passed_out: bool = False,
+    contract: str | None = None,
+    declarer: str | None = None,
+    tricks: int | None = None,
+) -> TableEntry:
+    """A deal entered at the table: deal ``sequence`` of the match now at the code's table
+    (the next deal, or a correction of an earlier one), entered by player ``entered_by``. It
+    waits for a player of the other side (``table_entry_confirm``); the deal is checked now as
+    ``matches.services`` will check it then. Errors name ``entered_by``, ``sequence``, the
+    deal's fields, or ``match`` (as ``MatchConflict``: another deal waits, the match is over)."""
+    match = _current(code)
+    Match.objects.select_for_update().filter(pk=match.pk).first()
+    side = side_of(match, entered_by) if isinstance(entered_by, int) else None
+    if side is None:
+        raise ValidationError({"entered_by": [_("Choose who is entering: a player at the table.")]})
+    waiting = TableEntry.objects.filter(match=match, state=EntryState.WAITING).first()
+    if waiting is not None:
+        message = _("Deal %(n)s is waiting for the opponents to confirm it.")
+        raise MatchConflict(message % {"n": waiting.sequence})
+    deal_check(
+        match=match,
+        sequence=sequence,
+        passed_out=passed_out,
+        contract=contract,
+        declarer=declarer,
+        tricks=tricks,
+    )
+    entry = TableEntry.objects.create(
+        code=code,
+        match=match,
+        sequence=sequence,
+        passed_out=bool(passed_out),
+        contract="" if passed_out else (contract or "").upper(),
+        declarer="" if passed_out else (declarer or "").upper(),
+        tricks=None if passed_out else tricks,
+        side=side,
+        entered_by_id=entered_by,
+        correction=sequence <= match.deals.count(),
+    )
+    _announce(match)
+    return entry
+
+
+def _waiting(code: TableCode, entry_id: int) -> TableEntry:
+    """The entry, locked, if it still waits at the code's table."""
+    entry = (
+        TableEntry.objects.select_for_update(of=("self",))
+        .select_related("match__table__session", "code")
+        .filter(pk=entry_id, code__night=code.night, code__table_number=code.table_number)
+        .first()
+    )
+    if entry is None:
+        raise ValidationError({"entry": [_("This table has no such deal.")]})
+    if entry.state != EntryState.WAITING:
+        raise MatchConflict(_("This deal was already answered."))
+    return entry
+
+
+def _record(entry: TableEntry, actor: Actor | str) -> None:
+    """Record what the entry says: the next deal, or a correction of its deal. Refused as
+    ``matches.services`` refuses it (the entry keeps waiting: the table withdraws it)."""
+    entered: dict[str, Any] = {
+        "passed_out": entry.passed_out,
+        "contract": entry.contract or None,
+        "declarer": entry.declarer or None,
+        "tricks": entry.tricks,
+    }
+    if entry.correction:
+        scored = deal_correct(match=entry.match_id, sequence=entry.sequence, actor=actor, **entered)
+    else:
+        scored = deal_record(
+            match=entry.match_id, expected_sequence=entry.sequence, actor=actor, **entered
+        )
+    entry.deal = scored.deal
+    # A dispute over the same deal is over once the table agrees on it.
+    TableEntry.objects.filter(
+        match=entry.match, sequence=entry.sequence, state=EntryState.REJECTED
+    ).update(state=EntryState.RESOLVED)
+
+
+def _who(entry: TableEntry, confirmed_by: str) -> str:
+    return _(
+        "table %(table)s, code %(code)s: entered by %(entered)s, confirmed by %(confirmed)s"
+    ) % {
+        "table": entry.code.table_number,
+        "code": entry.code.short_code[:3] + "…",
+        "entered": entry.entered_by,
+        "confirmed": confirmed_by,
+    }
+
+
+@transaction.atomic
+def table_entry_answer(*, code: TableCode, entry: int, player: int, accept: bool) -> TableEntry:
+    """A player at the table answers a deal waiting there: a player of the other side accepts
+    it (it is recorded and counts from now) or rejects it (the director is shown the
+    dispute); the player who entered it, or their partner, may only withdraw it
+    (``accept`` false). Errors name ``player`` or ``entry``; a deal that can no longer be
+    recorded as entered (the director recorded another meanwhile) is ``MatchConflict``."""
+    waiting = _waiting(code, entry)
+    side = side_of(waiting.match, player) if isinstance(player, int) else None
+    if side is None:
+        raise ValidationError({"player": [_("Choose a player at the table.")]})
+    if side == waiting.side and accept:
+        raise ValidationError({"player": [_("A player of the other side must confirm the deal.")]})
+    waiting.decided_by_id = player
+    waiting.decided_at = timezone.now()
+    if not accept:
+        waiting.state = EntryState.WITHDRAWN if side == waiting.side else EntryState.REJECTED
+    else:
+        _record(waiting, _who(waiting, str(Player.objects.get(pk=player))))
+        waiting.state = EntryState.CONFIRMED
+    waiting.save()
+    _announce(waiting.match)
+    return waiting
+
+
+@transaction.atomic
+def table_entry_resolve(
+    *, entry: TableEntry, accept: bool, actor: Actor | str = None
+) -> TableEntry:
+    """The director settles a deal the table did not agree on, or that waits too long:
+    records it as entered (``accept``) or sets it aside. Errors as ``table_entry_answer``."""
+    locked = (
+        TableEntry.objects.select_for_update(of=("self",))
+        .select_related("match__table__session", "code")
+        .get(pk=entry.pk)
+    )
+    if locked.state not in (EntryState.WAITING, EntryState.REJECTED):
+        raise MatchConflict(_("This deal was already answered."))
+    if accept:
+        _record(locked, actor)
+    locked.state = EntryState.CONFIRMED if accept else EntryState.RESOLVED
+    locked.resolved_by = actor if isinstance(actor, get_user_model()) else None
+    locked.decided_at = timezone.now()
+    locked.save()
+    _announce(locked.match)
+    return locked
