@@ -4,6 +4,7 @@ results with its prizes, and each player's guide card."""
 
 import datetime
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import cast
 
@@ -195,14 +196,6 @@ def _moves(round: NightRound, tie_rule: str) -> dict[int, MovedUp]:
     return moves
 
 
-def _moved_up(round: NightRound, tie_rule: str) -> dict[int, Side]:
-    """The side that won each table of four of a finished round, ties settled by the rule
-    (as ``night_plan`` put them on the round's tables, else worked out)."""
-    if any(table.moved_up for table in round.tables):
-        return {table.number: table.moved_up.side for table in round.tables if table.moved_up}
-    return {number: move.side for number, move in _moves(round, tie_rule).items()}
-
-
 def _with_moves(night: Night, started: list[NightRound]) -> list[NightRound]:
     """At winners move, the last finished round, if another round follows it, with each table
     of four's side moving up (``NightTable.moved_up``)."""
@@ -227,7 +220,14 @@ class Next:
     waiting: str = ""
 
 
-def next_round(*, night: Night, started: list[NightRound], players: dict[int, Seated]) -> Next:
+def _next_round(
+    night: Night,
+    started: list[NightRound],
+    players: dict[int, Seated],
+    planned: Sequence[PlannedRound[int]],
+) -> Next:
+    """The next round after ``started`` (at winners move, the last finished one carries who
+    moves up: ``_with_moves``); ``planned`` is a round-robin night's whole plan."""
     number = len(started) + 1
     if number > night.rounds:
         return Next(
@@ -246,14 +246,15 @@ def next_round(*, night: Night, started: list[NightRound], players: dict[int, Se
                 "tables": ", ".join(str(n) for n in started[-1].playing_at),
             },
         )
-    ids = list(players)
     if night.movement == Movement.ROUND_ROBIN:
-        plan = round_robin(ids, number, _remainder(night))[-1]
+        plan = planned[number - 1]
     elif night.movement == Movement.WINNERS_MOVE and not started:
-        plan = first_round(ids, _remainder(night))
+        plan = first_round(list(players), _remainder(night))
     elif night.movement == Movement.WINNERS_MOVE:
+        last = started[-1]
+        moved_up = {table.number: table.moved_up.side for table in last.tables if table.moved_up}
         sat_out = Counter(player.id for round in started for player in round.sitting_out)
-        plan = winners_move(_as_plan(started[-1]), _moved_up(started[-1], night.tie_rule), sat_out)
+        plan = winners_move(_as_plan(last), moved_up, sat_out)
     else:
         return Next(number)
     return Next(number, _as_round(plan, number, players))
@@ -275,11 +276,13 @@ class NightPlan:
 def night_plan(*, night: Night) -> NightPlan:
     players = present(night=night)
     started = _with_moves(night, started_rounds(night=night, players=players))
-    upcoming = next_round(night=night, started=started, players=players)
-    rounds = list(started)
+    planned: Sequence[PlannedRound[int]] = ()
     if night.movement == Movement.ROUND_ROBIN and len(started) < night.rounds:
-        plan = round_robin(list(players), night.rounds, _remainder(night))
-        rounds += [_as_round(p, n, players) for n, p in enumerate(plan, 1) if n > len(started)]
+        planned = round_robin(list(players), night.rounds, _remainder(night))
+    upcoming = _next_round(night, started, players, planned)
+    rounds = list(started)
+    if planned:
+        rounds += [_as_round(p, n, players) for n, p in enumerate(planned, 1) if n > len(started)]
     elif upcoming.plan is not None:
         rounds.append(upcoming.plan)
     return NightPlan(night, players, rounds, upcoming)
