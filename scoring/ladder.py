@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import NamedTuple
 
-from scoring.engine import Side, side_net
+from scoring.engine import Side, shared_ranks, side_net
 
 RATING_START = 1500.0
 """Every player's rating at the start of a season."""
@@ -205,14 +205,13 @@ def compute_ladder(
         return (played < min_matches, -net, -net / played, played, name.casefold(), name, player)
 
     tallies.sort(key=order)
+    # Equal net and matches (so equal average too), both qualified or not: a shared place.
+    ranks = shared_ranks([(played >= min_matches, net, played) for _p, played, net, _n in tallies])
     ladder: list[LadderRow] = []
-    rank = 0
-    previous = None
-    for position, (player, played, net, player_nets) in enumerate(tallies, start=1):
+    for position, (rank, (player, played, net, player_nets)) in enumerate(
+        zip(ranks, tallies, strict=True), start=1
+    ):
         qualified = played >= min_matches
-        key = (qualified, net, played)  # equal net and matches: equal average too
-        if key != previous:
-            rank, previous = position, key
         player_outcomes = outcomes[player]
         ladder.append(
             LadderRow(

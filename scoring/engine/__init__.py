@@ -5,7 +5,7 @@ Pure Python, immutable values, no Django and no I/O. ``score_match`` scores a wh
 one contract. The rules are in RULES.md; each module's docstring cites its section.
 ``movements`` plans a club night's seating (NIGHTS.md): ``round_robin``, ``first_round`` and
 ``winners_move``, with ``check_round`` for a round seated by hand; ``night`` ranks the
-night's results (``rank_night``).
+night's results (``rank_night``), sharing places as the ladder does (``shared_ranks``).
 """
 
 from .chicago import chicago_schedule, score_chicago
@@ -43,6 +43,7 @@ from .notation import (
     parse_contract,
     parse_seat,
 )
+from .ranks import shared_ranks
 from .rubber import score_rubber
 from .sheet import ChicagoVulnerability, DealRow, Kind, NextDeal, Sheet, Winner, side_net
 
@@ -89,6 +90,7 @@ __all__ = [
     "score_contract",
     "score_match",
     "score_rubber",
+    "shared_ranks",
     "side_net",
     "winners_move",
 ]

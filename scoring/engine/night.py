@@ -5,6 +5,8 @@ name. Pure: it ranks the lines it is given."""
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .ranks import shared_ranks
+
 
 @dataclass(frozen=True)
 class NightMatch:
@@ -61,11 +63,10 @@ def rank_night(
             bests[part.player_id] = part.net
             best_rounds[part.player_id] = part.round
     order = sorted(totals, key=lambda pk: (-totals[pk][0], names[pk], pk))
+    ranks = shared_ranks([totals[pk][0] for pk in order])
     ranked: list[NightLine] = []
-    for position, pk in enumerate(order, start=1):
+    for rank, pk in zip(ranks, order, strict=True):
         net, matches, unfinished = totals[pk]
-        tied = bool(ranked) and ranked[-1].net == net
-        rank = ranked[-1].rank if tied else position
         ranked.append(
             NightLine(rank, pk, names[pk], net, matches, bests[pk], unfinished, best_rounds.get(pk))
         )
