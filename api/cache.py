@@ -30,8 +30,8 @@ from django.http import HttpResponse
 from django.utils.translation import get_language
 
 from api import access
-from api.generations import generations
 from api.ids import whole_id
+from clubs.generations import generations
 from clubs.models import Club, Season, Session
 from matches.models import Match
 from nights.models import Night
