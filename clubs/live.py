@@ -85,7 +85,7 @@ def page_parts(request: HttpRequest, url: str | None = None) -> list[object]:
     return [url or request.get_full_path(), get_language(), "text/html", viewer]
 
 
-def _finish(response: HttpResponseBase, etag: str, last_modified: float | None):
+def _finish(response: HttpResponseBase, etag: str, last_modified: int | None):
     response["ETag"] = etag
     if last_modified is not None and response.status_code in (200, 304):
         response["Last-Modified"] = http_date(last_modified)
@@ -104,7 +104,8 @@ def conditional(
     ``If-Modified-Since``) says the client has it. ``etag``: from the generations, known before
     the answer is computed (a match answers 304 without computing it), or None: the ETag is
     then the digest of the rendered body. Only a 200 gets validators."""
-    modified = last_modified.timestamp() if last_modified is not None else None
+    # Whole seconds, as HTTP dates are.
+    modified = int(last_modified.timestamp()) if last_modified is not None else None
     if etag is not None:
         not_modified = get_conditional_response(request, etag=etag, last_modified=modified)
         if not_modified is not None:
