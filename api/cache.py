@@ -181,7 +181,7 @@ def _body_validated(view, request, response):
         return response
     response.accepted_renderer = request.accepted_renderer
     response.accepted_media_type = request.accepted_media_type
-    response.renderer_context = view.get_renderer_context()
+    response.renderer_context = view.get_renderer_context()  # type: ignore[attr-defined]
     return conditional(request, lambda: response, etag=None)
 
 

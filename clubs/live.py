@@ -111,15 +111,18 @@ def conditional(
         if not_modified is not None:
             return _finish(not_modified, etag, modified)
     response = answer()
-    if response.status_code != 200 or getattr(response, "streaming", False):
-        return response
+    if not isinstance(response, HttpResponse) or response.status_code != 200:
+        return response  # a stream, a redirect, an error: no validators
     if etag is None:
         if hasattr(response, "render") and not getattr(response, "is_rendered", True):
             response.render()
         set_response_etag(response)
         etag = response["ETag"]
     _finish(response, etag, modified)
-    return get_conditional_response(request, etag=etag, last_modified=modified, response=response)
+    checked = get_conditional_response(
+        request, etag=etag, last_modified=modified, response=response
+    )
+    return checked or response
 
 
 def live_page(

@@ -288,14 +288,14 @@ def _screen_context(club: Club, night: Night) -> dict:
     plan = selectors.night_plan(night=night)
     started = [round for round in plan.rounds if round.started]
     current = started[-1] if started else None
-    tables = [table for table in current.tables if table.match] if current else []
-    played = match_selectors.deals_played(match_ids=[table.match.pk for table in tables])
+    tables = [(table, table.match) for table in current.tables if table.match] if current else []
+    played = match_selectors.deals_played(match_ids=[match.pk for _table, match in tables])
     return {
         "club": club,
         "night": night,
         "session": night.session,
         "current": current,
-        "tables": [(table, played[table.match.pk]) for table in tables],
+        "tables": [(table, played[match.pk]) for table, match in tables],
         **_result_rows(club, night, plan, links=False),  # a screen to read, not to click
     }
 
