@@ -28,6 +28,15 @@ document.addEventListener("htmx:afterRequest", (event) => {
   }
 });
 
+// A poll answered by another page (a redirect to the login page: the session ended) is not
+// swapped into the region.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (event.detail.elt.matches("[data-live]") && xhr && !xhr.responseURL.includes("live=1")) {
+    event.detail.shouldSwap = false;
+  }
+});
+
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) {
     document.querySelectorAll("[data-live]").forEach((region) => {

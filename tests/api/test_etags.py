@@ -16,6 +16,12 @@ from tests.api.test_nights import create
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def clock_held(monkeypatch):
+    """The ETags' period (clubs.live) does not turn over in the middle of a test."""
+    monkeypatch.setattr("clubs.live._now", lambda: 1_800_000_000.0)
+
+
 @pytest.fixture
 def public_side():
     return build_club("Gamma", "gamma", "director_g", public=True)
@@ -150,3 +156,14 @@ def test_a_missing_match_is_one_404_and_no_cache_failure(public_side, caplog, mo
     assert response.status_code == 404
     assert len(calls) == 1
     assert not [record for record in caplog.records if record.name == "api.cache"]
+
+
+def test_the_etag_turns_over_with_the_read_caches_period(public_side, settings, monkeypatch):
+    """A write whose generations could not be renewed (the cache was down) is outlived by an
+    ETag no longer than by a cached answer: API_READ_CACHE_SECONDS."""
+    client, url = APIClient(), f"/api/v1/matches/{public_side.match.pk}/"
+    etag = client.get(url)["ETag"]
+    later = 1_800_000_000.0 + settings.API_READ_CACHE_SECONDS
+    monkeypatch.setattr("clubs.live._now", lambda: later)
+    after = polled(client, url, etag)
+    assert after.status_code == 200 and after["ETag"] != etag

@@ -20,6 +20,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
+def clock_held(monkeypatch):
+    """The ETags' period (clubs.live) does not turn over in the middle of a test."""
+    monkeypatch.setattr("clubs.live._now", lambda: 1_800_000_000.0)
+
+
+@pytest.fixture(autouse=True)
 def no_language_left_behind():
     yield
     translation.deactivate()

@@ -11,6 +11,13 @@ from tests.web.test_browser import browser, new_page  # noqa: F401  (the fixture
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def clock_held(monkeypatch):
+    """The ETags' period (clubs.live) does not turn over between the page and its first poll
+    (the live server runs in this process)."""
+    monkeypatch.setattr("clubs.live._now", lambda: 1_800_000_000.0)
+
+
 def test_the_score_sheet_follows_the_table_without_a_reload(browser, live_server, new_match):  # noqa: F811
     from playwright.sync_api import expect
 
