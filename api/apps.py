@@ -7,7 +7,8 @@ class ApiConfig(AppConfig):
     verbose_name = _("API")
 
     def ready(self):
-        from api import generations, schema  # noqa: F401  (schema: the API key's OpenAPI scheme)
+        from api import schema  # noqa: F401  (the API key's OpenAPI scheme)
+        from clubs import generations
         from clubs.signals import club_changed
         from matches.signals import match_changed
         from scoring.signals import ladders_changed

@@ -12,7 +12,14 @@ and keys, and everyone for a public club unless the answer is for members only).
 renews the generations (the services announce it), so no client reads an answer older than
 the last write it could see; a deal recorded at one table leaves the
 other matches' score sheets cached. Only answers of 200 are stored; anything else (a 404, a
-400 for a bad filter) is computed each time.
+400 for a bad filter) is computed each time, once (the view's own 404 is not taken for a
+failure of the cache).
+
+Every 200 carries an ETag and ``Cache-Control: private, no-cache`` (``clubs.live``), and a
+client that sends the ETag back in ``If-None-Match`` gets a 304 with no body while the answer
+is unchanged: the stored answer's ETag is the digest of its generations and its key, so a
+poll of an unchanged answer is answered from the cache alone. An answer outside the cache
+(the cache off, or a client that is not the club's reader) has the digest of its body.
 
 On only with a cache that every process shares (``API_READ_CACHE``, on with ``REDIS_URL``).
 If the cache fails, the view answers from the database as if nothing were cached.
@@ -28,10 +35,12 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils.translation import get_language
+from rest_framework.response import Response
 
 from api import access
-from api.generations import generations
 from api.ids import whole_id
+from clubs.generations import generations
+from clubs.live import conditional, tokens_etag
 from clubs.models import Club, Season, Session
 from matches.models import Match
 from nights.models import Night
@@ -147,6 +156,35 @@ def _scopes(
     return scopes
 
 
+class _Looked(NamedTuple):
+    club_id: int
+    entry_key: str
+    tokens: tuple[str, ...]
+    entry: tuple | None  # (tokens, public, body) as stored, or None
+
+
+def _look_up(request, about: Owner, depends: tuple[str, ...]) -> _Looked | None:
+    """The answer's club, key, current generations and stored copy; None if there is no
+    such object. Only the cache is asked (and the database once per object for its club)."""
+    club_id = club_of(*about)
+    if club_id is None:
+        return None
+    entry_key = _entry_key(request)
+    tokens, found = generations(_scopes(request, about, club_id, depends), read_also=[entry_key])
+    return _Looked(club_id, entry_key, tokens, found.get(entry_key))
+
+
+def _body_validated(view, request, response):
+    """An answer outside the read cache, with an ETag from its rendered body (a 304 when the
+    client has it): rendered here as DRF would render it after the view."""
+    if not isinstance(response, Response) or response.status_code != 200:
+        return response
+    response.accepted_renderer = request.accepted_renderer
+    response.accepted_media_type = request.accepted_media_type
+    response.renderer_context = view.get_renderer_context()  # type: ignore[attr-defined]
+    return conditional(request, lambda: response, etag=None)
+
+
 def cached_read(
     owner: Callable[..., Owner | None], *, depends: tuple[str, ...], members_only: bool = False
 ):
@@ -163,41 +201,44 @@ def cached_read(
         @wraps(method)
         def view_method(view, request, *args, **kwargs):
             about = owner(view, request, **kwargs) if settings.API_READ_CACHE else None
-            if about is None:
-                return method(view, request, *args, **kwargs)
-            try:
-                club_id = club_of(*about)
-                if club_id is None:  # no such object: the view answers (a 404, an empty list)
-                    return method(view, request, *args, **kwargs)
-                entry_key = _entry_key(request)
-                scopes = _scopes(request, about, club_id, depends)
-                tokens, found = generations(scopes, read_also=[entry_key])
-                entry = found.get(entry_key)
-                fresh = entry is not None and entry[0] == tokens
-                if fresh and entry and _may_read(request, club_id, public=entry[1]):
-                    return HttpResponse(entry[2], content_type=_content_type(request))
-            except Exception:
-                logger.warning("the read cache failed; answering from the database", exc_info=True)
-                return method(view, request, *args, **kwargs)
+            looked = None
+            if about is not None:
+                try:
+                    looked = _look_up(request, about, depends)
+                except Exception:
+                    logger.warning(
+                        "the read cache failed; answering from the database", exc_info=True
+                    )
+            if looked is None:  # not cached (no such object: the view answers a 404, an empty list)
+                return _body_validated(view, request, method(view, request, *args, **kwargs))
+            club_id, entry_key, tokens, entry = looked
+            etag = tokens_etag(tokens, [entry_key])
+            if entry is not None and entry[0] == tokens and _may_read(request, club_id, entry[1]):
+                body = entry[2]
+                return conditional(
+                    request,
+                    lambda: HttpResponse(body, content_type=_content_type(request)),
+                    etag=etag,
+                )
             response = method(view, request, *args, **kwargs)
             if response.status_code != 200:
                 return response
             public = not members_only and Club.objects.filter(pk=club_id, public=True).exists()
             # Only an answer given to a client that may read the club is everyone's answer
-            # (a list's filter on a club the client may not read answers an empty list).
-            if _may_read(request, club_id, public):
-                try:
-                    body = request.accepted_renderer.render(
-                        response.data, request.accepted_media_type, view.get_renderer_context()
-                    )
-                    cache.set(
-                        entry_key,
-                        (tokens, public, body),
-                        timeout=settings.API_READ_CACHE_SECONDS,
-                    )
-                except Exception:
-                    logger.warning("could not store an answer in the read cache", exc_info=True)
-            return response
+            # (a list's filter on a club the client may not read answers an empty list), and
+            # only it has the generations' ETag.
+            if not _may_read(request, club_id, public):
+                return _body_validated(view, request, response)
+            try:
+                body = request.accepted_renderer.render(
+                    response.data, request.accepted_media_type, view.get_renderer_context()
+                )
+                cache.set(
+                    entry_key, (tokens, public, body), timeout=settings.API_READ_CACHE_SECONDS
+                )
+            except Exception:
+                logger.warning("could not store an answer in the read cache", exc_info=True)
+            return conditional(request, lambda: response, etag=etag)
 
         return view_method
 

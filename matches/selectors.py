@@ -51,6 +51,19 @@ def matches_counted(*, clubs: QuerySet[Club]) -> QuerySet[Match]:
     return matches_of(clubs=clubs).annotate(deal_count=_deal_count())
 
 
+def deals_played(*, match_ids: Sequence[int]) -> dict[int, int]:
+    """How many deals each of these matches has played to a contract (a passed-out deal
+    scores nothing; a Chicago's is dealt again), by match id (0: none yet)."""
+    counts = (
+        Deal.objects.filter(match_id__in=match_ids, passed_out=False)
+        .order_by()
+        .values("match_id")
+        .annotate(n=Count("pk"))
+        .values_list("match_id", "n")
+    )
+    return {**dict.fromkeys(match_ids, 0), **dict(counts)}
+
+
 def match_with_players(*, match_id: int, clubs: QuerySet[Club] | None = None) -> Match | None:
     """The match (one of ``clubs``', when given) with its table, session, club and players
     (the players in a query of their own: a nine-table join costs PostgreSQL more to plan than

@@ -18,6 +18,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs import live
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
@@ -92,10 +93,27 @@ def _sheet_context(request, match: Match) -> dict:
 
 @doors
 def match_sheet(request, pk: int):
-    """The score sheet of one match, printable on one page."""
+    """The score sheet of one match, printable on one page. Its head and sheet are a live
+    region (``clubs.live``): ``?live=1`` answers that fragment alone, with an ETag from the
+    club's and the match's generations and the match's last change as Last-Modified, and a
+    304 while neither changed (the sheet is then not computed)."""
     match = _match(pk)
-    club_for_reader(request, match.table.session.club)
-    return render(request, "matches/sheet.html", _sheet_context(request, match))
+    club = club_for_reader(request, match.table.session.club)
+    scopes = [("club", club.pk), ("match", match.pk)]
+    if live.wants_live(request):
+        return live.live_page(
+            request,
+            lambda: render(request, "matches/_sheet_live.html", _sheet_context(request, match)),
+            scopes=scopes,
+            last_modified=match.updated_at,
+        )
+    context = _sheet_context(request, match)
+    region = live.live_region(
+        request,
+        lambda: render_to_string("matches/_sheet_live.html", context, request=request),
+        scopes=scopes,
+    )
+    return render(request, "matches/sheet.html", {**context, "live": region})
 
 
 @doors

@@ -11,6 +11,7 @@ NIGHT = "clubs/<slug:slug>/nights/<isodate:day>/"
 urlpatterns = [
     path("clubs/<slug:slug>/nights/new/", views.night_new, name="new"),
     path(NIGHT, views.night_page, name="night"),
+    path(f"{NIGHT}screen/", views.night_screen, name="screen"),
     path(f"{NIGHT}rounds/", views.round_start, name="round_start"),
     path(f"{NIGHT}settings/", views.night_settings, name="settings"),
     # The night on paper: guide cards, table cards, score sheets, results.

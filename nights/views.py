@@ -11,16 +11,19 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from clubs import live
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
 from clubs.models import Club
 from clubs.validators import folded
+from matches import selectors as match_selectors
 from matches.forms import GuestForm
 from nights import selectors, services
 from nights.forms import NightForm, NightUpdateForm, SeatingForm, seating_rows
@@ -162,6 +165,12 @@ def _render_night(request, club, night, *, seating_form=None, update_form=None, 
         if update_form is None:
             update_form = NightUpdateForm(night=night, players=plan.players)
         context.update({"seating_form": seating_form, "update_form": update_form})
+    context["live"] = live.live_region(  # the results refresh themselves (below)
+        request,
+        lambda: render_to_string("nights/_results_live.html", context, request=request),
+        scopes=_night_scopes(night),
+        path=reverse("nights:night", args=[club.slug, night.session.date]),
+    )
     return render(request, "nights/night.html", context, status=status)
 
 
@@ -170,6 +179,8 @@ def night_page(request, slug: str, day: date):
     """The night: who is present, the round being played, earlier and planned rounds, and
     the results; for directors, the button that starts the next round."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    if live.wants_live(request):
+        return _results_live(request, club, _night(club, day))
     return _render_night(request, club, _night(club, day))
 
 
@@ -231,3 +242,88 @@ def night_settings(request, slug: str, day: date):
             messages.success(request, gettext("The night's settings were saved."))
             return redirect("nights:night", slug=club.slug, day=day)
     return _render_night(request, club, night, update_form=form, status=400)
+
+
+# --- Live: the night page's results and the club screen (clubs.live) ----------------------
+
+
+def _night_scopes(night: Night) -> list:
+    """What a night's pages show: the club's data (the night, its players, prizes, groups:
+    the night's services announce them as the club's) and its session's matches."""
+    return [("club", night.session.club_id), ("session-matches", night.session_id)]
+
+
+def _result_rows(club: Club, night: Night, plan, *, links: bool = True) -> dict:
+    """The night's results as the results' template shows them (each line with the player's
+    page, unless ``links`` is False), as ``_render_night`` gives them."""
+    results = selectors.night_results(night=night, plan=plan)
+    season = f"?season={night.session.season_id}" if night.session.season_id else ""
+    urls = (
+        {pk: reverse("scoring:player", args=[club.slug, pk]) + season for pk in plan.players}
+        if links
+        else {}
+    )
+    return {
+        "lines": [(line, urls.get(line.line.player_id)) for line in results.lines],
+        "groups": [
+            (name, [(line, urls.get(line.line.player_id)) for line in lines])
+            for name, lines in results.groups.items()
+        ],
+    }
+
+
+def _results_live(request, club: Club, night: Night):
+    """The night page's results alone, for its live region: a 304 while the club's data and
+    the night's matches are unchanged."""
+
+    def answer():
+        plan = selectors.night_plan(night=night)
+        context = {"club": club, "night": night, **_result_rows(club, night, plan)}
+        return render(request, "nights/_results_live.html", context)
+
+    return live.live_page(request, answer, scopes=_night_scopes(night))
+
+
+def _screen_context(club: Club, night: Night) -> dict:
+    plan = selectors.night_plan(night=night)
+    started = [round for round in plan.rounds if round.started]
+    current = started[-1] if started else None
+    tables = [(table, table.match) for table in current.tables if table.match] if current else []
+    played = match_selectors.deals_played(match_ids=[match.pk for _table, match in tables])
+    return {
+        "club": club,
+        "night": night,
+        "session": night.session,
+        "current": current,
+        "tables": [(table, played[match.pk]) for table, match in tables],
+        **_result_rows(club, night, plan, links=False),  # a screen to read, not to click
+    }
+
+
+@doors
+def night_screen(request, slug: str, day: date):
+    """The club screen: the night on a TV in the room, large, with no navigation: the round
+    being played (each table's players, score and deals played) and the results so far. Its
+    content is a live region (``?live=1``); the page and the region answer 304 while the
+    club's data and the night's matches are unchanged. Readable by whoever may read the
+    night page."""
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    scopes = _night_scopes(night)
+    if live.wants_live(request):
+        return live.live_page(
+            request,
+            lambda: render(request, "nights/_screen_live.html", _screen_context(club, night)),
+            scopes=scopes,
+        )
+
+    def page():
+        context = _screen_context(club, night)
+        region = live.live_region(
+            request,
+            lambda: render_to_string("nights/_screen_live.html", context, request=request),
+            scopes=scopes,
+        )
+        return render(request, "nights/screen.html", {**context, "live": region})
+
+    return live.live_page(request, page, scopes=scopes)

@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
 
+from clubs import live
 from clubs.doors import club_for_reader, doors
 from clubs.models import Club, Membership, Season
 from matches.models import Match, MatchStatus, played_by
@@ -120,6 +121,27 @@ def ladder(request, slug: str, season_id: int | None = None):
     rating, chart; sortable by any column (?sort=&dir=), searchable by name (?q=)."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     season = _season(club, season_id)
+    # The ladder's lines are a live region (clubs.live): ?live=1 answers them alone, a 304
+    # while the club's data and the season's stored ladder are unchanged.
+    scopes = [("club", club.pk), ("ladder", season.pk)]
+    if live.wants_live(request):
+        return live.live_page(
+            request,
+            lambda: render(
+                request, "scoring/_ladder_live.html", _ladder_context(request, club, season)
+            ),
+            scopes=scopes,
+        )
+    context = _ladder_context(request, club, season)
+    context["live"] = live.live_region(
+        request,
+        lambda: render_to_string("scoring/_ladder_live.html", context, request=request),
+        scopes=scopes,
+    )
+    return render(request, "scoring/ladder.html", context)
+
+
+def _ladder_context(request, club: Club, season: Season) -> dict:
     sort = request.GET.get("sort", "rank")
     if sort not in selectors.LADDER_SORTS:
         sort = "rank"
@@ -152,26 +174,22 @@ def ladder(request, slug: str, season_id: int | None = None):
             + urlencode({"sort": name, "dir": turned if name == sort else usual, **searched}),
         }
     here = {"sort": sort, "dir": direction, **searched}
-    return render(
-        request,
-        "scoring/ladder.html",
-        {
-            "club": club,
-            "season": season,
-            "seasons": club.seasons.order_by("-start_date"),
-            "lines": lines,
-            "page": page,
-            "page_query": urlencode(here),
-            "search": search,
-            "sort": sort,
-            "direction": direction,
-            "columns": columns,
-            "run": run,
-            "min_matches": club.ladder_min_matches,
-            "rounded": club.ladder_rounding != ROUNDING_NONE,
-            "pdf_url": reverse("scoring:ladder_pdf", args=[club.slug, season.pk]),
-        },
-    )
+    return {
+        "club": club,
+        "season": season,
+        "seasons": club.seasons.order_by("-start_date"),
+        "lines": lines,
+        "page": page,
+        "page_query": urlencode(here),
+        "search": search,
+        "sort": sort,
+        "direction": direction,
+        "columns": columns,
+        "run": run,
+        "min_matches": club.ladder_min_matches,
+        "rounded": club.ladder_rounding != ROUNDING_NONE,
+        "pdf_url": reverse("scoring:ladder_pdf", args=[club.slug, season.pk]),
+    }
 
 
 LADDER_PDF_LINES = 50  # the top of the ladder that one page holds

@@ -82,6 +82,8 @@ def test_no_axe_violation_on_any_page_or_state(
         "night before round 1": nights["before"],
         "night during a round": nights["during"],
         "night after a round played": nights["played"],
+        "club screen during a round": nights["during"] + "screen/",
+        "club screen after a round played": nights["played"] + "screen/",
         "login": reverse("clubs:login"),  # last: its form is tried next
     }
     for name, url in pages.items():
@@ -147,7 +149,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 35  # every page and state above was checked
+    assert len(found) == 37  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811
@@ -268,6 +270,7 @@ def test_focus_rings_and_tap_targets(
         *(reverse("matches:sheet", args=[played.pk]) for played in evening.values()),
         reverse("nights:new", args=[club.slug]),
         *nights.values(),
+        nights["played"] + "screen/",
     ]
     tiny = {}
     for url in pages:

@@ -87,6 +87,8 @@ def evening(club, players, new_match, django_user_model):
         "night during a round": nights["during"],
         "night seated by hand": nights["fixed"],
         "night after a round played": nights["played"],
+        "club screen during a round": nights["during"] + "screen/",
+        "club screen after a round played": nights["played"] + "screen/",
         "director: start a night": f"/clubs/{club.slug}/nights/new/",
     }
 

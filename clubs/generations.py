@@ -1,0 +1,110 @@
+"""Generations: tokens that change after every committed write to what they cover, so that
+copies of what was read (the API's read cache, ``api.cache``) know when they are stale, and
+so that a client's copy of a page or an answer can be validated (``clubs.live``: ETags).
+
+A scope is what a token covers:
+
+- ``("club", id)``: all of a club's data (the club, its players, seasons, sessions and
+  tables, and everything below them);
+- ``("match", id)``: one match and its deals;
+- which matches there are and their states (the lists): ``("matches", club id)`` all of a
+  club's, ``("season-matches", season id)``, ``("session-matches", session id)`` and
+  ``("player-matches", "season id-player id")`` a player's in a season;
+- ``("ladder", season id)``: a season's stored ladder.
+
+A copy records the tokens of the scopes it depends on, read *before* it was computed, and is
+used only while they are all unchanged. Each write bumps the scopes it touches (the bump
+functions below receive the signals the services send, connected in ``ApiConfig.ready``), at
+once, and again once the transaction commits, so that a reader that computed its copy before
+the commit stored it under a token that no longer matches. The first bump also covers a
+process that dies between the commit and the second (only copies computed in that moment
+would outlive the change), and the tests, whose transactions never commit. Copies expire
+after ``API_READ_CACHE_SECONDS``, which bounds how long one can outlive a change whose tokens
+could not be set (the cache was unreachable, so were its copies); tokens are kept a day, so
+that a quiet club's copies do not all expire at once.
+"""
+
+import logging
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+GENERATION_SECONDS = 24 * 3600
+Scope = tuple[str, int | str]
+
+
+def _key(scope: Scope) -> str:
+    return f"{settings.API_READ_CACHE_NAMESPACE}:generation:{scope[0]}:{scope[1]}"
+
+
+def _bump(scopes: Iterable[Scope]) -> None:
+    if not settings.API_READ_CACHE:
+        return
+    keys = sorted({_key(scope) for scope in scopes})
+    if not keys:
+        return
+
+    def bump() -> None:
+        token = uuid.uuid4().hex
+        try:
+            cache.set_many(dict.fromkeys(keys, token), timeout=GENERATION_SECONDS)
+        except Exception:  # the cache is down: its copies are unreachable too, until they expire
+            logger.warning("could not renew the read cache generations %s", keys, exc_info=True)
+
+    bump()
+    transaction.on_commit(bump)
+
+
+def club_generation_bump(*, club_ids: Iterable[int], **signal: object) -> None:
+    """Everything read from these clubs is stale (``clubs.signals.club_changed``)."""
+    _bump(("club", club_id) for club_id in club_ids)
+
+
+def match_generation_bump(
+    *,
+    match_id: int,
+    club_id: int,
+    season_id: int,
+    session_id: int,
+    player_ids: Iterable[int],
+    **signal: object,
+) -> None:
+    """The match (with these players) and the match lists it is in are stale
+    (``matches.signals.match_changed``)."""
+    _bump(
+        [
+            ("match", match_id),
+            ("matches", club_id),
+            ("season-matches", season_id),
+            ("session-matches", session_id),
+            *(("player-matches", f"{season_id}-{player}") for player in player_ids),
+        ]
+    )
+
+
+def ladder_generation_bump(*, season_ids: Iterable[int], **signal: object) -> None:
+    """These seasons' ladders are stale (``scoring.signals.ladders_changed``)."""
+    _bump(("ladder", season_id) for season_id in season_ids)
+
+
+def generations(
+    scopes: Sequence[Scope], *, read_also: Sequence[str] = ()
+) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The current tokens of ``scopes`` (new ones for scopes that have none) and, read in the
+    same round trip, the cache's values of the keys ``read_also`` (a dict of those found)."""
+    keys = [_key(scope) for scope in scopes]
+    found = cache.get_many([*keys, *read_also])
+    for key in keys:
+        if key not in found:
+            token = uuid.uuid4().hex
+            if not cache.add(key, token, timeout=GENERATION_SECONDS):
+                token = cache.get(key) or token  # another process set one a moment ago
+            found[key] = token
+    also = {key: found[key] for key in read_also if key in found}
+    return tuple(found[key] for key in keys), also

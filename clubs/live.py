@@ -1,0 +1,172 @@
+"""Validators for what clients poll (the live pages and the API's reads): an ``ETag`` on each
+answer, a ``Last-Modified`` where a real timestamp exists, and a ``304 Not Modified`` with no
+body when the client's copy is still the answer.
+
+The ETag comes from one of two places:
+
+- **The generations** (``clubs.generations``) of the scopes the answer depends on, when they
+  can be trusted: with ``API_READ_CACHE`` on, every process shares one cache and every write
+  renews the tokens of what it touches, before and again after its commit. The ETag is a
+  digest of those tokens, read *before* the answer is computed, and of everything else the
+  answer varies with (``parts``: the URL with its query, the language, the media type, the
+  viewer where the content differs per viewer). A changed scope gives a new ETag, so a client
+  never hears "unchanged" after a write it could see; an unchanged one lets the view answer
+  304 before it reads the database. A write whose tokens could not be renewed (the cache was
+  down) is covered as the read cache covers it: the ETag also carries the current period of
+  ``API_READ_CACHE_SECONDS``, so no ETag outlives a change by longer than a cached copy.
+- **The answer's body**, otherwise: the embedded default's cache is per process (renewing its
+  tokens would tell one process only, so they are not renewed at all: ``_bump``), and the
+  shared cache may fail. The view renders the answer and the ETag is a digest of the bytes:
+  always exact, and a 304 still spares the transfer and the client's work.
+
+``Last-Modified`` is given where the answer has a real timestamp (a match's ``updated_at``).
+It is the weaker validator: it moves in whole seconds and not when only a player's name
+changed. A client that has an ETag sends ``If-None-Match``, which wins over
+``If-Modified-Since`` (RFC 9110; Django's ``get_conditional_response``).
+
+Every answer says ``Cache-Control: private, no-cache``: a browser may keep a copy but asks
+each time whether it is still the answer, and no shared cache keeps a club's pages.
+"""
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.utils.cache import get_conditional_response, patch_cache_control, set_response_etag
+from django.utils.http import http_date
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+from clubs.generations import Scope, generations
+
+logger = logging.getLogger(__name__)
+_now = time.time  # the clock of the ETags' periods (the tests hold it still)
+
+
+def trusted() -> bool:
+    """Whether the generations follow every write in every process (see the module)."""
+    return bool(settings.API_READ_CACHE)
+
+
+def _digest(parts: Iterable[object]) -> str:
+    text = "\x1f".join(map(str, parts))
+    return '"' + hashlib.blake2b(text.encode(), digest_size=16).hexdigest() + '"'
+
+
+def tokens_etag(tokens: Sequence[str], parts: Iterable[object]) -> str:
+    """The ETag of an answer computed under ``tokens`` (the generations of its scopes) and
+    varying with ``parts``; it changes with the period of ``API_READ_CACHE_SECONDS`` too."""
+    period = int(_now()) // max(1, settings.API_READ_CACHE_SECONDS)
+    return _digest(["generations", period, *tokens, *parts])
+
+
+def generation_etag(scopes: Sequence[Scope], parts: Iterable[object]) -> str | None:
+    """The ETag of an answer that depends on ``scopes`` and varies with ``parts``, or None
+    when the generations cannot be trusted (off, or the cache failed): then use the body's."""
+    if not trusted():
+        return None
+    try:
+        tokens, _found = generations(scopes)
+    except Exception:
+        logger.warning("the generations could not be read; ETag from the body", exc_info=True)
+        return None
+    return tokens_etag(tokens, parts)
+
+
+def page_parts(request: HttpRequest, url: str | None = None) -> list[object]:
+    """What a page at ``url`` (the request's, with its query, by default) varies with beyond
+    its data: the URL, the language, the media type and the viewer (their id: a director sees
+    other links than a reader)."""
+    user = getattr(request, "user", None)
+    viewer = user.pk if user is not None and user.is_authenticated else "-"
+    return [url or request.get_full_path(), get_language(), "text/html", viewer]
+
+
+def _finish(response: HttpResponseBase, etag: str, last_modified: int | None):
+    response["ETag"] = etag
+    if last_modified is not None and response.status_code in (200, 304):
+        response["Last-Modified"] = http_date(last_modified)
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def conditional(
+    request: HttpRequest,
+    answer: Callable[[], HttpResponseBase],
+    *,
+    etag: str | None,
+    last_modified: datetime | None = None,
+) -> HttpResponseBase:
+    """``answer()``, or a 304 when the request's ``If-None-Match`` (or, without one, its
+    ``If-Modified-Since``) says the client has it. ``etag``: from the generations, known before
+    the answer is computed (a match answers 304 without computing it), or None: the ETag is
+    then the digest of the rendered body. Only a 200 gets validators."""
+    # Whole seconds, as HTTP dates are.
+    modified = int(last_modified.timestamp()) if last_modified is not None else None
+    if etag is not None:
+        not_modified = get_conditional_response(request, etag=etag, last_modified=modified)
+        if not_modified is not None:
+            return _finish(not_modified, etag, modified)
+    response = answer()
+    if not isinstance(response, HttpResponse) or response.status_code != 200:
+        return response  # a stream, a redirect, an error: no validators
+    if etag is None:
+        if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+            response.render()
+        set_response_etag(response)
+        etag = response["ETag"]
+    _finish(response, etag, modified)
+    checked = get_conditional_response(
+        request, etag=etag, last_modified=modified, response=response
+    )
+    return checked or response
+
+
+def live_page(
+    request: HttpRequest,
+    answer: Callable[[], HttpResponse],
+    *,
+    scopes: Sequence[Scope],
+    last_modified: datetime | None = None,
+) -> HttpResponseBase:
+    """A page (or a page's fragment: what a live region polls) that depends on ``scopes``,
+    with its validators: see ``conditional`` and the module."""
+    etag = generation_etag(scopes, page_parts(request))
+    return conditional(request, answer, etag=etag, last_modified=last_modified)
+
+
+def live_url(request: HttpRequest, path: str | None = None) -> str:
+    """The URL a live region of this page polls: the page's (``path``: another page's, for a
+    page answered to a form's POST), its query kept, with ``live=1``."""
+    query = request.GET.copy() if path is None else QueryDict(mutable=True)
+    query["live"] = "1"
+    return f"{path or request.path}?{query.urlencode()}"
+
+
+def wants_live(request: HttpRequest) -> bool:
+    """Whether the request polls the page's live region (``live_url``)."""
+    return request.GET.get("live") == "1"
+
+
+def live_region(
+    request: HttpRequest,
+    html: Callable[[], str],
+    *,
+    scopes: Sequence[Scope],
+    path: str | None = None,
+) -> dict[str, object]:
+    """A live region as its page shows it: the fragment's ``html``, the ``url`` it polls and
+    the ``etag`` the poll's answer will have while nothing changes (so that the first poll is
+    a 304 already)."""
+    url = live_url(request, path)
+    etag = generation_etag(scopes, page_parts(request, url))
+    body = mark_safe(html())  # a template's output
+    if etag is None:
+        response = HttpResponse(body)
+        set_response_etag(response)
+        etag = response["ETag"]
+    return {"url": url, "etag": etag, "html": body}
