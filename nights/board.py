@@ -168,7 +168,8 @@ def code_renew(request, slug: str, day: date, number: int):
     if not 1 <= number <= TABLE_NUMBER_MAX:
         raise Http404
     if request.POST.get("confirm") != "1":
-        return HttpResponseRedirect(f"{_board_url(club, day)}?renew={number}#table-{number}")
+        # No #fragment: a page with a target element skips autofocus (the confirm button).
+        return HttpResponseRedirect(f"{_board_url(club, day)}?renew={number}")
     try:
         code: TableCode = services.table_code_renew(night=night, table_number=number)
     except ValidationError as error:
@@ -186,7 +187,7 @@ def night_close(request, slug: str, day: date):
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     night = _night(club, day)
     if request.POST.get("confirm") != "1":
-        return HttpResponseRedirect(f"{_board_url(club, day)}?close=1#close")
+        return HttpResponseRedirect(f"{_board_url(club, day)}?close=1")
     services.night_close(night=night)
     messages.success(request, gettext("The night is closed: the table codes no longer work."))
     return HttpResponseRedirect(_board_url(club, day))

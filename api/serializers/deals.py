@@ -6,6 +6,8 @@ the breakdown: one item per line of the score sheet (``kind``, ``side``, ``point
 ``below_line``).
 """
 
+from typing import cast
+
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -64,7 +66,7 @@ class DealRowSerializer(serializers.Serializer):
     def _entries(self) -> dict:
         """The match's deals entered at the table, by sequence: read once for all the rows
         that share this context (the serializer's ``match``)."""
-        context = self.context
+        context = cast(dict, self.context)  # the dict the view gave: shared by the rows
         if "entries" not in context:
             match = context["match"]
             context["entries"] = deal_confirmations(match_ids=[match.pk])[match.pk]

@@ -129,7 +129,7 @@ class BoardEntrySerializer(PendingEntrySerializer):
         help_text=_("Rejected, or waiting longer than 5 minutes: it waits for the director.")
     )
 
-    def to_representation(self, pending: Pending):
+    def to_representation(self, pending: Pending):  # type: ignore[override]  # a Pending
         entry = pending.entry
         row = pending.row
         return {

@@ -237,7 +237,7 @@ def test_renewing_a_code_asks_first_then_the_old_code_stops_working(client, dire
     address = url(night, "nights:code_renew", 1)
     asked = client.post(address)
     assert asked.status_code == 302
-    assert asked["Location"] == url(night) + "?renew=1#table-1"
+    assert asked["Location"] == url(night) + "?renew=1"
     page = client.get(url(night) + "?renew=1").content.decode()
     assert "stops working at once" in page
     assert 'id="renew-confirm-1"' in page
