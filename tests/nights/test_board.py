@@ -165,6 +165,8 @@ def test_the_board_shows_every_table_its_code_match_and_deals(client, director, 
     assert "It would score NS 420, EW 0." in page  # 4♠ made, deal 2: NS not vulnerable
     assert reverse("matches:table", args=[match.pk]) in page
     assert 'hx-trigger="every 5s"' in page
+    assert "just now" in page  # the last entry
+    assert "Waiting for less than a minute." in page
     # A wait that is not long yet offers no button; the fragment is the board alone.
     assert "Count it as entered" not in page
     fragment = client.get(url(night, "nights:board_fragment")).content.decode()
@@ -303,3 +305,20 @@ def test_the_board_reads_in_greek(client, director, night):
     client.force_login(director)
     page = client.get(url(night), HTTP_ACCEPT_LANGUAGE="el").content.decode()
     assert 'lang="el"' in page
+
+
+def test_the_boards_words_for_time():
+    from nights.templatetags.board import ago, waited
+
+    now = timezone.now()
+    assert ago(None) == ""
+    assert ago(now) == "just now"
+    assert ago(now - datetime.timedelta(minutes=1, seconds=5)) == "1 minute ago"
+    assert ago(now - datetime.timedelta(minutes=7)) == "7 minutes ago"
+    assert ago(now - datetime.timedelta(minutes=130)) == "2 hours ago"
+    assert waited(now) == "Waiting for less than a minute."
+    assert waited(now - datetime.timedelta(minutes=6)) == "Waiting for 6 minutes."
+    with translation.override("el"):
+        assert ago(now - datetime.timedelta(minutes=7)) == "πριν από 7 λεπτά"
+    with translation.override("pl"):
+        assert waited(now - datetime.timedelta(minutes=5)) == "Czeka 5 minut."
