@@ -31,7 +31,7 @@ from nights.models import Night, TableCode, TableEntry
 CHICAGO_DEALS = 4
 ENTRY_PATH = "/t/{token}/"
 """The table's entry link (the players' pages, ``nights.pad``), opened by the link's token."""
-TYPE_PATH = "/table/"
+TYPE_PATH = "/t/"
 """Where a player types the table's short code by hand."""
 
 
