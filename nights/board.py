@@ -13,7 +13,7 @@ from datetime import date
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.doors import club_for_director, doors
 from clubs.models import Club
+from clubs.selectors import can_direct
 from clubs.services import TABLE_NUMBER_MAX
 from matches.models import KindChoice, Match, MatchStatus
 from matches.selectors import match_sheet
@@ -120,8 +121,13 @@ def board_page(request, slug: str, day: date):
 @doors
 @require_GET
 def board_fragment(request, slug: str, day: date):
-    """The board's tables alone, as htmx polls them."""
-    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    """The board's tables alone, as htmx polls them. A poll that may no longer see them (the
+    director logged out, their session expired) reloads the whole page, which says why,
+    rather than swapping the login page into the board."""
+    club = get_object_or_404(Club, slug=slug)
+    if request.headers.get("HX-Request") and not can_direct(request.user, club.pk):
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    club = club_for_director(request, club)
     return _render(request, club, _night(club, day), fragment=True)
 
 

@@ -322,3 +322,16 @@ def test_the_boards_words_for_time():
         assert ago(now - datetime.timedelta(minutes=7)) == "πριν από 7 λεπτά"
     with translation.override("pl"):
         assert waited(now - datetime.timedelta(minutes=5)) == "Czeka 5 minut."
+
+
+def test_a_poll_that_may_no_longer_see_the_board_reloads_the_page(client, director, night, member):
+    fragment = url(night, "nights:board_fragment")
+    for who in (None, member):
+        if who is not None:
+            client.force_login(who)
+        polled = client.get(fragment, HTTP_HX_REQUEST="true")
+        assert polled.status_code == 204
+        assert polled["HX-Refresh"] == "true"
+    client.force_login(director)
+    polled = client.get(fragment, HTTP_HX_REQUEST="true")
+    assert polled.status_code == 200 and b'id="board"' in polled.content

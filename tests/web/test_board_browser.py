@@ -1,6 +1,7 @@
 """The director's board in a browser: it refreshes by itself (htmx polls its tables every
 5 s), a deal the opponents reject shows up without a reload, the focus stays where it was
-across a refresh, and the status line says once what now waits for the director."""
+across a refresh, the status line says once what now waits for the director, and a poll
+after the director is signed out reloads the page (to the login) instead of swapping it in."""
 
 import pytest
 
@@ -50,4 +51,8 @@ def test_the_board_refreshes_itself_and_keeps_the_focus(
     expect(page.locator("ul.messages")).to_contain_text("Table 1: deal 1 counts as entered.")
     expect(page.locator("#table-1.flagged")).to_have_count(0)
     expect(page.locator("#table-1")).to_contain_text("1 deal recorded")
+    # Signed out meanwhile: the next poll reloads the page, which asks to log in.
+    page.context.clear_cookies()
+    page.wait_for_url("**/login/**", timeout=12_000)
+    expect(page.locator("#board")).to_have_count(0)
     page.context.close()
