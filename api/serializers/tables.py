@@ -264,8 +264,3 @@ class PendingField(serializers.ReadOnlyField):
 
     def to_representation(self, value):
         return [PendingEntrySerializer(entry).data for entry in value or []]
-
-
-@extend_schema_field(DealEntrySerializer)
-class DealEntryField(serializers.ReadOnlyField):
-    """Schema only: a deal row's ``entry``."""
