@@ -10,6 +10,7 @@ from api.views.nights import NightViewSet
 from api.views.players import PlayerViewSet
 from api.views.seasons import SeasonViewSet
 from api.views.sessions import SessionViewSet, TableViewSet
+from api.views.tables import TableEntryViewSet
 
 app_name = "api"
 
@@ -21,6 +22,7 @@ router.register("sessions", SessionViewSet, basename="session")
 router.register("tables", TableViewSet, basename="table")
 router.register("matches", MatchViewSet, basename="match")
 router.register("nights", NightViewSet, basename="night")
+router.register("table-entries", TableEntryViewSet, basename="table-entry")
 
 deal_list = DealViewSet.as_view({"get": "list", "post": "create"})
 deal_detail = DealViewSet.as_view(

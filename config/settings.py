@@ -275,6 +275,8 @@ SPECTACULAR_SETTINGS = {
         "SideEnum": ["NS", "EW"],
         "KindEnum": "matches.models.KindChoice",
         "ScoreItemKindEnum": "api.serializers.common.ITEM_KINDS",
+        "PendingStateEnum": "api.serializers.tables.PENDING_STATES",
+        "SettledStateEnum": "api.serializers.tables.SETTLED_STATES",
     },
 }
 

@@ -46,7 +46,7 @@ api /matches/ -d '{"club": '$CLUB', "kind": "chicago", "played_on": "2025-03-14"
 # 201 {"id":41,"club":2,"season":2,"session":8,"table":23,"table_number":1,
 #  "played_on":"2025-03-14","kind":"chicago","status":"in_progress","first_dealer":"N",
 #  "seats":{"N":18,"E":19,"S":20,"W":21},"totals":{"NS":0,"EW":0},"winner":null,
-#  "finished_early":false,"deals":0,"created_at":"…","updated_at":"…"}
+#  "finished_early":false,"deals":0,"pending":[],"created_at":"…","updated_at":"…"}
 MATCH=$(field id)
 
 api /matches/$MATCH/deals/ -H "Idempotency-Key: match-$MATCH-deal-1" \
@@ -55,7 +55,9 @@ api /matches/$MATCH/deals/ -H "Idempotency-Key: match-$MATCH-deal-1" \
 #  "contract":"4S","declarer":"N","tricks":10,"result":"=","score":{"NS":420,"EW":0},
 #  "partscore":{"NS":0,"EW":0},"game_won_by":"NS","games":{"NS":1,"EW":0},
 #  "items":[{"kind":"trick_points","side":"NS","points":120,"below_line":true},
-#           {"kind":"game_bonus","side":"NS","points":300,"below_line":false}]}
+#           {"kind":"game_bonus","side":"NS","points":300,"below_line":false}],
+#  "entry":{"via":"director","entered_by":null,"confirmed_by":null,"table_code":null,
+#           "settled_by_director":false}}
 # The same request again (a retry): the same answer, sent with "Idempotent-Replayed: true",
 # and still one deal (the next deal is sequence 2).
 api /matches/$MATCH/deals/ -H "Idempotency-Key: match-$MATCH-deal-1" \
@@ -70,7 +72,7 @@ api /matches/$MATCH/deals/ -d '{"passed_out": true}'
 api /matches/$MATCH/deals/ -d '{"contract": "3NTX", "declarer": "E", "tricks": 8}'
 # 201 {"match":41,"sequence":3,"number":2,"dealer":"E","vulnerable":["EW"],…"result":"-1",
 #  "score":{"NS":200,"EW":0},…"items":[{"kind":"undertricks","side":"NS","points":200,
-#  "below_line":false}]}
+#  "below_line":false}],…}
 
 api /matches/$MATCH/deals/ -d '{"contract": "2H", "declarer": "S", "tricks": 14}'
 # 400 {"code":"invalid","detail":"tricks: must be 0 to 13",
@@ -88,7 +90,7 @@ api /matches/$MATCH/deals/ -d '{"contract": "1NT", "declarer": "W", "tricks": 7}
 # 201 {"match":41,"sequence":5,"number":4,"dealer":"W","vulnerable":["NS","EW"],…
 #  "score":{"NS":0,"EW":140},"partscore":{"NS":60,"EW":40},…
 #  "items":[{"kind":"trick_points","side":"EW","points":40,"below_line":true},
-#           {"kind":"partscore_bonus","side":"EW","points":100,"below_line":false}]}
+#           {"kind":"partscore_bonus","side":"EW","points":100,"below_line":false}],…}
 
 api /matches/$MATCH/deals/ -d '{"contract": "1NT", "declarer": "N", "tricks": 7}'
 # 409 {"code":"conflict","detail":"a Chicago match is exactly 4 deals and all 4 have been

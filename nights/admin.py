@@ -2,9 +2,10 @@
 run from its pages or the API, through ``nights.services``). Scoped as in ``clubs.admin``."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from clubs.admin import ClubScopedAdmin
-from nights.models import Night, NightPlayer, Round
+from nights.models import Night, NightPlayer, Round, TableCode, TableEntry
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -38,3 +39,61 @@ class NightAdmin(ClubScopedAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+class ViewOnlyAdmin(ClubScopedAdmin):
+    """Looked up, never changed here: codes and entries change through ``nights.services``
+    (the director's board, the players' pages, the API)."""
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields or ()
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(TableCode)
+class TableCodeAdmin(ViewOnlyAdmin):
+    """A table's code: the short code shown, the link's token never (it opens the table)."""
+
+    club_lookup = "night__session__club"
+    list_display = ("night", "table_number", "short_code", "created_at", "revoked_at")
+    list_select_related = ("night__session__club",)
+    list_filter = ("revoked_at",)
+    fields = ("night", "table_number", "short_code", "token_hidden", "created_at", "revoked_at")
+
+    @admin.display(description=_("link token"))
+    def token_hidden(self, obj) -> str:
+        return obj.token[:4] + "…" if obj.token else ""
+
+
+@admin.register(TableEntry)
+class TableEntryAdmin(ViewOnlyAdmin):
+    club_lookup = "code__night__session__club"
+    list_display = ("match", "sequence", "contract", "declarer", "tricks", "state", "created_at")
+    list_select_related = ("match__table__session__club",)
+    list_filter = ("state",)
+    fields = (
+        "code",
+        "match",
+        "sequence",
+        "correction",
+        "passed_out",
+        "contract",
+        "declarer",
+        "tricks",
+        "side",
+        "entered_by",
+        "state",
+        "decided_by",
+        "resolved_by",
+        "deal",
+        "created_at",
+        "decided_at",
+    )

@@ -220,6 +220,9 @@ class TableEntry(models.Model):
         null=True,
         blank=True,
     )
+    # Settled by the director (``table_entry_resolve``), signed in or through a club API key
+    # (then ``resolved_by`` is empty): not a confirmation by the table.
+    settled_by_director = models.BooleanField(_("settled by the director"), default=False)
     deal = models.ForeignKey(
         Deal,
         verbose_name=_("deal"),

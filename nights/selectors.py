@@ -532,6 +532,29 @@ def pending_entries(*, matches: list[Match]) -> dict[int, list[Pending]]:
     return pending
 
 
+def deal_confirmations(*, match_ids: list[int]) -> dict[int, dict[int, TableEntry]]:
+    """For each match, by deal sequence, the entry at the table that the deal stands as now:
+    the latest confirmed (or director-settled) entry that became it, if the deal still says
+    what that entry said (a deal the director corrected since is the director's). One
+    query."""
+    found: dict[int, dict[int, TableEntry]] = {pk: {} for pk in match_ids}
+    entries = (
+        TableEntry.objects.filter(
+            match_id__in=match_ids, state=EntryState.CONFIRMED, deal__isnull=False
+        )
+        .select_related("deal", "code")
+        .order_by("decided_at", "id")
+    )
+    for entry in entries:
+        deal = entry.deal
+        assert deal is not None
+        if deal.result == entry.result:
+            found[entry.match_id][deal.sequence] = entry
+        else:
+            found[entry.match_id].pop(deal.sequence, None)
+    return found
+
+
 @dataclass(frozen=True)
 class BoardTable:
     """A table on the director's board: its live code, the match now there (None before its

@@ -521,6 +521,7 @@ def table_entry_resolve(
         _record(locked, actor)
     locked.state = EntryState.CONFIRMED if accept else EntryState.RESOLVED
     locked.resolved_by = actor if isinstance(actor, get_user_model()) else None
+    locked.settled_by_director = True
     locked.decided_at = timezone.now()
     locked.save()
     _announce(locked.match)

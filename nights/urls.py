@@ -3,7 +3,7 @@
 from django.urls import path
 
 from clubs import urls as club_urls  # noqa: F401  (registers the isodate converter)
-from nights import prints, views
+from nights import board, prints, views
 
 app_name = "nights"
 
@@ -19,4 +19,10 @@ urlpatterns = [
     path(f"{NIGHT}tables.pdf", prints.tables_pdf, name="tables_pdf"),
     path(f"{NIGHT}sheets.pdf", prints.sheets_pdf, name="sheets_pdf"),
     path(f"{NIGHT}results.pdf", prints.results_pdf, name="results_pdf"),
+    # The director's board (nights.board): every table's code, match and deals not counted.
+    path(f"{NIGHT}board/", board.board_page, name="board"),
+    path(f"{NIGHT}board/tables/", board.board_fragment, name="board_fragment"),
+    path(f"{NIGHT}board/entries/<id:entry>/", board.entry_resolve, name="entry_resolve"),
+    path(f"{NIGHT}board/tables/<id:number>/code/", board.code_renew, name="code_renew"),
+    path(f"{NIGHT}board/close/", board.night_close, name="close"),
 ]

@@ -6,6 +6,8 @@ the breakdown: one item per line of the score sheet (``kind``, ``side``, ``point
 ``below_line``).
 """
 
+from typing import cast
+
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -18,8 +20,10 @@ from api.serializers.common import (
     VulnerableField,
     side_points,
 )
+from api.serializers.tables import DealEntrySerializer, deal_entry
 from matches.messages import engine_message
 from matches.models import KindChoice, MatchStatus, WinnerChoice
+from nights.selectors import deal_confirmations
 from scoring.engine import InvalidInput, PassedOut, parse_contract, parse_seat
 
 # Engine fields that are parts of the API's `contract`.
@@ -55,6 +59,18 @@ class DealRowSerializer(serializers.Serializer):
     game_won_by = serializers.ChoiceField(choices=SIDES, allow_null=True)
     games = SidePointsSerializer(help_text=_("Games each side has won so far in the match."))
     items = ScoreItemSerializer(many=True, help_text=_("The breakdown of this deal's score."))
+    entry = DealEntrySerializer(
+        help_text=_("How the deal came to count: entered and confirmed at the table, or not.")
+    )
+
+    def _entries(self) -> dict:
+        """The match's deals entered at the table, by sequence: read once for all the rows
+        that share this context (the serializer's ``match``)."""
+        context = cast(dict, self.context)  # the dict the view gave: shared by the rows
+        if "entries" not in context:
+            match = context["match"]
+            context["entries"] = deal_confirmations(match_ids=[match.pk])[match.pk]
+        return context["entries"]
 
     def to_representation(self, row):
         result = row.result
@@ -74,6 +90,7 @@ class DealRowSerializer(serializers.Serializer):
             "game_won_by": row.game_won_by.value if row.game_won_by else None,
             "games": side_points(row.games_ns, row.games_ew),
             "items": [ScoreItemSerializer(item).data for item in row.items],
+            "entry": deal_entry(self._entries().get(row.sequence)),
         }
 
 
@@ -130,6 +147,7 @@ class ScoreSheetSerializer(serializers.Serializer):
     def to_representation(self, instance):
         match, sheet = instance
         seats = {seat: {"id": p.pk, "name": p.name} for seat, p in match.seats.items()}
+        rows_context = {"match": match}  # shared: the table's entries are read once
         nxt = sheet.next_deal
         return {
             "match": match.pk,
@@ -143,7 +161,7 @@ class ScoreSheetSerializer(serializers.Serializer):
             "below": side_points(sheet.below_ns, sheet.below_ew),
             "games": side_points(sheet.games_ns, sheet.games_ew),
             "seats": seats,
-            "deals": [DealRowSerializer(row).data for row in sheet.rows],
+            "deals": [DealRowSerializer(row, context=rows_context).data for row in sheet.rows],
             "closing_items": [ScoreItemSerializer(item).data for item in sheet.closing_items],
             "next_deal": None
             if nxt is None or match.status != MatchStatus.IN_PROGRESS

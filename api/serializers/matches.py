@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from api.serializers.common import SidePointsSerializer, side_points
 from api.serializers.fields import MemberSessionField, MemberTableField, WritableClubField
+from api.serializers.tables import PendingField
 from matches.models import KindChoice, Match, SeatChoice, WinnerChoice
 
 
@@ -33,6 +34,12 @@ class MatchSerializer(serializers.ModelSerializer):
         read_only=True,
         help_text=_("How many deals are recorded, passed-out deals included."),
     )
+    pending = PendingField(
+        help_text=_(
+            "Deals entered at the table that do not count yet: waiting for the other side "
+            "to confirm them, or rejected by it (the director settles those). Oldest first."
+        )
+    )
 
     class Meta:
         model = Match
@@ -52,6 +59,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "winner",
             "finished_early",
             "deals",
+            "pending",
             "created_at",
             "updated_at",
         ]

@@ -166,6 +166,12 @@ class NightListSerializer(serializers.ModelSerializer):
         help_text=_("The top places that win a prize, overall and in each prize group.")
     )
 
+    closed_at = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text=_("When the director closed the night (its table codes work no more); or null."),
+    )
+
     class Meta:
         model = Night
         fields = [
@@ -178,6 +184,7 @@ class NightListSerializer(serializers.ModelSerializer):
             "rounds",
             "prizes",
             "created_at",
+            "closed_at",
         ]
         read_only_fields = fields
 

@@ -23,6 +23,7 @@ from api.serializers.deals import (
 )
 from api.serializers.matches import MatchCreateSerializer, MatchSerializer
 from api.views.base import ClubScopedViewSet, checked_id
+from api.views.tables import pending_prefetch
 from matches import selectors, services
 from matches.models import Deal, Match
 
@@ -56,7 +57,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     service_error_fields = {"date": "played_on"}
 
     def get_queryset(self):
-        return selectors.matches_counted(clubs=access.readable_clubs(self.request))
+        matches = selectors.matches_counted(clubs=access.readable_clubs(self.request))
+        return matches.prefetch_related(pending_prefetch())
 
     def club_id_of(self, obj) -> int:
         return obj.table.session.club_id

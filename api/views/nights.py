@@ -18,6 +18,7 @@ from api.serializers.nights import (
     RoundStartSerializer,
 )
 from api.views.base import ClubScopedViewSet
+from api.views.tables import NightTablesMixin
 from nights import selectors, services
 from nights.models import Night
 
@@ -49,7 +50,7 @@ def cached_night_read(method):
         responses={200: NightSerializer},
     ),
 )
-class NightViewSet(mixins.ListModelMixin, ClubScopedViewSet):
+class NightViewSet(NightTablesMixin, mixins.ListModelMixin, ClubScopedViewSet):
     serializer_class = NightListSerializer
     filterset_class = NightFilter
     ordering_fields = {"date": "session__date", "club": "session__club_id", "id": "id"}

@@ -32,6 +32,7 @@ ROW_KEYS = {
     "game_won_by",
     "games",
     "items",
+    "entry",
 }
 
 

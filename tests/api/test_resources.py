@@ -283,6 +283,7 @@ MATCH_KEYS = {
     "winner",
     "finished_early",
     "deals",
+    "pending",
     "created_at",
     "updated_at",
 }

@@ -146,6 +146,26 @@ def test_a_rejected_deal_is_shown_to_the_director_who_settles_it(night, django_u
     assert match.deals.count() == 1
 
 
+def test_a_deal_settled_through_an_api_key_is_told_from_a_players_confirmation(night):
+    """A key is no user (``resolved_by`` stays empty) and a rejected entry keeps the player
+    who rejected it (``decided_by``): only ``settled_by_director`` tells them apart."""
+    from nights.selectors import deal_confirmations
+
+    code = code_of(night)
+    match, seats = seated(code)
+    entry = enter(code, seats["N"])
+    rejected = table_entry_answer(code=code, entry=entry.pk, player=seats["W"], accept=False)
+    settled = table_entry_resolve(entry=rejected, accept=True, actor="API key abc")
+    assert settled.resolved_by is None and settled.decided_by_id == seats["W"]
+    assert settled.settled_by_director
+    confirmed = table_entry_answer(
+        code=code, entry=enter(code, seats["E"], declarer="E").pk, player=seats["N"], accept=True
+    )
+    assert not confirmed.settled_by_director
+    found = deal_confirmations(match_ids=[match.pk])[match.pk]
+    assert found == {1: settled, 2: confirmed}
+
+
 def test_the_side_that_entered_a_deal_may_withdraw_it_not_confirm_it(night):
     code = code_of(night)
     _match, seats = seated(code)

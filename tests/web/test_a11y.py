@@ -122,6 +122,12 @@ def test_no_axe_violation_on_any_page_or_state(
     for name in ("before", "during", "fixed"):
         page.goto(live_server.url + nights[name])
         check(f"director's night page, {name}", page)
+    page.goto(live_server.url + nights["board"])
+    check("director's board", page)
+    page.locator("#renew-1").click()
+    expect(page.locator("#renew-confirm-1")).to_be_focused()
+    check("director's board, a new code asked", page)
+    page.goto(live_server.url + nights["fixed"])
     page.locator("form.seating button.primary").click()
     expect(page.locator("#seating-errors")).to_be_visible()
     check("director's night page, a seating error", page)

@@ -90,6 +90,8 @@ def evening(club, players, new_match, django_user_model):
         "club screen during a round": nights["during"] + "screen/",
         "club screen after a round played": nights["played"] + "screen/",
         "director: start a night": f"/clubs/{club.slug}/nights/new/",
+        "director: night board": nights["board"],
+        "director: night board, a new code asked": nights["board"] + "?renew=1",
     }
 
 
@@ -121,12 +123,29 @@ def club_nights(club, players) -> dict[str, str]:
         )
         if name == "during":
             night_round_start(night=night)
+            urls["board"] = f"/clubs/{club.slug}/nights/{day.isoformat()}/board/"
+            disputes_and_waits(night)
         if name == "played":
             for match in night_round_start(night=night).matches.all():
                 play(match, WORKED_CHICAGO if match.kind == "chicago" else PLAYED_TWO)
             night_round_start(night=night)
         urls[name] = f"/clubs/{club.slug}/nights/{day.isoformat()}/"
     return urls
+
+
+def disputes_and_waits(night):
+    """At table 1 of ``night`` a deal the opponents rejected, then one waiting for them."""
+    from nights.models import TableCode
+    from nights.selectors import current_match
+    from nights.services import table_entry_answer, table_entry_submit
+
+    code = TableCode.objects.get(night=night, table_number=1, revoked_at=None)
+    seats = current_match(code=code).seat_ids
+    deal = {"sequence": 1, "contract": "4S", "declarer": "N", "tricks": 10}
+    entry = table_entry_submit(code=code, entered_by=seats["N"], **deal)
+    table_entry_answer(code=code, entry=entry.pk, player=seats["E"], accept=False)
+    deal = {"sequence": 1, "contract": "3NT", "declarer": "S", "tricks": 9}
+    table_entry_submit(code=code, entered_by=seats["S"], **deal)
 
 
 def problems_here(page) -> list[str]:

@@ -1,0 +1,199 @@
+"""The director's board of a club night: every table at a glance (its live code, the match
+now there, how far it got, when it last entered anything, the deal waiting for the opponents
+and the disputes), refreshed by itself (htmx polls the board's fragment), and the director's
+taps: settle a dispute or a long wait, renew a table's code, close the night.
+
+Directors of the club only (``club_for_director``). Reads through ``nights.selectors``,
+writes through ``nights.services``; every POST answers with a redirect back to the board
+(or the board with the error, 400 or 409: never a 500).
+"""
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from clubs.doors import club_for_director, doors
+from clubs.models import Club
+from clubs.selectors import can_direct
+from clubs.services import TABLE_NUMBER_MAX
+from matches.models import KindChoice, Match, MatchStatus
+from matches.selectors import match_sheet
+from matches.services import MatchConflict
+from nights import selectors, services
+from nights.models import Night, TableCode, TableEntry
+
+CHICAGO_DEALS = 4
+ENTRY_PATH = "/t/{token}/"
+"""The table's entry link (the players' pages, ``nights.pad``), opened by the link's token."""
+TYPE_PATH = "/t/"
+"""Where a player types the table's short code by hand."""
+
+
+def spaced(short_code: str) -> str:
+    """A short code as the board shows it, in two halves: "ABCD EFGH"."""
+    half = len(short_code) // 2
+    return f"{short_code[:half]} {short_code[half:]}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """A table on the board with what the template needs beside ``selectors.BoardTable``."""
+
+    table: selectors.BoardTable
+    code: str  # the short code, spaced; "" without a live code
+    link: str  # the entry link; "" without a live code
+    deal_now: int | None  # the next deal's number, None once the match is over
+    deal_total: int | None  # 4 in Chicago, else None (a rubber has no set number of deals)
+    over: bool
+
+    @property
+    def flagged(self) -> bool:
+        return any(p.flagged for p in self.table.pending)
+
+
+def _night(club: Club, day: date) -> Night:
+    return get_object_or_404(
+        Night.objects.select_related("session__club"), session__club=club, session__date=day
+    )
+
+
+def _rows(request, night: Night) -> list[Row]:
+    rows = []
+    for table in selectors.night_board(night=night):
+        code = table.code
+        match: Match | None = table.match
+        deal_now = total = None
+        over = False
+        if match is not None:
+            over = match.status != MatchStatus.IN_PROGRESS
+            sheet = match_sheet(match=match)
+            if not over and sheet.next_deal is not None:
+                deal_now = sheet.next_deal.number
+            total = CHICAGO_DEALS if match.kind == KindChoice.CHICAGO else None
+        link = request.build_absolute_uri(ENTRY_PATH.format(token=code.token)) if code else ""
+        rows.append(
+            Row(table, spaced(code.short_code) if code else "", link, deal_now, total, over)
+        )
+    return rows
+
+
+def _board_url(club: Club, day: date) -> str:
+    return reverse("nights:board", args=[club.slug, day])
+
+
+def _render(request, club, night, *, fragment=False, error="", status=200):
+    rows = _rows(request, night)
+    renew = request.GET.get("renew", "")
+    context = {
+        "club": club,
+        "night": night,
+        "session": night.session,
+        "rows": rows,
+        "waiting": sum(1 for row in rows if row.table.waiting is not None),
+        "flagged": sum(1 for row in rows if row.flagged),
+        "renew": int(renew) if renew.isdigit() and len(renew) < 6 else None,
+        "confirm_close": request.GET.get("close") == "1",
+        "error": error,
+        "type_url": request.build_absolute_uri(TYPE_PATH),
+        "query": request.GET.urlencode(),
+        "fragment": fragment,
+    }
+    template = "nights/_board.html" if fragment else "nights/board.html"
+    return render(request, template, context, status=status)
+
+
+@doors
+@require_GET
+def board_page(request, slug: str, day: date):
+    """The board. ``?renew=N`` asks to confirm renewing table N's code, ``?close=1`` to
+    confirm closing the night."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    return _render(request, club, _night(club, day))
+
+
+@doors
+@require_GET
+def board_fragment(request, slug: str, day: date):
+    """The board's tables alone, as htmx polls them. A poll that may no longer see them (the
+    director logged out, their session expired) reloads the whole page, which says why,
+    rather than swapping the login page into the board."""
+    club = get_object_or_404(Club, slug=slug)
+    if request.headers.get("HX-Request") and not can_direct(request.user, club.pk):
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    club = club_for_director(request, club)
+    return _render(request, club, _night(club, day), fragment=True)
+
+
+def _failed(request, club, night, error: Exception):
+    if isinstance(error, MatchConflict):
+        return _render(request, club, night, error=str(error), status=409)
+    assert isinstance(error, ValidationError)
+    return _render(request, club, night, error=" ".join(error.messages), status=400)
+
+
+@doors
+@require_POST
+def entry_resolve(request, slug: str, day: date, entry: int):
+    """The director settles a deal the table disputed or left waiting: ``accept`` "1"
+    records it as entered, "0" sets it aside."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    found = TableEntry.objects.filter(pk=entry, code__night=night).first()
+    if found is None:
+        raise Http404
+    accept = request.POST.get("accept")
+    if accept not in ("0", "1"):
+        error = ValidationError({"accept": [gettext("Choose to count the deal or set it aside.")]})
+        return _failed(request, club, night, error)
+    try:
+        services.table_entry_resolve(entry=found, accept=accept == "1", actor=request.user)
+    except (ValidationError, MatchConflict) as error:
+        return _failed(request, club, night, error)
+    if accept == "1":
+        text = gettext("Table %(table)s: deal %(n)s counts as entered.")
+    else:
+        text = gettext("Table %(table)s: deal %(n)s was set aside.")
+    messages.success(request, text % {"table": found.code.table_number, "n": found.sequence})
+    return HttpResponseRedirect(_board_url(club, day) + f"#table-{found.code.table_number}")
+
+
+@doors
+@require_POST
+def code_renew(request, slug: str, day: date, number: int):
+    """The director renews table ``number``'s code: the old one stops working at once.
+    Without ``confirm`` "1" the board asks first."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    if not 1 <= number <= TABLE_NUMBER_MAX:
+        raise Http404
+    if request.POST.get("confirm") != "1":
+        # No #fragment: a page with a target element skips autofocus (the confirm button).
+        return HttpResponseRedirect(f"{_board_url(club, day)}?renew={number}")
+    try:
+        code: TableCode = services.table_code_renew(night=night, table_number=number)
+    except ValidationError as error:
+        return _failed(request, club, night, error)
+    text = gettext("Table %(table)s has a new code: %(code)s. The old code no longer works.")
+    messages.success(request, text % {"table": number, "code": spaced(code.short_code)})
+    return HttpResponseRedirect(_board_url(club, day) + f"#table-{number}")
+
+
+@doors
+@require_POST
+def night_close(request, slug: str, day: date):
+    """The director closes the night: no table code works any more. Without ``confirm`` "1"
+    the board asks first."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    if request.POST.get("confirm") != "1":
+        return HttpResponseRedirect(f"{_board_url(club, day)}?close=1")
+    services.night_close(night=night)
+    messages.success(request, gettext("The night is closed: the table codes no longer work."))
+    return HttpResponseRedirect(_board_url(club, day))

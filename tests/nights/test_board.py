@@ -1,0 +1,337 @@
+"""The director's board of a club night (``nights.board``): who may open it, what it shows of
+each table (its code, match, deals, the deal waiting and the disputes), and the director's
+taps: settle a deal, renew a table's code, close the night."""
+
+import datetime
+
+import pytest
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from clubs.services import club_create, player_create
+from matches.models import Deal
+from matches.services import deal_record
+from nights.models import EntryState, TableCode, TableEntry
+from nights.selectors import LONG_WAIT, current_match
+from nights.services import (
+    night_close,
+    night_round_start,
+    night_start,
+    table_code_open,
+    table_entry_answer,
+    table_entry_submit,
+)
+from tests.clubs.factories import PLAY_DATE, make_club, make_players, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    cache.clear()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture
+def director():
+    return make_user("boss")
+
+
+@pytest.fixture
+def club(director):
+    return make_club(creator=director, slug="hearts", public=True)
+
+
+@pytest.fixture
+def night(club):
+    players = make_players(club, 8)
+    night = night_start(
+        club=club, date=PLAY_DATE, players=players, movement="round_robin", rounds=3
+    )
+    night_round_start(night=night)
+    return night
+
+
+@pytest.fixture
+def member(club):
+    user = make_user("member")
+    player_create(club=club, name="Member", user=user)
+    return user
+
+
+@pytest.fixture
+def other_director():
+    user = make_user("other")
+    club_create(creator=user, name="Other Club", slug="other", country="GR", public=True)
+    return user
+
+
+def url(night, name="nights:board", *args):
+    return reverse(name, args=[night.session.club.slug, night.session.date, *args])
+
+
+def code_of(night, number=1):
+    return TableCode.objects.get(night=night, table_number=number, revoked_at=None)
+
+
+def enter(code, side="N", contract="4S", declarer="N", tricks=10):
+    match = current_match(code=code)
+    return table_entry_submit(
+        code=code,
+        sequence=match.deals.count() + 1,
+        entered_by=match.seat_ids[side],
+        contract=contract,
+        declarer=declarer,
+        tricks=tricks,
+    )
+
+
+def dispute(code):
+    entry = enter(code)
+    match = current_match(code=code)
+    return table_entry_answer(code=code, entry=entry.pk, player=match.seat_ids["E"], accept=False)
+
+
+# --- who may open it ------------------------------------------------------------------------
+
+
+def test_the_board_is_for_the_clubs_directors_only(client, night, member, other_director):
+    entry = dispute(code_of(night))
+    gets = [url(night), url(night, "nights:board_fragment")]
+    posts = [
+        (url(night, "nights:entry_resolve", entry.pk), {"accept": "1"}),
+        (url(night, "nights:code_renew", 1), {"confirm": "1"}),
+        (url(night, "nights:close"), {"confirm": "1"}),
+    ]
+    for address in gets:
+        response = client.get(address)
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("clubs:login"))
+    for address, data in posts:
+        assert client.post(address, data).status_code == 302
+    for who in (member, other_director):
+        client.force_login(who)
+        for address in gets:
+            assert client.get(address).status_code == 403
+        for address, data in posts:
+            assert client.post(address, data).status_code == 403
+    # Nothing was done.
+    entry.refresh_from_db()
+    assert entry.state == EntryState.REJECTED
+    assert TableCode.objects.filter(night=night).count() == 2
+    night.refresh_from_db()
+    assert night.closed_at is None
+    # Another night, another club: no board.
+    client.force_login(other_director)
+    assert client.get(reverse("nights:board", args=["other", PLAY_DATE])).status_code == 404
+    missing = reverse("nights:board", args=[night.session.club.slug, "2025-03-15"])
+    assert client.get(missing).status_code == 403  # not the director of hearts
+
+
+def test_the_night_page_links_the_board_for_directors_only(client, director, night, member):
+    night_page = url(night, "nights:night")
+    assert b"board-link" not in client.get(night_page).content
+    client.force_login(member)
+    assert b"board-link" not in client.get(night_page).content
+    client.force_login(director)
+    page = client.get(night_page).content.decode()
+    assert url(night) in page
+
+
+# --- what it shows --------------------------------------------------------------------------
+
+
+def test_the_board_shows_every_table_its_code_match_and_deals(client, director, night):
+    code = code_of(night)
+    match = current_match(code=code)
+    deal_record(match=match, contract="3NT", declarer="N", tricks=9)
+    enter(code)
+    client.force_login(director)
+    response = client.get(url(night))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="table-1"' in page and 'id="table-2"' in page
+    short = code.short_code
+    assert f"{short[:4]} {short[4:]}" in page
+    assert f"/t/{code.token}/" in page  # the entry link, for the director only
+    for player in match.seats.values():
+        assert player.name in page
+    assert "2 of 4" in page  # the next deal of a Chicago
+    assert "1 deal recorded" in page
+    assert "Waiting for the opponents" in page
+    assert "It would score NS 420, EW 0." in page  # 4♠ made, deal 2: NS not vulnerable
+    assert reverse("matches:table", args=[match.pk]) in page
+    assert 'hx-trigger="every 5s"' in page
+    assert "just now" in page  # the last entry
+    assert "Waiting for less than a minute." in page
+    # A wait that is not long yet offers no button; the fragment is the board alone.
+    assert "Count it as entered" not in page
+    fragment = client.get(url(night, "nights:board_fragment")).content.decode()
+    assert fragment.lstrip().startswith('<div id="board"')
+    assert "<html" not in fragment
+
+
+def test_a_long_wait_and_a_dispute_are_flagged(client, director, night):
+    waiting = enter(code_of(night))
+    TableEntry.objects.filter(pk=waiting.pk).update(
+        created_at=timezone.now() - LONG_WAIT - datetime.timedelta(minutes=1)
+    )
+    disputed = dispute(code_of(night, 2))
+    client.force_login(director)
+    page = client.get(url(night)).content.decode()
+    assert page.count("board-table flagged") == 2
+    assert "Disputed" in page
+    assert f'id="accept-{waiting.pk}"' in page
+    assert f'id="set-aside-{disputed.pk}"' in page
+    assert "rejected by" in page
+
+
+# --- the director's taps ---------------------------------------------------------------------
+
+
+def test_the_director_counts_a_dispute_as_entered(client, director, night):
+    entry = dispute(code_of(night))
+    client.force_login(director)
+    response = client.post(url(night, "nights:entry_resolve", entry.pk), {"accept": "1"})
+    assert response.status_code == 302
+    assert response["Location"] == url(night) + "#table-1"
+    entry.refresh_from_db()
+    assert entry.state == EntryState.CONFIRMED
+    assert entry.resolved_by == director
+    assert Deal.objects.filter(match=entry.match).count() == 1
+    page = client.get(response["Location"]).content.decode()
+    assert "Table 1: deal 1 counts as entered." in page
+
+
+def test_the_director_sets_a_deal_aside(client, director, night):
+    entry = dispute(code_of(night))
+    client.force_login(director)
+    response = client.post(url(night, "nights:entry_resolve", entry.pk), {"accept": "0"})
+    assert response.status_code == 302
+    entry.refresh_from_db()
+    assert entry.state == EntryState.RESOLVED
+    assert not Deal.objects.exists()
+
+
+def test_settling_errors_are_said_not_500(client, director, night):
+    entry = dispute(code_of(night))
+    client.force_login(director)
+    address = url(night, "nights:entry_resolve", entry.pk)
+    bad = client.post(address, {"accept": "maybe"})
+    assert bad.status_code == 400
+    assert "Choose to count the deal or set it aside." in bad.content.decode()
+    assert client.post(address, {"accept": "1"}).status_code == 302
+    again = client.post(address, {"accept": "0"})  # already settled
+    assert again.status_code == 409
+    assert "This deal was already answered." in again.content.decode()
+    # An entry of another night, or none: 404.
+    nowhere = url(night, "nights:entry_resolve", 999999)
+    assert client.post(nowhere, {"accept": "1"}).status_code == 404
+    assert client.get(address).status_code == 405
+
+
+def test_renewing_a_code_asks_first_then_the_old_code_stops_working(client, director, night):
+    old = code_of(night)
+    client.force_login(director)
+    address = url(night, "nights:code_renew", 1)
+    asked = client.post(address)
+    assert asked.status_code == 302
+    assert asked["Location"] == url(night) + "?renew=1"
+    page = client.get(url(night) + "?renew=1").content.decode()
+    assert "stops working at once" in page
+    assert 'id="renew-confirm-1"' in page
+    # The polled fragment keeps the question while it is asked.
+    assert "renew=1" in page.split('hx-get="')[1].split('"')[0]
+    assert code_of(night) == old  # nothing renewed yet
+    done = client.post(address, {"confirm": "1"})
+    assert done.status_code == 302
+    new = code_of(night)
+    assert new != old
+    old.refresh_from_db()
+    assert old.revoked_at is not None
+    with pytest.raises(ValidationError):
+        table_code_open(code=old.short_code, client="test")
+    assert table_code_open(code=new.short_code, client="test") == new
+    page = client.get(done["Location"]).content.decode()
+    assert f"{new.short_code[:4]} {new.short_code[4:]}" in page
+    assert "The old code no longer works." in page
+    # No such table: 404 past the numbers a table may have, 400 for a table the night lacks.
+    assert client.post(url(night, "nights:code_renew", 1000), {"confirm": "1"}).status_code == 404
+    missing = client.post(url(night, "nights:code_renew", 9), {"confirm": "1"})
+    assert missing.status_code == 400
+    assert "This night has no table 9." in missing.content.decode()
+
+
+def test_closing_the_night_asks_first_then_no_code_works(client, director, night):
+    code = code_of(night)
+    client.force_login(director)
+    address = url(night, "nights:close")
+    asked = client.post(address)
+    assert asked.status_code == 302
+    assert "close=1" in asked["Location"]
+    page = client.get(url(night) + "?close=1").content.decode()
+    assert 'id="close-confirm"' in page
+    night.refresh_from_db()
+    assert night.closed_at is None
+    assert client.post(address, {"confirm": "1"}).status_code == 302
+    night.refresh_from_db()
+    assert night.closed_at is not None
+    with pytest.raises(ValidationError):
+        table_code_open(code=code.short_code, client="test")
+    board = client.get(url(night)).content.decode()
+    assert 'id="night-closed"' in board
+    assert 'id="close-ask"' not in board
+    assert code.short_code[:4] not in board
+    night_page = client.get(url(night, "nights:night")).content.decode()
+    assert 'id="night-closed"' in night_page
+    # Renewing a code of a closed night: the service's 400.
+    closed = client.post(url(night, "nights:code_renew", 1), {"confirm": "1"})
+    assert closed.status_code == 400
+    assert "This night is closed." in closed.content.decode()
+    # Closing again changes nothing.
+    assert client.post(address, {"confirm": "1"}).status_code == 302
+
+
+def test_a_closed_night_reads_closed_to_everyone(client, night):
+    night_close(night=night)
+    assert b'id="night-closed"' in client.get(url(night, "nights:night")).content
+
+
+def test_the_board_reads_in_greek(client, director, night):
+    dispute(code_of(night))
+    client.force_login(director)
+    page = client.get(url(night), HTTP_ACCEPT_LANGUAGE="el").content.decode()
+    assert 'lang="el"' in page
+
+
+def test_the_boards_words_for_time():
+    from nights.templatetags.board import ago, waited
+
+    now = timezone.now()
+    assert ago(None) == ""
+    assert ago(now) == "just now"
+    assert ago(now - datetime.timedelta(minutes=1, seconds=5)) == "1 minute ago"
+    assert ago(now - datetime.timedelta(minutes=7)) == "7 minutes ago"
+    assert ago(now - datetime.timedelta(minutes=130)) == "2 hours ago"
+    assert waited(now) == "Waiting for less than a minute."
+    assert waited(now - datetime.timedelta(minutes=6)) == "Waiting for 6 minutes."
+    with translation.override("el"):
+        assert ago(now - datetime.timedelta(minutes=7)) == "πριν από 7 λεπτά"
+    with translation.override("pl"):
+        assert waited(now - datetime.timedelta(minutes=5)) == "Czeka 5 minut."
+
+
+def test_a_poll_that_may_no_longer_see_the_board_reloads_the_page(client, director, night, member):
+    fragment = url(night, "nights:board_fragment")
+    for who in (None, member):
+        if who is not None:
+            client.force_login(who)
+        polled = client.get(fragment, HTTP_HX_REQUEST="true")
+        assert polled.status_code == 204
+        assert polled["HX-Refresh"] == "true"
+    client.force_login(director)
+    polled = client.get(fragment, HTTP_HX_REQUEST="true")
+    assert polled.status_code == 200 and b'id="board"' in polled.content
