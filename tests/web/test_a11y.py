@@ -155,7 +155,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 37  # every page and state above was checked
+    assert len(found) == 39  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811
