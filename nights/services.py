@@ -301,7 +301,9 @@ def table_code_renew(*, night: Night, table_number: int) -> TableCode:
     TableCode.objects.filter(night=night, table_number=table_number, revoked_at=None).update(
         revoked_at=timezone.now()
     )
-    return _new_code(night, table_number)
+    code = _new_code(night, table_number)
+    club_changed.send(sender=Club, club_ids=[night.session.club_id])  # the old code's pages
+    return code
 
 
 def normalized_code(typed: str) -> str:
