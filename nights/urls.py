@@ -3,7 +3,7 @@
 from django.urls import path
 
 from clubs import urls as club_urls  # noqa: F401  (registers the isodate converter)
-from nights import prints, views
+from nights import pad, prints, views
 
 app_name = "nights"
 
@@ -18,4 +18,14 @@ urlpatterns = [
     path(f"{NIGHT}tables.pdf", prints.tables_pdf, name="tables_pdf"),
     path(f"{NIGHT}sheets.pdf", prints.sheets_pdf, name="sheets_pdf"),
     path(f"{NIGHT}results.pdf", prints.results_pdf, name="results_pdf"),
+]
+
+# The players' pad (nights.pad): a table's code opens the match now at that table.
+urlpatterns += [
+    path("t/", pad.pad_code, name="pad_code"),
+    path("t/<str:token>/", pad.pad_open, name="pad_open"),
+    path("table/", pad.pad, name="pad"),
+    path("table/correct/", pad.pad_correct, name="pad_correct"),
+    path("table/answer/", pad.pad_answer, name="pad_answer"),
+    path("table/leave/", pad.pad_leave, name="pad_leave"),
 ]
