@@ -6,7 +6,6 @@ code that opens nothing any more."""
 import pytest
 from django.core.cache import cache
 from django.test import Client
-from django.urls import reverse
 
 from matches.models import Deal, MatchStatus
 from nights.models import EntryState, TableCode, TableEntry
@@ -93,7 +92,7 @@ def test_the_link_opens_the_table_and_leaves_the_address(night):
     assert code.token not in str(dict(client.session))
     page = client.get(PAD)
     assert page.status_code == 200
-    match, by_seat = seats(night)
+    match, _by_seat = seats(night)
     text = page.content.decode()
     for player in match.seats.values():
         assert player.name in text
