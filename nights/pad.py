@@ -200,10 +200,11 @@ def _live_or_else(request):
 
 
 def _same_match(request, form, match: Match | None) -> bool:
-    """Whether the deal was entered for the match now at the table (not a previous round's)."""
+    """Whether the deal was entered for the match now at the table (not a previous round's
+    or another table's)."""
     if match is not None and form.cleaned_data.get("match") == match.pk:
         return True
-    form.add_error(None, gettext("The table has a new match: enter its deals below."))
+    form.add_error("match", gettext("The table has a new match: enter its deals below."))
     return False
 
 
@@ -223,7 +224,7 @@ def pad(request):
     if not form.is_valid():
         return _render_pad(request, code, status=400, form=form)
     if not _same_match(request, form, match):
-        return _render_pad(request, code, status=409)
+        return _render_pad(request, code, status=400, form=form)
     sequence = form.cleaned_data["expected_sequence"]
     if sequence <= match.deals.count():
         message = gettext("Deal %(n)s was already entered at this table.")
@@ -270,7 +271,7 @@ def pad_correct(request):
     if not form.is_valid():
         return _render_pad(request, code, status=400, fix_form=form)
     if not _same_match(request, form, match):
-        return _render_pad(request, code, status=409)
+        return _render_pad(request, code, status=400, fix_form=form)
     sequence = form.cleaned_data["expected_sequence"]
     if sequence > match.deals.count():
         message = gettext("This match has no deal %(n)s.") % {"n": sequence}
