@@ -77,9 +77,9 @@ def mask_table_links(text: str) -> str:
 
 
 def _mask(record: logging.LogRecord) -> None:
-    if "/t/" not in str(record.msg) and not any("/t/" in str(a) for a in _args(record)):
-        if "/t/" not in str(getattr(record, "path", "")):
-            return
+    texts = [record.msg, *_args(record), getattr(record, "path", "")]
+    if not any("/t/" in str(text) for text in texts):
+        return
     message = record.getMessage()
     record.msg, record.args = mask_table_links(message), ()
     if isinstance(getattr(record, "path", None), str):
