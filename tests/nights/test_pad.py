@@ -348,3 +348,13 @@ def test_draw_bridge_at_a_table_of_two():
     assert "Accept — I am East" in phone.get(PAD).content.decode()
     assert answer(phone, waiting(match), by_seat["E"]).status_code == 302
     assert match.deals.count() == 1
+
+
+def test_the_pads_polls_are_not_throttled_but_opening_codes_is(night, settings):
+    """Every phone at every table polls, often all behind the club's one address."""
+    settings.PAGE_THROTTLE_ANON = "3/min"
+    phone = opened(night)
+    for _ in range(10):
+        assert phone.get(PAD, headers={"HX-Request": "true"}).status_code == 200
+    statuses = [Client().get("/t/").status_code for _ in range(5)]
+    assert 429 in statuses
