@@ -158,7 +158,8 @@ def _pad_context(request, code: TableCode, *, form=None, fix_form=None, answer_f
             "last_row": sheet.rows[-1] if sheet.rows else None,
             "waiting": waiting,
             "rejected": [(p, presenters.deal_number(sheet, p.entry.sequence)) for p in rejected],
-            "form": form if open_for_deals else None,
+            # A correction open: its form alone (the next deal's is back after it).
+            "form": form if open_for_deals and (fix_form is None or waiting) else None,
             "fix_form": fix_form if waiting is None else None,
             "fix_number": (
                 presenters.deal_number(sheet, int(fix_sequence))
