@@ -10,6 +10,7 @@ redirects to ``/table/``. The pad polls its panel every 5 s (static/js/pad.js, w
 poll while a deal is being typed); without JavaScript a reload shows the same.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
@@ -33,6 +34,7 @@ SESSION_CODE = "pad_code"
 SESSION_PLAYER = "pad_player"
 """The player last chosen as "Entered by" on this phone."""
 POLL_SECONDS = 5
+"""How often the pad asks for news (settings.PAD_POLL_SECONDS may say otherwise: tests)."""
 
 
 def client_of(request) -> str:
@@ -121,7 +123,7 @@ def _pad_context(request, code: TableCode, *, form=None, fix_form=None, answer_f
         "night": night,
         "session": night.session,
         "club": night.session.club,
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": getattr(settings, "PAD_POLL_SECONDS", POLL_SECONDS),
         "answer_form": answer_form,
     }
     match = selectors.current_match(code=code)

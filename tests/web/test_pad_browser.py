@@ -8,8 +8,10 @@ engine's for the deals the table agreed on. axe-core finds nothing on any state 
 in English and Polish.
 """
 
+import os
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +26,7 @@ from tests.web.test_browser import browser, new_page  # noqa: F401  (the fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-POLLED = 8000  # ms: a change on another phone shows within one poll (5 s)
+POLLED = 8000  # ms: a change on another phone shows within one poll (5 s, 1 s here)
 PHONE = {"width": 360, "height": 740}
 
 
@@ -79,6 +81,11 @@ def answer(page, player, how="accept", *, timeout=POLLED):
     expect(page.locator("#pad-waiting")).to_have_count(0)
 
 
+@pytest.fixture(autouse=True)
+def quick_polls(settings):
+    settings.PAD_POLL_SECONDS = 1
+
+
 @pytest.fixture
 def night(club, players):
     more = [player_create(club=club, name=name) for name in ("Gosia", "Hector")]
@@ -112,6 +119,9 @@ def test_a_table_enters_a_whole_chicago_from_four_phones(
     def check(name, page):
         assert page.locator("html").get_attribute("lang") == language
         found[name] = violations(page)
+        if os.environ.get("PAD_SHOTS"):  # to look at: PAD_SHOTS=/tmp/pad pytest ...
+            shot = f"{language}-{name.replace(' ', '_').replace(',', '')}.png"
+            page.screenshot(path=Path(os.environ["PAD_SHOTS"], shot), full_page=True)
 
     # North opens the table by the card's QR code: the link's token leaves the address.
     pn = phone(browser, language)
