@@ -82,8 +82,9 @@ def _mask(record: logging.LogRecord) -> None:
         return
     message = record.getMessage()
     record.msg, record.args = mask_table_links(message), ()
-    if isinstance(getattr(record, "path", None), str):
-        record.path = mask_table_links(record.path)
+    path = getattr(record, "path", None)
+    if isinstance(path, str):
+        setattr(record, "path", mask_table_links(path))  # noqa: B010  (an extra field)
 
 
 def _args(record: logging.LogRecord) -> tuple:
