@@ -28,6 +28,9 @@ PAD = "/table/"
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
+    """No wrong codes counted from earlier tests, and none left for later ones."""
+    cache.clear()
+    yield
     cache.clear()
 
 

@@ -36,6 +36,9 @@ PAD_VIEWS |= {"nights:pad_answer", "nights:pad_leave"}
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
+    """No wrong codes counted from earlier tests, and none left for later ones."""
+    cache.clear()
+    yield
     cache.clear()
 
 
