@@ -65,10 +65,42 @@ def request_id_from(value: str | None) -> str:
     return uuid.uuid4().hex
 
 
+# A table's entry link (nights.pad): /t/<token>/ opens the table to whoever has it, so its
+# token is never logged in full.
+_TABLE_LINK = re.compile(r"/t/[^/\s?#'\"]+")
+MASKED_LINK = "/t/***"
+
+
+def mask_table_links(text: str) -> str:
+    """``text`` with every table entry link's token masked."""
+    return _TABLE_LINK.sub(MASKED_LINK, text)
+
+
+def _mask(record: logging.LogRecord) -> None:
+    texts = [record.msg, *_args(record), getattr(record, "path", "")]
+    if not any("/t/" in str(text) for text in texts):
+        return
+    message = record.getMessage()
+    record.msg, record.args = mask_table_links(message), ()
+    path = getattr(record, "path", None)
+    if isinstance(path, str):
+        setattr(record, "path", mask_table_links(path))  # noqa: B010  (an extra field)
+
+
+def _args(record: logging.LogRecord) -> tuple:
+    args = record.args
+    if isinstance(args, tuple):
+        return args
+    return () if args is None else (args,)
+
+
 class ContextFilter(logging.Filter):
-    """Copies the bound fields onto each record; `request_id` is always present ("-" outside)."""
+    """Copies the bound fields onto each record; `request_id` is always present ("-" outside).
+    Masks the token of a table's entry link in the message and the ``path`` field (the request
+    line, Django's "Not Found" and the dev server's lines alike)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        _mask(record)
         for key, value in _fields.get().items():
             if not hasattr(record, key):
                 setattr(record, key, value)

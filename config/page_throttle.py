@@ -34,6 +34,11 @@ PDF_VIEWS = {
 # Views not counted (and everything in the API's namespace): a throttled visitor can still sign in
 # (signed-in users are not throttled; django-axes guards the sign-in) and change language.
 NOT_COUNTED = {"health", "clubs:login", "set_language"}
+# The players' pad (nights.pad) polls every 5 s from every phone at every table, often all
+# behind the club's one address: a session that opened a table's code is not counted there
+# (opening a code is: /t/ stays counted, and the codes have a lockout of their own).
+PAD_VIEWS = {"nights:pad", "nights:pad_correct", "nights:pad_answer", "nights:pad_leave"}
+PAD_SESSION_KEY = "pad_code"  # nights.pad.SESSION_CODE
 
 
 class PageThrottle(AllowWhenCacheIsDown, AnonRateThrottle):
@@ -61,6 +66,8 @@ class PageThrottleMiddleware(MiddlewareMixin):
     def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
         resolved = request.resolver_match
         if resolved is None or "api" in resolved.namespaces or resolved.view_name in NOT_COUNTED:
+            return None
+        if resolved.view_name in PAD_VIEWS and request.session.get(PAD_SESSION_KEY) is not None:
             return None
         throttle = PDFThrottle() if resolved.view_name in PDF_VIEWS else PageThrottle()
         if throttle.allow_request(request, None):

@@ -8,17 +8,21 @@ draws them). The views read the night through ``nights.selectors`` only.
 import math
 from datetime import date
 
+import segno
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from clubs.doors import club_for_reader, doors
 from clubs.models import Club
+from clubs.selectors import can_direct
 from matches import selectors as match_selectors
 from matches.pdf import PAPER_MM, draw_pdf, paper_of, pdf_response
-from nights.models import Night
+from nights.models import Night, TableCode
 from nights.selectors import (
     GuideCard,
     guide_cards,
+    live_codes,
     night_plan,
     night_results,
     nights_of,
@@ -120,19 +124,42 @@ def tables_per_page(rounds: int) -> int:
     return 2 if rounds <= 10 else 1
 
 
+def short_code_text(code: TableCode) -> str:
+    """The short code as printed: two groups of four, easier to read out and type."""
+    short = code.short_code
+    return f"{short[:4]}-{short[4:]}" if len(short) == 8 else short
+
+
+def table_entry(request, code: TableCode) -> dict:
+    """A table card's way in for the players' phones: the entry link, its QR code (an SVG
+    data URI) and the short code to type instead."""
+    link = request.build_absolute_uri(reverse("nights:pad_open", args=[code.token]))
+    qr = segno.make(link, error="m")
+    return {"link": link, "qr": qr.svg_data_uri(scale=4, border=2), "short": short_code_text(code)}
+
+
 @doors
 def tables_pdf(request, slug: str, day: date):
     """A card per table: the table's number big, and who sits North, East, South and West
-    in each round (North and East at a table of two)."""
+    in each round (North and East at a table of two). The director's copy has each table's
+    code, as a QR code of its entry link and as the short code (a table whose first round has
+    not started has none yet); a reader's copy has no code, which would open the table."""
     club, night = _night(request, slug, day)
     paper = paper_of(request, club)
     per_page = tables_per_page(night.rounds)
     _width, height = _area(paper)
+    director = can_direct(request.user, club.pk)
+    codes = live_codes(night=night) if director else {}
+    cards = [
+        (card, table_entry(request, codes[card.number]) if card.number in codes else None)
+        for card in table_cards(night_plan(night=night))
+    ]
     context = {
         "club": club,
         "night": night,
-        "pages": _pages(table_cards(night_plan(night=night)), per_page),
+        "pages": _pages(cards, per_page),
         "card_height": f"{height / per_page - 0.4:.1f}mm",
+        "with_codes": director and night.closed_at is None,
     }
     return _pdf(request, "nights/print_tables.html", context, paper, _name(club, night, "tables"))
 

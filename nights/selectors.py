@@ -616,3 +616,8 @@ def night_board(*, night: Night) -> list[BoardTable]:
             )
         )
     return board
+
+
+def round_number_of(*, match: Match) -> int | None:
+    """The number of the night's round ``match`` is played in (None outside a night)."""
+    return Round.objects.filter(matches=match).values_list("number", flat=True).first()

@@ -315,6 +315,11 @@ def _failures_key(client: str) -> str:
     return f"table-code-failures:{client}"
 
 
+def table_code_locked_out(*, client: str) -> bool:
+    """Whether ``client`` is refused every code now (``table_code_open``'s lockout)."""
+    return cache.get(_failures_key(client), 0) >= FAILURES_ALLOWED
+
+
 def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
     """The live code a player gives: the short code ``typed`` by hand, or the link's token.
     ``client`` names who asks (their address): after ``FAILURES_ALLOWED`` wrong codes in

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from clubs import urls as club_urls  # noqa: F401  (registers the isodate converter)
-from nights import board, prints, views
+from nights import board, pad, prints, views
 
 app_name = "nights"
 
@@ -25,4 +25,14 @@ urlpatterns = [
     path(f"{NIGHT}board/entries/<id:entry>/", board.entry_resolve, name="entry_resolve"),
     path(f"{NIGHT}board/tables/<id:number>/code/", board.code_renew, name="code_renew"),
     path(f"{NIGHT}board/close/", board.night_close, name="close"),
+]
+
+# The players' pad (nights.pad): a table's code opens the match now at that table.
+urlpatterns += [
+    path("t/", pad.pad_code, name="pad_code"),
+    path("t/<str:token>/", pad.pad_open, name="pad_open"),
+    path("table/", pad.pad, name="pad"),
+    path("table/correct/", pad.pad_correct, name="pad_correct"),
+    path("table/answer/", pad.pad_answer, name="pad_answer"),
+    path("table/leave/", pad.pad_leave, name="pad_leave"),
 ]

@@ -7,13 +7,15 @@ import re
 import secrets
 
 import pytest
+import segno
 from django.core.cache import cache
 from django.urls import reverse
 from pypdf import PdfReader
 
 from clubs.services import player_create
 from matches.services import deal_record
-from nights.prints import cards_per_page
+from nights.models import TableCode
+from nights.prints import cards_per_page, short_code_text, table_entry
 from nights.selectors import guide_cards, night_plan
 from nights.services import night_round_start, night_start, night_update
 from tests.clubs.factories import PLAY_DATE, make_club, make_user
@@ -329,3 +331,38 @@ def test_the_night_pages_list_of_printouts(eight):
         for paper in ("a4", "letter"):
             assert f'href="{url(name, night, paper=paper)}"' in html
     assert "Guide cards, one per player" in html
+
+
+# --- the tables' codes on their cards (issue 18) -------------------------------------------
+
+
+def test_the_directors_table_cards_have_each_tables_code(client, eight):
+    night, _players = eight
+    client.force_login(make_user(is_superuser=True))  # directs every club
+    before = text_inside(pdf(client.get(url("tables_pdf", night))).pages[0])
+    assert "appears here when its first round starts" in " ".join(before.split())
+    night_round_start(night=night)
+    codes = {c.table_number: c for c in TableCode.objects.filter(night=night)}
+    reader = pdf(client.get(url("tables_pdf", night)))
+    text = text_inside(reader.pages[0])
+    for code in codes.values():
+        assert short_code_text(code) in text
+        assert code.token not in text  # only in the QR code
+    assert "testserver/t/" in text
+    one = text[: text.index("Table 2")]
+    assert short_code_text(codes[1]) in one and short_code_text(codes[2]) not in one
+    # A reader of the (public) club gets the cards without any code.
+    client.logout()
+    text = text_inside(pdf(client.get(url("tables_pdf", night))).pages[0])
+    assert not any(short_code_text(code) in text for code in codes.values())
+    assert "appears here" not in text
+
+
+def test_a_tables_entry_link_is_its_qr_code(rf):
+    code = TableCode(token="a-token_of-the-table", short_code="ABCDEFGH")
+    entry = table_entry(rf.get("/", secure=True), code)
+    assert entry["link"] == "https://testserver/t/a-token_of-the-table/"
+    assert entry["short"] == "ABCD-EFGH"
+    expected = segno.make(entry["link"], error="m").svg_data_uri(scale=4, border=2)
+    assert entry["qr"] == expected
+    assert entry["qr"].startswith("data:image/svg+xml")

@@ -397,3 +397,37 @@ def test_the_tie_rule_is_asked_only_at_winners_move(
     expect(tie_rule).to_be_hidden()
     expect(help).to_have_text("Leave empty for a suggestion: 4.")
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "el"])
+def test_no_axe_violation_on_the_players_pad(browser, live_server, club, players, language):  # noqa: F811
+    """The players' pad (issue 18) in each state, a phone's width; tests/web/test_pad_browser.py
+    checks the states a table passes through."""
+    from playwright.sync_api import expect
+
+    from nights.models import TableCode
+    from nights.services import table_code_renew
+    from tests.web.pad_states import pad_tables
+
+    tables = pad_tables(club, players)
+    found: dict[str, list[str]] = {}
+    for name, token in tables.items():
+        page = new_page(browser, live_server, language=language, phone=True)
+        page.goto(f"{live_server.url}/t/{token}/")
+        expect(page.locator("#pad-title")).to_be_visible()
+        found[name] = violations(page)
+        if name == "pad: the first deal":
+            page.locator("form.deal button.primary").click()
+            expect(page.locator("#pad-panel [aria-invalid=true]").first).to_be_attached()
+            found["pad: a deal with errors"] = violations(page)
+            code = TableCode.objects.get(token=token)
+            table_code_renew(night=code.night, table_number=code.table_number)
+            page.reload()
+            expect(page.locator("#pad-gone")).to_be_visible()
+            found["pad: the code renewed"] = violations(page)
+            page.goto(f"{live_server.url}/t/{token}/")  # the old link
+            found["pad: an old link"] = violations(page)
+        page.context.close()
+    report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
+    assert not report, report
+    assert len(found) == 7

@@ -275,3 +275,31 @@ def test_cards_name_each_figure_on_a_phone(browser, live_server, evening, player
     assert first[0] == "Rank 1"
     assert shown("table.stack >> nth=1 >> td")[3:6] == ["N-S 500", "E-W 120", "Result N-S win"]
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "el", "nl"])
+def test_the_players_pad_fits_a_phone(browser, live_server, club, players, language):
+    """The players' pad (issue 18) in each state, and the page to type a table's code with
+    its error, fit 360 and 390 px."""
+    from playwright.sync_api import expect
+
+    from tests.web.pad_states import pad_tables
+
+    problems = []
+    for name, token in pad_tables(club, players).items():
+        page = new_page(browser, live_server, language=language, phone=True)
+        page.goto(f"{live_server.url}/t/{token}/")
+        expect(page.locator("#pad-title")).to_be_visible()
+        shot = f"{language}-{name.split(': ')[-1].replace(' ', '_').replace(',', '')}"
+        problems += [f"{name}: {p}" for p in measured(page, f"{live_server.url}/table/", shot)]
+        page.context.close()
+    page = new_page(browser, live_server, language=language, phone=True)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(f"{live_server.url}/t/")
+        page.locator("#id_code").fill("NO-SUCH-CODE")
+        page.locator("#id_code").press("Enter")
+        expect(page.locator("#id_code_error")).to_be_visible()
+        problems += [f"type the code, an error: {p}" for p in problems_here(page)]
+    page.context.close()
+    assert not problems, "\n".join(problems)

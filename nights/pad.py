@@ -1,0 +1,334 @@
+"""The players' pad: the pages a table's players open on their phones, without an account,
+through the table's code (``nights.models.TableCode``), to enter the deals of the match now at
+their table and to confirm or reject the deals the other side entered.
+
+The code gives one power and no other: the session of a phone that opened it keeps only the
+code's id (``SESSION_CODE``), which these views alone read, and every write goes through
+``nights.services`` with that code, which refuses anything that is not the match now at its
+table. The link's token is not kept in the address bar: ``/t/<token>/`` opens the table and
+redirects to ``/table/``. The pad polls its panel every 5 s (static/js/pad.js, which skips a
+poll while a deal is being typed); without JavaScript a reload shows the same.
+"""
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rest_framework.throttling import BaseThrottle
+
+from matches import presenters
+from matches.forms import DealForm
+from matches.models import Match, MatchStatus
+from matches.selectors import match_sheet
+from matches.services import MatchConflict
+from nights import selectors, services
+from nights.models import EntryState, Side, TableCode
+from nights.pad_forms import AnswerForm, CodeForm, PadDealForm
+
+SESSION_CODE = "pad_code"
+"""The session key of the table code a phone opened: its id, nothing else."""
+SESSION_PLAYER = "pad_player"
+"""The player last chosen as "Entered by" on this phone."""
+POLL_SECONDS = 5
+"""How often the pad asks for news (settings.PAD_POLL_SECONDS may say otherwise: tests)."""
+
+
+def client_of(request) -> str:
+    """Who asks, for the codes' lockout: the client's address as the throttles read it."""
+    return BaseThrottle().get_ident(request)
+
+
+def _open(request, code: TableCode):
+    """Keep the opened code in a new session (its key rotated), then show the table."""
+    request.session.cycle_key()
+    request.session[SESSION_CODE] = code.pk
+    request.session.pop(SESSION_PLAYER, None)
+    return redirect("nights:pad")
+
+
+def _render_code(request, form: CodeForm, status: int = 200, **more):
+    return render(request, "nights/pad/code.html", {"form": form, **more}, status=status)
+
+
+def _refused_status(locked: bool) -> int:
+    """A client locked out before it asked is told 429 (Too Many Requests)."""
+    return 429 if locked else 400
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def pad_code(request):
+    """``/t/``: the table's code typed by hand."""
+    if request.method == "GET":
+        return _render_code(request, CodeForm())
+    form = CodeForm(request.POST)
+    if not form.is_valid():
+        return _render_code(request, form, status=400)
+    client = client_of(request)
+    locked = services.table_code_locked_out(client=client)
+    try:
+        code = services.table_code_open(code=form.cleaned_data["code"], client=client)
+    except ValidationError as error:
+        form.add_service_error(error)
+        return _render_code(request, form, status=_refused_status(locked))
+    return _open(request, code)
+
+
+@never_cache
+@require_GET
+def pad_open(request, token: str):
+    """``/t/<token>/``: the table card's QR code. Opens the table and leaves the address."""
+    client = client_of(request)
+    locked = services.table_code_locked_out(client=client)
+    try:
+        code = services.table_code_open(code=token, client=client, typed=False)
+    except ValidationError as error:
+        status = _refused_status(locked)
+        form = CodeForm()
+        link_errors = [m for messages_ in error.message_dict.values() for m in messages_]
+        return _render_code(
+            request, form, status=404 if status == 400 else status, link_errors=link_errors
+        )
+    return _open(request, code)
+
+
+def _session_code(request) -> tuple[TableCode | None, bool]:
+    """The live code this session opened, and whether it opened one at all."""
+    pk = request.session.get(SESSION_CODE)
+    if pk is None:
+        return None, False
+    code = services.table_code_live(code_id=pk) if isinstance(pk, int) else None
+    return code, True
+
+
+def _side_of_seat(seat: str) -> str:
+    return Side.NS if seat in "NS" else Side.EW
+
+
+def _deal_initial(request, match: Match, **initial) -> dict:
+    player = request.session.get(SESSION_PLAYER)
+    if player in match.seat_ids.values():
+        initial["entered_by"] = player
+    return {"match": match.pk, **initial}
+
+
+def _pad_context(request, code: TableCode, *, form=None, fix_form=None, answer_form=None):
+    night = code.night
+    context = {
+        "code": code,
+        "night": night,
+        "session": night.session,
+        "club": night.session.club,
+        "poll_seconds": getattr(settings, "PAD_POLL_SECONDS", POLL_SECONDS),
+        "answer_form": answer_form,
+    }
+    match = selectors.current_match(code=code)
+    context["match"] = match
+    if match is None:
+        return context
+    sheet = match_sheet(match=match)
+    deals = list(match.deals.order_by("sequence"))
+    pending = selectors.pending_entries(matches=[match])[match.pk]
+    waiting = next((p for p in pending if p.entry.state == EntryState.WAITING), None)
+    rejected = [p for p in pending if p.entry.state == EntryState.REJECTED]
+    in_progress = match.status == MatchStatus.IN_PROGRESS
+    open_for_deals = in_progress and sheet.next_deal is not None and waiting is None
+    if form is None and open_for_deals:
+        initial = _deal_initial(request, match, expected_sequence=len(deals) + 1)
+        form = PadDealForm(match=match, initial=initial)
+    fix = request.GET.get("fix", "")
+    if fix_form is None and waiting is None and fix.isdigit() and 1 <= int(fix) <= len(deals):
+        deal = deals[int(fix) - 1]
+        initial = _deal_initial(request, match, **DealForm.initial_from_deal(deal))
+        fix_form = PadDealForm(match=match, prefix="fix", initial=initial)
+    if waiting is not None:
+        other = waiting.entry.other_side
+        context["answerers"] = [
+            (seat, player) for seat, player in match.seats.items() if _side_of_seat(seat) == other
+        ]
+        context["waiting_number"] = presenters.deal_number(sheet, waiting.entry.sequence)
+    fix_sequence = fix_form["expected_sequence"].value() if fix_form is not None else None
+    context.update(
+        {
+            "sheet": sheet,
+            "round_number": selectors.round_number_of(match=match),
+            "seats": list(match.seats.items()),
+            "last_row": sheet.rows[-1] if sheet.rows else None,
+            "waiting": waiting,
+            "rejected": [(p, presenters.deal_number(sheet, p.entry.sequence)) for p in rejected],
+            # A correction open: its form alone (the next deal's is back after it).
+            "form": form if open_for_deals and (fix_form is None or waiting) else None,
+            "fix_form": fix_form if waiting is None else None,
+            "fix_number": (
+                presenters.deal_number(sheet, int(fix_sequence))
+                if fix_sequence is not None and str(fix_sequence).isdigit()
+                else None
+            ),
+            "rows": [(row, presenters.deal_number(sheet, row.sequence)) for row in sheet.rows],
+            "next_deal": sheet.next_deal if in_progress else None,
+            "deals_left": (
+                4 - sum(1 for row in sheet.rows if row.number is not None)
+                if match.kind == "chicago"
+                else None
+            ),
+            "can_correct": waiting is None and match.status != MatchStatus.ABANDONED,
+        }
+    )
+    return context
+
+
+def _render_pad(request, code: TableCode | None, status: int = 200, **forms):
+    """The pad, or only its panel for htmx; the gone page for a code that opens nothing."""
+    template = "nights/pad/table.html"
+    if request.headers.get("HX-Request") == "true" and request.method == "GET":
+        template = "nights/pad/_panel.html"
+    if code is None:
+        context = {"gone": True, "code_form": CodeForm()}
+        return render(request, template, context, status=status)
+    return render(request, template, _pad_context(request, code, **forms), status=status)
+
+
+def _live_or_else(request):
+    """(code, None), or (None, the answer when the session opened no live code)."""
+    code, opened = _session_code(request)
+    if not opened:
+        return None, redirect("nights:pad_code")
+    if code is None:
+        return None, _render_pad(request, None, status=200 if request.method == "GET" else 409)
+    return code, None
+
+
+def _same_match(request, form, match: Match | None) -> bool:
+    """Whether the deal was entered for the match now at the table (not a previous round's
+    or another table's)."""
+    if match is not None and form.cleaned_data.get("match") == match.pk:
+        return True
+    form.add_error("match", gettext("The table has a new match: enter its deals below."))
+    return False
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def pad(request):
+    """``/table/``: the match now at the table; a POST enters its next deal."""
+    code, answer = _live_or_else(request)
+    if code is None:
+        return answer
+    if request.method == "GET":
+        return _render_pad(request, code)
+    match = selectors.current_match(code=code)
+    if match is None:
+        return _render_pad(request, code, status=409)
+    form = PadDealForm(request.POST, match=match)
+    if not form.is_valid():
+        return _render_pad(request, code, status=400, form=form)
+    if not _same_match(request, form, match):
+        return _render_pad(request, code, status=400, form=form)
+    sequence = form.cleaned_data["expected_sequence"]
+    if sequence <= match.deals.count():
+        message = gettext("Deal %(n)s was already entered at this table.")
+        form.add_error(None, message % {"n": sequence})
+        return _render_pad(request, code, status=409, form=form)
+    return _submit(request, code, form)
+
+
+def _submit(request, code: TableCode, form: PadDealForm, **again):
+    name = "fix_form" if form.prefix else "form"
+    entered_by = form.cleaned_data["entered_by"]
+    try:
+        entry = services.table_entry_submit(
+            code=code,
+            sequence=form.cleaned_data["expected_sequence"],
+            entered_by=entered_by,
+            **form.service_arguments(),
+        )
+    except ValidationError as error:
+        form.add_service_error(error)
+        return _render_pad(request, code, status=400, **{name: form})
+    except MatchConflict as error:
+        form.add_error(None, str(error))
+        return _render_pad(request, code, status=409, **{name: form})
+    request.session[SESSION_PLAYER] = entered_by
+    sheet = match_sheet(match=entry.match)
+    number = presenters.deal_number(sheet, entry.sequence)
+    text = gettext("Deal %(n)s entered: waiting for %(side)s to confirm it.")
+    messages.success(request, text % {"n": number, "side": presenters.side_name(entry.other_side)})
+    return redirect("nights:pad")
+
+
+@never_cache
+@require_POST
+def pad_correct(request):
+    """A correction of a deal recorded: it waits for the other side's confirmation too."""
+    code, answer = _live_or_else(request)
+    if code is None:
+        return answer
+    match = selectors.current_match(code=code)
+    if match is None:
+        return _render_pad(request, code, status=409)
+    form = PadDealForm(request.POST, match=match, prefix="fix")
+    if not form.is_valid():
+        return _render_pad(request, code, status=400, fix_form=form)
+    if not _same_match(request, form, match):
+        return _render_pad(request, code, status=400, fix_form=form)
+    sequence = form.cleaned_data["expected_sequence"]
+    if sequence > match.deals.count():
+        message = gettext("This match has no deal %(n)s.") % {"n": sequence}
+        form.add_error("expected_sequence", message)
+        return _render_pad(request, code, status=400, fix_form=form)
+    return _submit(request, code, form)
+
+
+@never_cache
+@require_POST
+def pad_answer(request):
+    """A player answers the deal waiting at the table: accept, reject or withdraw it."""
+    code, answer = _live_or_else(request)
+    if code is None:
+        return answer
+    match = selectors.current_match(code=code)
+    if match is None:
+        return _render_pad(request, code, status=409)
+    form = AnswerForm(request.POST, match=match)
+    if not form.is_valid():
+        return _render_pad(request, code, status=400, answer_form=form)
+    data = form.cleaned_data
+    try:
+        entry = services.table_entry_answer(
+            code=code, entry=data["entry"], player=data["player"], accept=data["answer"] == "accept"
+        )
+    except ValidationError as error:
+        form.add_service_error(error)
+        return _render_pad(request, code, status=400, answer_form=form)
+    except MatchConflict as error:
+        form.add_error(None, str(error))
+        return _render_pad(request, code, status=409, answer_form=form)
+    sheet = match_sheet(match=entry.match)
+    number = presenters.deal_number(sheet, entry.sequence)
+    if entry.state == EntryState.CONFIRMED:
+        row = sheet.rows[entry.sequence - 1]
+        text = gettext("Deal %(n)s confirmed: %(deal)s. It counts.") % {
+            "n": number,
+            "deal": presenters.row_words(row),
+        }
+    elif entry.state == EntryState.REJECTED:
+        text = gettext("Deal %(n)s rejected: the director has been told.") % {"n": number}
+    else:
+        text = gettext("Deal %(n)s withdrawn: enter it again.") % {"n": number}
+    messages.success(request, text)
+    return redirect("nights:pad")
+
+
+@never_cache
+@require_POST
+def pad_leave(request):
+    """Forget the table on this phone."""
+    request.session.pop(SESSION_CODE, None)
+    request.session.pop(SESSION_PLAYER, None)
+    request.session.cycle_key()
+    messages.info(request, gettext("You left the table. Type a code to open one."))
+    return redirect(reverse("nights:pad_code"))

@@ -1,0 +1,363 @@
+"""The players' pad (``nights.pad``) through the Django test client: a table opened by its
+link or by the code typed by hand, the lockout, a deal entered, waiting, answered by the other
+side (accepted, rejected, withdrawn), a correction, the next round followed by the code, and a
+code that opens nothing any more."""
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from matches.models import Deal, MatchStatus
+from nights.models import EntryState, TableCode, TableEntry
+from nights.pad import SESSION_CODE, SESSION_PLAYER
+from nights.selectors import current_match
+from nights.services import (
+    FAILURES_ALLOWED,
+    night_close,
+    night_round_start,
+    night_start,
+    table_code_renew,
+)
+from tests.clubs.factories import PLAY_DATE, make_club, make_players
+from tests.nights.test_services import play
+
+pytestmark = pytest.mark.django_db
+
+PAD = "/table/"
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """No wrong codes counted from earlier tests, and none left for later ones."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def night():
+    club = make_club()
+    players = make_players(club, 8)
+    night = night_start(
+        club=club, date=PLAY_DATE, players=players, movement="round_robin", rounds=3
+    )
+    night_round_start(night=night)
+    return night
+
+
+def code_of(night, number=1):
+    return TableCode.objects.get(night=night, table_number=number, revoked_at=None)
+
+
+def opened(night, number=1, client=None):
+    """A phone with table ``number`` open through its link."""
+    client = client or Client()
+    response = client.get(f"/t/{code_of(night, number).token}/")
+    assert response.status_code == 302 and response["Location"] == PAD
+    return client
+
+
+def seats(night, number=1):
+    match = current_match(code=code_of(night, number))
+    return match, {seat: player.pk for seat, player in match.seats.items()}
+
+
+def deal(match, by, level="4", strain="S", declarer="N", tricks="10", sequence=None, **more):
+    return {
+        "match": match.pk,
+        "expected_sequence": match.deals.count() + 1 if sequence is None else sequence,
+        "level": level,
+        "strain": strain,
+        "declarer": declarer,
+        "tricks": tricks,
+        "doubling": "",
+        "entered_by": by,
+        **more,
+    }
+
+
+def waiting(match):
+    return TableEntry.objects.get(match=match, state=EntryState.WAITING)
+
+
+def answer(client, entry, player, how="accept"):
+    return client.post("/table/answer/", {"entry": entry.pk, "player": player, "answer": how})
+
+
+def test_the_link_opens_the_table_and_leaves_the_address(night):
+    code = code_of(night)
+    client = Client()
+    response = client.get(f"/t/{code.token}/")
+    assert response.status_code == 302
+    assert response["Location"] == PAD
+    assert "no-cache" in response["Cache-Control"] or "no-store" in response["Cache-Control"]
+    assert client.session[SESSION_CODE] == code.pk
+    assert code.token not in str(dict(client.session))
+    page = client.get(PAD)
+    assert page.status_code == 200
+    match, _by_seat = seats(night)
+    text = page.content.decode()
+    for player in match.seats.values():
+        assert player.name in text
+    assert night.session.club.name in text
+    assert "Table 1 · round 1" in text
+    assert code.token not in text
+
+
+def test_opening_a_code_rotates_the_session_key(night):
+    client = Client()
+    client.get("/t/")
+    client.post("/t/", {"code": "nothing"})
+    before = client.session.session_key
+    opened(night, client=client)
+    assert client.session.session_key != before
+
+
+def test_the_code_typed_by_hand_any_case_with_dashes(night):
+    code = code_of(night, 2)
+    typed = f"{code.short_code[:4].lower()}-{code.short_code[4:]} "
+    client = Client()
+    assert client.get("/t/").status_code == 200
+    response = client.post("/t/", {"code": typed})
+    assert response.status_code == 302 and response["Location"] == PAD
+    assert "Table 2" in client.get(PAD).content.decode()
+
+
+def test_a_wrong_code_is_said_beside_the_field_and_locks_out(night):
+    client = Client()
+    response = client.post("/t/", {"code": "ABC"})
+    assert response.status_code == 400
+    assert "code" in response.context["form"].errors
+    for _ in range(FAILURES_ALLOWED):
+        response = client.post("/t/", {"code": "WRONGCODE"})
+        assert response.status_code == 400
+        assert "No table has this code" in response.content.decode()
+    # Now even the right code is refused, and a link too.
+    response = client.post("/t/", {"code": code_of(night).short_code})
+    assert response.status_code == 429
+    assert "Too many wrong codes" in response.context["form"].errors["code"][0]
+    assert client.get(f"/t/{code_of(night).token}/").status_code == 429
+    assert SESSION_CODE not in client.session
+
+
+def test_a_wrong_link_is_a_404_with_the_form(night):
+    response = Client().get("/t/not-a-real-token-at-all/")
+    assert response.status_code == 404
+    assert "No table has this code" in response.content.decode()
+
+
+def test_without_a_code_the_pad_asks_for_one(night):
+    response = Client().get(PAD)
+    assert response.status_code == 302 and response["Location"] == "/t/"
+    assert Client().post("/table/answer/", {}).status_code == 302
+
+
+def test_enter_wait_accept_by_the_other_side(night):
+    north_phone = opened(night)
+    east_phone = opened(night)
+    match, by_seat = seats(night)
+    response = north_phone.post(PAD, deal(match, by_seat["N"]))
+    assert response.status_code == 302
+    assert north_phone.session[SESSION_PLAYER] == by_seat["N"]
+    assert match.deals.count() == 0
+    entry = waiting(match)
+    for phone in (north_phone, east_phone):
+        text = phone.get(PAD).content.decode()
+        assert "waiting for East-West to confirm" in text
+        assert "Accept — I am East" in text and "Accept — I am West" in text
+        assert "Accept — I am North" not in text
+        assert "420" in text  # how it would score
+    # North's partner cannot confirm it.
+    response = answer(north_phone, entry, by_seat["S"])
+    assert response.status_code == 400
+    assert "player" in response.context["answer_form"].errors
+    response = answer(east_phone, entry, by_seat["E"])
+    assert response.status_code == 302
+    assert Deal.objects.get(match=match).contract == "4S"
+    page = north_phone.get(PAD).content.decode()
+    assert 'id="total-ns">420<' in page
+    # "Entered by" remembers North on North's phone.
+    form = north_phone.get(PAD).context["form"]
+    assert form.initial["entered_by"] == by_seat["N"]
+
+
+def test_a_rejected_deal_tells_the_director_and_can_be_entered_again(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    phone.post(PAD, deal(match, by_seat["S"]))
+    entry = waiting(match)
+    response = answer(phone, entry, by_seat["W"], "reject")
+    assert response.status_code == 302
+    entry.refresh_from_db()
+    assert entry.state == EntryState.REJECTED
+    text = phone.get(PAD).content.decode()
+    assert "the director has been told" in text
+    assert phone.post(PAD, deal(match, by_seat["W"], tricks="9")).status_code == 302
+    assert answer(phone, waiting(match), by_seat["N"]).status_code == 302
+    assert Deal.objects.get(match=match).tricks == 9
+    entry.refresh_from_db()
+    assert entry.state == EntryState.RESOLVED
+
+
+def test_the_entering_side_withdraws(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    phone.post(PAD, deal(match, by_seat["E"], declarer="E"))
+    entry = waiting(match)
+    assert answer(phone, entry, by_seat["E"], "withdraw").status_code == 302
+    entry.refresh_from_db()
+    assert entry.state == EntryState.WITHDRAWN
+    assert phone.get(PAD).context["form"] is not None  # the form is back
+
+
+def test_only_one_deal_waits(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    phone.post(PAD, deal(match, by_seat["N"]))
+    response = phone.post(PAD, deal(match, by_seat["E"], declarer="E"))
+    assert response.status_code == 409
+    assert TableEntry.objects.filter(match=match).count() == 1
+
+
+def test_a_correction_waits_for_confirmation_too(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    phone.post(PAD, deal(match, by_seat["N"]))
+    answer(phone, waiting(match), by_seat["E"])
+    page = phone.get(PAD + "?fix=1")
+    assert page.context["fix_form"]["level"].value() == 4
+    fix = {f"fix-{k}": v for k, v in deal(match, by_seat["W"], tricks="11", sequence=1).items()}
+    assert phone.post("/table/correct/", fix).status_code == 302
+    entry = waiting(match)
+    assert entry.correction and entry.sequence == 1
+    assert Deal.objects.get(match=match).tricks == 10  # not yet
+    answer(phone, entry, by_seat["S"])
+    assert Deal.objects.get(match=match).tricks == 11
+
+
+def test_a_stale_next_deal_is_not_taken_for_a_correction(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    stale = deal(match, by_seat["N"])
+    phone.post(PAD, stale)
+    answer(phone, waiting(match), by_seat["E"])
+    response = phone.post(PAD, stale)  # the same form, sent again
+    assert response.status_code == 409
+    assert not TableEntry.objects.filter(match=match, state=EntryState.WAITING).exists()
+
+
+def test_bad_input_is_a_400_naming_the_field(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    response = phone.post(PAD, deal(match, by_seat["N"], level="9"))
+    assert response.status_code == 400 and "level" in response.context["form"].errors
+    response = phone.post(PAD, deal(match, "x"))
+    assert response.status_code == 400 and "entered_by" in response.context["form"].errors
+    response = phone.post(PAD, deal(match, by_seat["N"], sequence=7))
+    assert response.status_code == 400
+    assert "expected_sequence" in response.context["form"].errors
+    fix = {f"fix-{k}": v for k, v in deal(match, by_seat["N"], sequence=3).items()}
+    response = phone.post("/table/correct/", fix)
+    assert response.status_code == 400
+    assert "expected_sequence" in response.context["fix_form"].errors
+    response = phone.post("/table/answer/", {"entry": "x", "player": "y", "answer": "z"})
+    assert response.status_code == 400
+    assert set(response.context["answer_form"].errors) == {"entry", "player", "answer"}
+    assert not TableEntry.objects.exists()
+
+
+def test_a_whole_chicago_then_the_next_round_followed(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    for contract, declarer, tricks in [
+        ("3NT", "N", 9),
+        ("1C", "E", 6),
+        ("2H", "S", 8),
+        ("1S", "W", 6),
+    ]:
+        data = deal(match, by_seat[declarer], contract[0], contract[1:], declarer, str(tricks))
+        assert phone.post(PAD, data).status_code == 302
+        other = by_seat["E"] if declarer in "NS" else by_seat["N"]
+        assert answer(phone, waiting(match), other).status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.COMPLETE
+    page = phone.get(PAD)
+    text = page.content.decode()
+    assert "The match is over." in text and "Waiting for the next round" in text
+    assert page.context["form"] is None
+    # The other table finishes too; the director starts round 2: the pad follows the table.
+    play(current_match(code=code_of(night, 2)))
+    night_round_start(night=night)
+    page = phone.get(PAD)
+    assert "Table 1 · round 2" in page.content.decode()
+    assert page.context["match"].pk != match.pk
+    assert page.context["form"] is not None
+
+
+def test_a_renewed_code_or_a_closed_night_opens_nothing(night):
+    phone = opened(night)
+    other = opened(night, 2)
+    match, by_seat = seats(night)
+    table_code_renew(night=night, table_number=1)
+    page = phone.get(PAD)
+    assert page.status_code == 200
+    assert "no longer opens the table" in page.content.decode()
+    assert page.context["gone"]
+    response = phone.post(PAD, deal(match, by_seat["N"]))
+    assert response.status_code == 409
+    assert not TableEntry.objects.exists()
+    assert phone.get(f"/t/{code_of(night).token}/").status_code == 302  # the new code works
+    night_close(night=night)
+    for client in (phone, other):
+        assert "no longer opens the table" in client.get(PAD).content.decode()
+
+
+def test_leave_forgets_the_table(night):
+    phone = opened(night)
+    response = phone.post("/table/leave/")
+    assert response.status_code == 302 and response["Location"] == "/t/"
+    assert SESSION_CODE not in phone.session
+    assert phone.get(PAD).status_code == 302
+
+
+def test_htmx_polls_get_the_panel_alone(night):
+    phone = opened(night)
+    response = phone.get(PAD, headers={"HX-Request": "true"})
+    text = response.content.decode()
+    assert text.lstrip().startswith('<div id="pad-panel"')
+    assert 'hx-trigger="every 5s"' in text
+    assert "<html" not in text
+
+
+def test_draw_bridge_at_a_table_of_two():
+    club = make_club()
+    night = night_start(
+        club=club,
+        date=PLAY_DATE,
+        players=make_players(club, 6),
+        movement="round_robin",
+        rounds=3,
+        remainder="two_player",
+    )
+    night_round_start(night=night)
+    number = max(TableCode.objects.filter(night=night).values_list("table_number", flat=True))
+    phone = opened(night, number)
+    match, by_seat = seats(night, number)
+    assert set(by_seat) == {"N", "E"}
+    page = phone.get(PAD)
+    assert "Draw Bridge" in page.content.decode()
+    assert len(page.context["form"].fields["entered_by"].choices) == 2
+    assert phone.post(PAD, deal(match, by_seat["N"], "3", "NT", "N", "9")).status_code == 302
+    assert "Accept — I am East" in phone.get(PAD).content.decode()
+    assert answer(phone, waiting(match), by_seat["E"]).status_code == 302
+    assert match.deals.count() == 1
+
+
+def test_the_pads_polls_are_not_throttled_but_opening_codes_is(night, settings):
+    """Every phone at every table polls, often all behind the club's one address."""
+    settings.PAGE_THROTTLE_ANON = "3/min"
+    phone = opened(night)
+    for _ in range(10):
+        assert phone.get(PAD, headers={"HX-Request": "true"}).status_code == 200
+    statuses = [Client().get("/t/").status_code for _ in range(5)]
+    assert 429 in statuses
