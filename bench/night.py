@@ -162,19 +162,17 @@ class Phone:
         headers = {"HX-Request": "true"}
         if self.etag:
             headers["If-None-Match"] = self.etag
-        response, _data = self.request(
-            "poll", "GET", "/table/live/", headers=headers, expect=(200, 304)
-        )
+        response, _data = self.request("poll", "GET", "/table/", headers=headers, expect=(200, 304))
         if response.status == 200:
             self.etag = response.getheader("ETag")
         return response.status == 200
 
-    def post(self, kind: str, path: str, fields: dict, expect=(302, 303)):
+    def post(self, kind: str, path: str, fields: dict, expect=(200, 302, 303)):
         fields = {"csrfmiddlewaretoken": self.csrf, **fields}
         return self.request(kind, "POST", path, body=urlencode(fields), expect=expect)
 
 
-def play_table(recorder, token, seats, deal_seconds, until, poll_seconds, told):
+def play_table(recorder, token, match_id, seats, deal_seconds, until, poll_seconds, told):
     """The four phones of a table until ``until``: polls, and a deal every ``deal_seconds``,
     entered by North's phone and confirmed on East's; ``told`` counts confirmed deals."""
     phones = [Phone(recorder, token) for _seat in "NESW"]
@@ -194,6 +192,7 @@ def play_table(recorder, token, seats, deal_seconds, until, poll_seconds, told):
                 "enter",
                 "/table/",
                 {
+                    "match": match_id,
                     "expected_sequence": sequence + 1,
                     "entered_by": seats["N"],
                     "level": contract[0],
@@ -205,13 +204,13 @@ def play_table(recorder, token, seats, deal_seconds, until, poll_seconds, told):
             )
             data = phones[1].page()
             found = ENTRY.search(data)
-            if entered.status in (302, 303) and found:
+            if entered.status in (200, 302, 303) and found:
                 answer, _data = phones[1].post(
                     "confirm",
                     "/table/answer/",
-                    {"entry": found.group(1).decode(), "player": seats["E"], "accept": "1"},
+                    {"entry": found.group(1).decode(), "player": seats["E"], "answer": "accept"},
                 )
-                if answer.status in (302, 303):
+                if answer.status in (200, 302, 303):
                     sequence += 1
                     told[token] = sequence
             next_deal = now + deal_seconds
@@ -230,10 +229,10 @@ def run(minutes, deal_seconds, poll_seconds, seated) -> Recorder:
     threads = [
         threading.Thread(
             target=play_table,
-            args=(recorder, token, seats, deal_seconds, until, poll_seconds, told),
+            args=(recorder, token, match_id, seats, deal_seconds, until, poll_seconds, told),
             daemon=True,
         )
-        for token, _match, seats in seated
+        for token, match_id, seats in seated
     ]
     for thread in threads:
         thread.start()

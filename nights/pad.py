@@ -15,11 +15,13 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from rest_framework.throttling import BaseThrottle
 
+from clubs.live import conditional, generation_etag, page_parts
 from matches import presenters
 from matches.forms import DealForm
 from matches.models import Match, MatchStatus
@@ -211,15 +213,32 @@ def _same_match(request, form, match: Match | None) -> bool:
     return False
 
 
-@never_cache
+def _polled(request, code: TableCode):
+    """The panel a phone polls, answered 304 while nothing it shows changed: its ETag comes
+    from the generations (``clubs.live``) of the club (a code renewed, the night closed) and of
+    the session's matches (a deal or an entry at any of them, a new round's matches), with the
+    code and the player this phone enters as."""
+    session = code.night.session
+    scopes = [("club", session.club_id), ("session-matches", session.pk)]
+    parts = [*page_parts(request), code.pk, request.session.get(SESSION_PLAYER)]
+    etag = generation_etag(scopes, parts)
+    return conditional(request, lambda: _render_pad(request, code), etag=etag)
+
+
 @require_http_methods(["GET", "POST"])
 def pad(request):
-    """``/table/``: the match now at the table; a POST enters its next deal."""
+    """``/table/``: the match now at the table; a POST enters its next deal. Only the panel's
+    polls may be kept by the browser (and revalidated: 304); the rest is never cached."""
     code, answer = _live_or_else(request)
     if code is None:
+        add_never_cache_headers(answer)
         return answer
+    if request.method == "GET" and request.headers.get("HX-Request") == "true":
+        return _polled(request, code)
     if request.method == "GET":
-        return _render_pad(request, code)
+        response = _render_pad(request, code)
+        add_never_cache_headers(response)
+        return response
     match = selectors.current_match(code=code)
     if match is None:
         return _render_pad(request, code, status=409)

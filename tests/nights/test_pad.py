@@ -329,6 +329,30 @@ def test_htmx_polls_get_the_panel_alone(night):
     assert "<html" not in text
 
 
+def test_a_poll_is_a_304_until_something_at_the_table_changes(night, monkeypatch):
+    monkeypatch.setattr("clubs.live._now", lambda: 1_800_000_000.0)  # one ETag period
+    phone, other = opened(night), opened(night)
+    poll = {"HX-Request": "true"}
+    first = phone.get(PAD, headers=poll)
+    etag = first["ETag"]
+    assert first.status_code == 200 and "no-store" not in first["Cache-Control"]
+    again = phone.get(PAD, headers={**poll, "If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    assert phone.get(PAD)["Cache-Control"].count("no-store") == 1  # the whole page: never kept
+    match, seated = seats(night)
+    assert other.post(PAD, deal(match, seated["N"])).status_code == 302  # another phone enters
+    changed = phone.get(PAD, headers={**poll, "If-None-Match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "waiting for" in changed.content.decode()
+    # Another table's deal changes this table's ETag too (the session's matches), but a
+    # renewed code sends the phone to the code form, never a 304 of the old table.
+    etag = changed["ETag"]
+    assert phone.get(PAD, headers={**poll, "If-None-Match": etag}).status_code == 304
+    table_code_renew(night=night, table_number=1)
+    gone = phone.get(PAD, headers={**poll, "If-None-Match": etag})
+    assert gone.status_code == 200 and "no-store" in gone["Cache-Control"]
+
+
 def test_draw_bridge_at_a_table_of_two():
     club = make_club()
     night = night_start(
