@@ -305,6 +305,7 @@ def main() -> None:
     redis = RedisServer()
     env = server_env(database_url=args.database_url, redis_url=redis.url)
     manage("migrate", "--no-input", env=env)
+    manage("collectstatic", "--no-input", env=env)  # the table page's styles and scripts
     setup_django(database_url=args.database_url, redis_url=redis.url)
     club, players = make_club(args.tables * 4)
     worker = CeleryWorker("night-worker", env)

@@ -215,12 +215,13 @@ def _same_match(request, form, match: Match | None) -> bool:
 
 def _polled(request, code: TableCode):
     """The panel a phone polls, answered 304 while nothing it shows changed: its ETag comes
-    from the generations (``clubs.live``) of the club (a code renewed, the night closed) and of
-    the session's matches (a deal or an entry at any of them, a new round's matches), with the
-    code and the player this phone enters as."""
-    session = code.night.session
-    scopes = [("club", session.club_id), ("session-matches", session.pk)]
-    parts = [*page_parts(request), code.pk, request.session.get(SESSION_PLAYER)]
+    from the generations (``clubs.live``) of the club (a code renewed, the night closed) and
+    of the match now at the table (its deals and entries), with that match's id (a new round
+    brings another), the code and the player this phone enters as. Other tables' deals leave
+    it unchanged (bench/night.py: most polls of a busy night are 304s)."""
+    match_id = selectors.current_match_id(code=code)
+    scopes = [("club", code.night.session.club_id), ("match", match_id or 0)]
+    parts = [*page_parts(request), code.pk, match_id, request.session.get(SESSION_PLAYER)]
     etag = generation_etag(scopes, parts)
     return conditional(request, lambda: _render_pad(request, code), etag=etag)
 

@@ -461,16 +461,21 @@ def _night_matches(night_id: int) -> QuerySet[Match]:
     )
 
 
-def current_match(*, code: TableCode) -> Match | None:
-    """The match now at the code's table: its table's match in the night's latest round that
-    has one (None before the table's first round), with its club and players."""
-    found = (
+def current_match_id(*, code: TableCode) -> int | None:
+    """The id of the match now at the code's table: its table's match in the night's latest
+    round that has one (None before the table's first round). One query."""
+    return (
         _night_matches(code.night_id)
         .filter(table__session_id=code.night.session_id, table__number=code.table_number)
         .order_by("-created_at", "-id")
         .values_list("pk", flat=True)
         .first()
     )
+
+
+def current_match(*, code: TableCode) -> Match | None:
+    """The match now at the code's table (``current_match_id``), with its club and players."""
+    found = current_match_id(code=code)
     return None if found is None else match_with_players(match_id=found)
 
 

@@ -344,9 +344,11 @@ def test_a_poll_is_a_304_until_something_at_the_table_changes(night, monkeypatch
     changed = phone.get(PAD, headers={**poll, "If-None-Match": etag})
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert "waiting for" in changed.content.decode()
-    # Another table's deal changes this table's ETag too (the session's matches), but a
-    # renewed code sends the phone to the code form, never a 304 of the old table.
+    # Another table's deal leaves it unchanged; a renewed code sends the phone to the code
+    # form, never a 304 of the old table.
     etag = changed["ETag"]
+    elsewhere, elsewhere_seats = seats(night, 2)
+    assert opened(night, 2).post(PAD, deal(elsewhere, elsewhere_seats["N"])).status_code == 302
     assert phone.get(PAD, headers={**poll, "If-None-Match": etag}).status_code == 304
     table_code_renew(night=night, table_number=1)
     gone = phone.get(PAD, headers={**poll, "If-None-Match": etag})
