@@ -51,6 +51,7 @@ from bench.common import (
 DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/partscore_night"
 PORT = 8093
 DEAL_SECONDS = 450  # a Chicago deal at the pace of play: four in half an hour
+ARRIVAL_SECONDS = 30  # the tables open their codes within the first half minute
 # The deals the tables enter, in turn (contract, declarer, tricks): all made or one down.
 DEALS = [("4S", "N", 10), ("3NT", "E", 8), ("2H", "S", 8), ("1NT", "W", 7)]
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -175,8 +176,9 @@ class Phone:
 def play_table(recorder, token, match_id, seats, deal_seconds, until, poll_seconds, told):
     """The four phones of a table until ``until``: polls, and a deal every ``deal_seconds``,
     entered by North's phone and confirmed on East's; ``told`` counts confirmed deals."""
-    phones = [Phone(recorder, token) for _seat in "NESW"]
     rng = random.Random(token)
+    time.sleep(rng.uniform(0, ARRIVAL_SECONDS))  # the players reach their table
+    phones = [Phone(recorder, token) for _seat in "NESW"]
     next_poll = [time.monotonic() + rng.uniform(0, poll_seconds) for _ in phones]
     next_deal = time.monotonic() + rng.uniform(0, deal_seconds)
     sequence = 0
@@ -283,9 +285,10 @@ def check(seated, told: dict[str, int]) -> None:
         expected = told.get(token, 0)
         if sequences != list(range(1, expected + 1)) or confirmed.count() != expected:
             problems.append(f"match {match_id}: told {expected}, recorded {sequences}")
+    recorded = Deal.objects.filter(match_id__in=[match for _t, match, _s in seated]).count()
     print(
-        f"deals confirmed on the phones: {sum(told.values())}; recorded: "
-        f"{Deal.objects.count()}; problems: {len(problems)}"
+        f"deals confirmed on the phones: {sum(told.values())}; recorded: {recorded}; "
+        f"problems: {len(problems)}"
     )
     for problem in problems[:10]:
         print("  ", problem)
