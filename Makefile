@@ -81,7 +81,7 @@ test: lint typecheck migrations-check compilemessages
 # the 1,000,000-deal history (generated into BENCH_DATABASE_URL once, then reused); the API,
 # query-count and fault benchmarks start their own Redis, gunicorn and Celery processes on
 # 127.0.0.1 and install wrk from Debian if it is missing; the slow-client one starts gunicorn
-# behind nginx (from Debian, needed). About 20 minutes.
+# behind nginx (from Debian, needed); the busy night its own database. About 30 minutes.
 BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/partscore_bench
 bench: $(VENV)/.installed
 	$(BIN)/python bench/engine.py
@@ -92,6 +92,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/api_load.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/pages.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/night_prints.py
+	$(BIN)/python bench/night.py
 	$(BIN)/python bench/faults.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/slow_clients.py
 

@@ -14,8 +14,10 @@ were told: every confirmed deal recorded once, in order, and nothing else.
     python bench/night.py                          # both paces, 3 minutes each
     python bench/night.py --minutes 1 --tables 10  # a quick look
 
-It (re)creates its own PostgreSQL database (``partscore_night`` on 127.0.0.1:5432) and starts
-its own Redis (port 6391), gunicorn (3 workers) and worker; nothing else is touched.
+A night seats at most 60 players, so 30 tables are two clubs' nights of 15 tables at once
+(one server, as a hosted service would be). It (re)creates its own PostgreSQL database
+(``partscore_night`` on 127.0.0.1:5432) and starts its own Redis (port 6391), gunicorn (3
+workers) and worker; nothing else is touched.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from bench.common import (
 DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/partscore_night"
 PORT = 8093
 DEAL_SECONDS = 450  # a Chicago deal at the pace of play: four in half an hour
+TABLES_A_NIGHT = 15  # 60 players, the most a night seats (scoring.engine.movements)
 ARRIVAL_SECONDS = 30  # the tables open their codes within the first half minute
 # The deals the tables enter, in turn (contract, declarer, tricks): all made or one down.
 DEALS = [("4S", "N", 10), ("3NT", "E", 8), ("2H", "S", 8), ("1NT", "W", 7)]
@@ -67,17 +70,17 @@ def recreate(database_url: str) -> None:
         admin.execute(f'CREATE DATABASE "{name}"')
 
 
-def make_club(players: int):
-    """The benchmark's club, its director, a season and ``players`` active members."""
+def make_club(n: int, players: int):
+    """Club ``n`` of the benchmark, its director, a season and ``players`` active members."""
     from django.contrib.auth import get_user_model
 
     from clubs.models import Membership, Player, Role
     from clubs.services import club_create, season_create
 
-    director = get_user_model().objects.create_user("night-director")
-    club = club_create(creator=director, name="Night bench", slug="night-bench", country="PL")
+    director = get_user_model().objects.create_user(f"night-director-{n}")
+    club = club_create(creator=director, name=f"Night bench {n}", slug=f"night-{n}", country="PL")
     season_create(club=club, name="2026", start_date=date(2026, 1, 1), end_date=date(2026, 12, 31))
-    members = Player.objects.bulk_create(Player(name=f"Player {n:03}") for n in range(players))
+    members = Player.objects.bulk_create(Player(name=f"Player {n}-{p:03}") for p in range(players))
     Membership.objects.bulk_create(
         Membership(club=club, player=player, role=Role.PLAYER, active=True) for player in members
     )
@@ -310,14 +313,21 @@ def main() -> None:
     manage("migrate", "--no-input", env=env)
     manage("collectstatic", "--no-input", env=env)  # the table page's styles and scripts
     setup_django(database_url=args.database_url, redis_url=redis.url)
-    club, players = make_club(args.tables * 4)
+    # A night seats at most 60 players (15 tables): 30 tables are two clubs' nights at once.
+    sizes = [TABLES_A_NIGHT] * (args.tables // TABLES_A_NIGHT)
+    sizes += [args.tables % TABLES_A_NIGHT] if args.tables % TABLES_A_NIGHT else []
+    clubs = [make_club(n, size * 4) for n, size in enumerate(sizes, 1)]
     worker = CeleryWorker("night-worker", env)
     web = Gunicorn(env, workers=args.workers, port=PORT, name="night-gunicorn")
     try:
         for day, (title, pace) in enumerate(
             (("At the pace of play", 1), ("At ten times the pace of play", 10)), 1
         ):
-            seated = make_night(club, players, date(2026, 12, day))
+            seated = [
+                table
+                for club, players in clubs
+                for table in make_night(club, players, date(2026, 12, day))
+            ]
             recorder = run(args.minutes, DEAL_SECONDS / pace, args.poll, seated)
             report(
                 f"{title}: {args.tables} tables, {args.tables * 4} phones polling every "

@@ -28,18 +28,9 @@ from matches.selectors import match_sheet
 from matches.services import MatchConflict
 from nights import selectors, services
 from nights.models import Night, TableCode, TableEntry
+from nights.prints import entry_link
 
 CHICAGO_DEALS = 4
-ENTRY_PATH = "/t/{token}/"
-"""The table's entry link (the players' pages, ``nights.pad``), opened by the link's token."""
-TYPE_PATH = "/t/"
-"""Where a player types the table's short code by hand."""
-
-
-def spaced(short_code: str) -> str:
-    """A short code as the board shows it, in two halves: "ABCD EFGH"."""
-    half = len(short_code) // 2
-    return f"{short_code[:half]} {short_code[half:]}"
 
 
 @dataclass(frozen=True)
@@ -47,7 +38,7 @@ class Row:
     """A table on the board with what the template needs beside ``selectors.BoardTable``."""
 
     table: selectors.BoardTable
-    code: str  # the short code, spaced; "" without a live code
+    code: str  # the short code as shown ("ABCD-EFGH"); "" without a live code
     link: str  # the entry link; "" without a live code
     deal_now: int | None  # the next deal's number, None once the match is over
     deal_total: int | None  # 4 in Chicago, else None (a rubber has no set number of deals)
@@ -77,10 +68,8 @@ def _rows(request, night: Night) -> list[Row]:
             if not over and sheet.next_deal is not None:
                 deal_now = sheet.next_deal.number
             total = CHICAGO_DEALS if match.kind == KindChoice.CHICAGO else None
-        link = request.build_absolute_uri(ENTRY_PATH.format(token=code.token)) if code else ""
-        rows.append(
-            Row(table, spaced(code.short_code) if code else "", link, deal_now, total, over)
-        )
+        link = entry_link(request, code) if code else ""
+        rows.append(Row(table, code.shown if code else "", link, deal_now, total, over))
     return rows
 
 
@@ -101,7 +90,7 @@ def _render(request, club, night, *, fragment=False, error="", status=200):
         "renew": int(renew) if renew.isdigit() and len(renew) < 6 else None,
         "confirm_close": request.GET.get("close") == "1",
         "error": error,
-        "type_url": request.build_absolute_uri(TYPE_PATH),
+        "type_url": request.build_absolute_uri(reverse("nights:pad_code")),
         "query": request.GET.urlencode(),
         "fragment": fragment,
     }
@@ -181,7 +170,7 @@ def code_renew(request, slug: str, day: date, number: int):
     except ValidationError as error:
         return _failed(request, club, night, error)
     text = gettext("Table %(table)s has a new code: %(code)s. The old code no longer works.")
-    messages.success(request, text % {"table": number, "code": spaced(code.short_code)})
+    messages.success(request, text % {"table": number, "code": code.shown})
     return HttpResponseRedirect(_board_url(club, day) + f"#table-{number}")
 
 

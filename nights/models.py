@@ -164,6 +164,13 @@ class TableCode(models.Model):
     def __str__(self) -> str:
         return _("Table %(number)s, %(night)s") % {"number": self.table_number, "night": self.night}
 
+    @property
+    def shown(self) -> str:
+        """The short code as the card and the board show it: two groups of four, easier to
+        read out and type ("ABCD-EFGH"; typed with or without the dash)."""
+        half = len(self.short_code) // 2
+        return f"{self.short_code[:half]}-{self.short_code[half:]}"
+
 
 class Side(models.TextChoices):
     NS = "NS", _("North-South")

@@ -84,17 +84,11 @@ def pad_code(request):
 @require_GET
 def pad_open(request, token: str):
     """``/t/<token>/``: the table card's QR code. Opens the table and leaves the address."""
-    client = client_of(request)
-    locked = services.table_code_locked_out(client=client)
     try:
-        code = services.table_code_open(code=token, client=client, typed=False)
+        code = services.table_code_open(code=token, client=client_of(request), typed=False)
     except ValidationError as error:
-        status = _refused_status(locked)
-        form = CodeForm()
         link_errors = [m for messages_ in error.message_dict.values() for m in messages_]
-        return _render_code(
-            request, form, status=404 if status == 400 else status, link_errors=link_errors
-        )
+        return _render_code(request, CodeForm(), status=404, link_errors=link_errors)
     return _open(request, code)
 
 

@@ -124,18 +124,17 @@ def tables_per_page(rounds: int) -> int:
     return 2 if rounds <= 10 else 1
 
 
-def short_code_text(code: TableCode) -> str:
-    """The short code as printed: two groups of four, easier to read out and type."""
-    short = code.short_code
-    return f"{short[:4]}-{short[4:]}" if len(short) == 8 else short
-
-
 def table_entry(request, code: TableCode) -> dict:
     """A table card's way in for the players' phones: the entry link, its QR code (an SVG
     data URI) and the short code to type instead."""
-    link = request.build_absolute_uri(reverse("nights:pad_open", args=[code.token]))
+    link = entry_link(request, code)
     qr = segno.make(link, error="m")
-    return {"link": link, "qr": qr.svg_data_uri(scale=4, border=2), "short": short_code_text(code)}
+    return {"link": link, "qr": qr.svg_data_uri(scale=4, border=2), "short": code.shown}
+
+
+def entry_link(request, code: TableCode) -> str:
+    """The table's entry link, in full (the QR code's, the board's)."""
+    return request.build_absolute_uri(reverse("nights:pad_open", args=[code.token]))
 
 
 @doors

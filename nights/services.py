@@ -268,8 +268,11 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """The short code's letters: no I, O, 0 or 1, which are misread at a glance."""
 CODE_LENGTH = 8  # 32**8: 40 bits, guessed only past the lockout below
 TOKEN_BYTES = 24  # the link's token: 192 bits
-FAILURES_ALLOWED = 10
-"""Wrong codes a client may type in ``LOCKOUT_SECONDS`` before it is locked out."""
+FAILURES_ALLOWED = 20
+"""Wrong codes a client may type in ``LOCKOUT_SECONDS`` before it is locked out. A client is
+an address, which may be a whole club's wifi: 20 tries in 15 minutes leave a room of players
+room for typos, and a guesser a chance of about 20 * 30 / 32**8 (1 in 1.8 billion) at a night of
+30 tables."""
 LOCKOUT_SECONDS = 15 * 60
 
 
@@ -322,12 +325,13 @@ def table_code_locked_out(*, client: str) -> bool:
 
 def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
     """The live code a player gives: the short code ``typed`` by hand, or the link's token.
-    ``client`` names who asks (their address): after ``FAILURES_ALLOWED`` wrong codes in
-    ``LOCKOUT_SECONDS`` it is refused every code, right or wrong, until the time is over.
-    Errors name ``code``."""
+    ``client`` names who asks (their address): after ``FAILURES_ALLOWED`` wrong codes typed in
+    ``LOCKOUT_SECONDS`` it is refused every typed code, right or wrong, until the time is over.
+    A link's token (192 bits) cannot be guessed: it is neither counted nor locked out, so a
+    room locked out by one player's typos still opens its tables by the QR codes. Errors name
+    ``code``."""
     key = _failures_key(client)
-    failures = cache.get(key, 0)
-    if failures >= FAILURES_ALLOWED:
+    if typed and cache.get(key, 0) >= FAILURES_ALLOWED:
         message = _("Too many wrong codes. Try again in %(minutes)d minutes, or ask the director.")
         raise ValidationError({"code": [message % {"minutes": LOCKOUT_SECONDS // 60}]})
     found = TableCode.objects.select_related("night__session__club")
@@ -336,7 +340,7 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
     else:
         match = found.filter(token=code).first()
     if match is None or match.revoked_at is not None or match.night.closed_at is not None:
-        if cache.add(key, 1, timeout=LOCKOUT_SECONDS) is False:
+        if typed and cache.add(key, 1, timeout=LOCKOUT_SECONDS) is False:
             try:
                 cache.incr(key)
             except ValueError:  # expired between the two calls

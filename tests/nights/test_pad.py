@@ -132,12 +132,13 @@ def test_a_wrong_code_is_said_beside_the_field_and_locks_out(night):
         response = client.post("/t/", {"code": "WRONGCODE"})
         assert response.status_code == 400
         assert "No table has this code" in response.content.decode()
-    # Now even the right code is refused, and a link too.
+    # Now even the right code is refused; the table card's link still opens the table.
     response = client.post("/t/", {"code": code_of(night).short_code})
     assert response.status_code == 429
     assert "Too many wrong codes" in response.context["form"].errors["code"][0]
-    assert client.get(f"/t/{code_of(night).token}/").status_code == 429
     assert SESSION_CODE not in client.session
+    assert client.get(f"/t/{code_of(night).token}/").status_code == 302
+    assert SESSION_CODE in client.session
 
 
 def test_a_wrong_link_is_a_404_with_the_form(night):

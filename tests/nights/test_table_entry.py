@@ -235,16 +235,21 @@ def test_codes_open_by_link_or_typed_in_any_case_and_lock_out_guessing(night):
     assert table_code_open(code=code.token, client="a", typed=False) == code
     with pytest.raises(ValidationError):
         table_code_open(code=code.short_code, client="a", typed=False)  # not a token
+    for _attempt in range(5):  # wrong links are not counted: a token cannot be guessed
+        with pytest.raises(ValidationError):
+            table_code_open(code="WRONG" * 8, client="guesser", typed=False)
     for _attempt in range(FAILURES_ALLOWED - 1):
         with pytest.raises(ValidationError):
             table_code_open(code="WRONGWRONG", client="guesser")
+    assert table_code_open(code=code.short_code, client="guesser") == code  # not locked yet
     with pytest.raises(ValidationError) as error:
         table_code_open(code="WRONGWRONG", client="guesser")
-    # Locked out: even the right code is refused, to this client only.
+    # Locked out: even the right code is refused, to this client only; the link still opens.
     with pytest.raises(ValidationError) as error:
         table_code_open(code=code.short_code, client="guesser")
     assert "Too many" in error.value.message_dict["code"][0]
     assert table_code_open(code=code.short_code, client="other") == code
+    assert table_code_open(code=code.token, client="guesser", typed=False) == code
 
 
 def test_a_renewed_code_and_a_closed_nights_codes_open_nothing(night):
