@@ -17,13 +17,12 @@ from nights.models import EntryState, TableCode, TableEntry
 from nights.selectors import LONG_WAIT, current_match
 from nights.services import (
     night_close,
-    night_round_start,
-    night_start,
     table_code_open,
     table_entry_answer,
     table_entry_submit,
 )
-from tests.clubs.factories import PLAY_DATE, make_club, make_players, make_user
+from tests.clubs.factories import PLAY_DATE, make_club, make_user
+from tests.nights.tables import code_of, started_night
 
 pytestmark = pytest.mark.django_db
 
@@ -47,12 +46,7 @@ def club(director):
 
 @pytest.fixture
 def night(club):
-    players = make_players(club, 8)
-    night = night_start(
-        club=club, date=PLAY_DATE, players=players, movement="round_robin", rounds=3
-    )
-    night_round_start(night=night)
-    return night
+    return started_night(club)
 
 
 @pytest.fixture
@@ -71,10 +65,6 @@ def other_director():
 
 def url(night, name="nights:board", *args):
     return reverse(name, args=[night.session.club.slug, night.session.date, *args])
-
-
-def code_of(night, number=1):
-    return TableCode.objects.get(night=night, table_number=number, revoked_at=None)
 
 
 def enter(code, side="N", contract="4S", declarer="N", tricks=10):

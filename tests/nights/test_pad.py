@@ -4,7 +4,6 @@ side (accepted, rejected, withdrawn), a correction, the next round followed by t
 code that opens nothing any more."""
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from matches.models import Deal, MatchStatus
@@ -19,34 +18,17 @@ from nights.services import (
     table_code_renew,
 )
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
+from tests.nights.tables import code_of, started_night
 from tests.nights.test_services import play
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 PAD = "/table/"
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    """No wrong codes counted from earlier tests, and none left for later ones."""
-    cache.clear()
-    yield
-    cache.clear()
-
-
 @pytest.fixture
 def night():
-    club = make_club()
-    players = make_players(club, 8)
-    night = night_start(
-        club=club, date=PLAY_DATE, players=players, movement="round_robin", rounds=3
-    )
-    night_round_start(night=night)
-    return night
-
-
-def code_of(night, number=1):
-    return TableCode.objects.get(night=night, table_number=number, revoked_at=None)
+    return started_night()
 
 
 def opened(night, number=1, client=None):

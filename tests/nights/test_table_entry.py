@@ -5,7 +5,6 @@ code can no longer do once renewed or once the night is closed."""
 import datetime
 
 import pytest
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
@@ -18,7 +17,6 @@ from nights.services import (
     FAILURES_ALLOWED,
     night_close,
     night_round_start,
-    night_start,
     table_code_live,
     table_code_open,
     table_code_renew,
@@ -26,30 +24,15 @@ from nights.services import (
     table_entry_resolve,
     table_entry_submit,
 )
-from tests.clubs.factories import PLAY_DATE, make_club, make_players
+from tests.nights.tables import code_of, started_night
 from tests.nights.test_services import NS_WIN, play
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 @pytest.fixture
 def night():
-    club = make_club()
-    players = make_players(club, 8)
-    night = night_start(
-        club=club, date=PLAY_DATE, players=players, movement="round_robin", rounds=3
-    )
-    night_round_start(night=night)
-    return night
-
-
-def code_of(night, number=1):
-    return TableCode.objects.get(night=night, table_number=number, revoked_at=None)
+    return started_night()
 
 
 def seated(code):
