@@ -406,7 +406,7 @@ def table_entry_submit(
 ) -> TableEntry:
     """A deal entered at the table: deal ``sequence`` of the match now at the code's table
     (the next deal, or a correction of an earlier one), entered by player ``entered_by``. It
-    waits for a player of the other side (``table_entry_confirm``); the deal is checked now as
+    waits for a player of the other side (``table_entry_answer``); the deal is checked now as
     ``matches.services`` will check it then. Errors name ``entered_by``, ``sequence``, the
     deal's fields, or ``match`` (as ``MatchConflict``: another deal waits, the match is over)."""
     match = _current(code)
