@@ -36,6 +36,8 @@ from datetime import datetime
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_cache_control, set_response_etag
 from django.utils.http import http_date
 from django.utils.safestring import mark_safe
@@ -170,3 +172,38 @@ def live_region(
         set_response_etag(response)
         etag = response["ETag"]
     return {"url": url, "etag": etag, "html": body}
+
+
+def live_view(
+    request: HttpRequest,
+    *,
+    page: str,
+    fragment: str,
+    context: Callable[[], dict],
+    scopes: Sequence[Scope],
+    last_modified: datetime | None = None,
+    page_etag: bool = False,
+) -> HttpResponseBase:
+    """A page whose ``fragment`` template is its live region: ``?live=1`` answers the fragment
+    alone (``live_page``: a 304 while ``scopes`` are unchanged, ``context()`` not even
+    computed), anything else the ``page`` template with the region as ``live``. With
+    ``page_etag`` the whole page gets validators too (only for a page without a form, whose
+    CSRF token would differ on every answer)."""
+    if wants_live(request):
+        return live_page(
+            request,
+            lambda: render(request, fragment, context()),
+            scopes=scopes,
+            last_modified=last_modified,
+        )
+
+    def whole() -> HttpResponse:
+        data = context()
+
+        def html() -> str:
+            return render_to_string(fragment, data, request=request)
+
+        data["live"] = live_region(request, html, scopes=scopes)
+        return render(request, page, data)
+
+    return live_page(request, whole, scopes=scopes) if page_etag else whole()

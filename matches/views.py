@@ -99,21 +99,14 @@ def match_sheet(request, pk: int):
     304 while neither changed (the sheet is then not computed)."""
     match = _match(pk)
     club = club_for_reader(request, match.table.session.club)
-    scopes = [("club", club.pk), ("match", match.pk)]
-    if live.wants_live(request):
-        return live.live_page(
-            request,
-            lambda: render(request, "matches/_sheet_live.html", _sheet_context(request, match)),
-            scopes=scopes,
-            last_modified=match.updated_at,
-        )
-    context = _sheet_context(request, match)
-    region = live.live_region(
+    return live.live_view(
         request,
-        lambda: render_to_string("matches/_sheet_live.html", context, request=request),
-        scopes=scopes,
+        page="matches/sheet.html",
+        fragment="matches/_sheet_live.html",
+        context=lambda: _sheet_context(request, match),
+        scopes=[("club", club.pk), ("match", match.pk)],
+        last_modified=match.updated_at,
     )
-    return render(request, "matches/sheet.html", {**context, "live": region})
 
 
 @doors

@@ -309,21 +309,11 @@ def night_screen(request, slug: str, day: date):
     night page."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     night = _night(club, day)
-    scopes = _night_scopes(night)
-    if live.wants_live(request):
-        return live.live_page(
-            request,
-            lambda: render(request, "nights/_screen_live.html", _screen_context(club, night)),
-            scopes=scopes,
-        )
-
-    def page():
-        context = _screen_context(club, night)
-        region = live.live_region(
-            request,
-            lambda: render_to_string("nights/_screen_live.html", context, request=request),
-            scopes=scopes,
-        )
-        return render(request, "nights/screen.html", {**context, "live": region})
-
-    return live.live_page(request, page, scopes=scopes)
+    return live.live_view(
+        request,
+        page="nights/screen.html",
+        fragment="nights/_screen_live.html",
+        context=lambda: _screen_context(club, night),
+        scopes=_night_scopes(night),
+        page_etag=True,  # no navigation, no form: the whole page is answered 304 too
+    )

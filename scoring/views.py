@@ -123,22 +123,13 @@ def ladder(request, slug: str, season_id: int | None = None):
     season = _season(club, season_id)
     # The ladder's lines are a live region (clubs.live): ?live=1 answers them alone, a 304
     # while the club's data and the season's stored ladder are unchanged.
-    scopes = [("club", club.pk), ("ladder", season.pk)]
-    if live.wants_live(request):
-        return live.live_page(
-            request,
-            lambda: render(
-                request, "scoring/_ladder_live.html", _ladder_context(request, club, season)
-            ),
-            scopes=scopes,
-        )
-    context = _ladder_context(request, club, season)
-    context["live"] = live.live_region(
+    return live.live_view(
         request,
-        lambda: render_to_string("scoring/_ladder_live.html", context, request=request),
-        scopes=scopes,
+        page="scoring/ladder.html",
+        fragment="scoring/_ladder_live.html",
+        context=lambda: _ladder_context(request, club, season),
+        scopes=[("club", club.pk), ("ladder", season.pk)],
     )
-    return render(request, "scoring/ladder.html", context)
 
 
 def _ladder_context(request, club: Club, season: Season) -> dict:
