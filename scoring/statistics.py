@@ -138,6 +138,11 @@ class Tally:
         """Made per declared, 0 to 1 (None when none declared)."""
         return self.made / self.declared if self.declared else None
 
+    @property
+    def made_percent(self) -> int | None:
+        """Made per declared in whole per cent, half up (None when none declared)."""
+        return (200 * self.made + self.declared) // (2 * self.declared) if self.declared else None
+
     def plus(self, declared: int, made: int) -> Tally:
         return Tally(self.declared + declared, self.made + made)
 

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from clubs import live
 from clubs.doors import club_for_reader, doors
@@ -26,6 +27,8 @@ from scoring.models import Standing
 
 # Rows of the leaderboard on a page.
 LADDER_PAGE_SIZE = 50
+# Partners and opponent pairs the player page lists before "show all".
+STATISTICS_FIRST_LINES = 10
 
 
 @dataclass(frozen=True)
@@ -214,7 +217,8 @@ def ladder_pdf(request, slug: str, season_id: int | None = None):
 
 @doors
 def player_page(request, slug: str, player_id: int):
-    """A player's ladder row in a season and their match history in it."""
+    """A player's ladder row in a season, their match history in it and their statistics in
+    it or, with ``?stats=all``, in all the club's seasons."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     membership = get_object_or_404(
         Membership.objects.select_related("player"), club=club, player_id=player_id
@@ -246,6 +250,11 @@ def player_page(request, slug: str, player_id: int):
         .filter(played_by(player.pk))
         .count()
     )
+    all_seasons = request.GET.get("stats") == "all"
+    statistics = selectors.player_statistics(
+        club=club, player_id=player.pk, season_id=None if all_seasons else season.pk
+    )
+    first = STATISTICS_FIRST_LINES
     return render(
         request,
         "scoring/player.html",
@@ -263,5 +272,16 @@ def player_page(request, slug: str, player_id: int):
             "chart": big,
             "unfinished": unfinished,
             "rounded": club.ladder_rounding != ROUNDING_NONE,
+            "stats": statistics,
+            "stats_all": all_seasons,
+            "stats_kinds": [line for line in statistics.by_kind if line.record.matches],
+            "special": [
+                (_("Doubled"), statistics.contracts.doubled),
+                (_("Redoubled"), statistics.contracts.redoubled),
+                (_("Small slams (level 6)"), statistics.contracts.small_slams),
+                (_("Grand slams (level 7)"), statistics.contracts.grand_slams),
+            ],
+            "partners": (statistics.partners[:first], statistics.partners[first:]),
+            "opponents": (statistics.opponents[:first], statistics.opponents[first:]),
         },
     )
