@@ -85,9 +85,11 @@ def test_all_seasons_and_in_greek(client, club, players, played):
     html = page(client, club, players[0], "el", season=spring.pk, stats="all")
     assert 'aria-current="page">Όλες οι περίοδοι' in html
     kinds = cells(html, "stats-kinds")
-    assert kinds[1][:2] == ["Chicago", "2"]  # the Chicago of each season
+    assert kinds[1][:2] == ["Σικάγο", "2"]  # the Chicago of each season
     assert kinds[-1][1] == "4"
     assert "Ως εκτελεστής" in html
+    averages = [row[3] for row in cells(html, "stats-points")[1:]]
+    assert all(re.fullmatch(r"[+\u2212]?\d+,\d", average) for average in averages), averages
 
 
 def test_a_player_without_a_counted_match(client, club, players):
