@@ -266,6 +266,7 @@ def _statistics_computed(
         .annotate(declared=Count("pk"), made=Count("pk", filter=Q(tricks__gte=F("level") + 6)))
         .values_list("level", "strain", "doubling", "declared", "made")
     )
+    counts = [statistics.ContractCount(*row) for row in contracts]  # type: ignore[arg-type]
     deals = (
         Deal.objects.filter(match_id__in=ids)
         .order_by("match_id", "sequence")
@@ -280,7 +281,7 @@ def _statistics_computed(
         player_id,
         matches,
         deals,
-        list(contracts),
+        counts,
         names=names,
         vulnerability=club.chicago_vulnerability,
         rounding=club.ladder_rounding,
