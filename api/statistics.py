@@ -109,12 +109,26 @@ class StatsDealPointsSerializer(serializers.Serializer):
     )
 
 
+def _record(record) -> dict:
+    return {
+        "matches": record.matches,
+        "wins": record.wins,
+        "draws": record.draws,
+        "losses": record.losses,
+        "net_points": record.net_points,
+    }
+
+
 class StatsPartnerSerializer(StatsRecordSerializer):
     player = serializers.SerializerMethodField()
 
     @extend_schema_field(PlayerRefSerializer)
     def get_player(self, line) -> dict:
         return {"id": line.player_id, "name": line.name}
+
+    def to_representation(self, line) -> dict:
+        # A busy player has hundreds of partners: the fields written out, not walked by DRF.
+        return {"player": {"id": line.player_id, "name": line.name}, **_record(line.record)}
 
 
 class StatsOpponentsSerializer(StatsRecordSerializer):
@@ -125,6 +139,13 @@ class StatsOpponentsSerializer(StatsRecordSerializer):
         return [
             {"id": pk, "name": name} for pk, name in zip(line.player_ids, line.names, strict=True)
         ]
+
+    def to_representation(self, line) -> dict:
+        players = zip(line.player_ids, line.names, strict=True)
+        return {
+            "players": [{"id": pk, "name": name} for pk, name in players],
+            **_record(line.record),
+        }
 
 
 class PlayerStatisticsSerializer(serializers.Serializer):

@@ -95,7 +95,6 @@ def main() -> None:
         common.setup_django(database_url=args.database_url, redis_url=redis.url)
         from django.conf import settings
         from django.db import connection
-        from django.test.utils import CaptureQueriesContext
 
         from clubs.models import Club
         from matches.models import Deal
@@ -136,7 +135,13 @@ def main() -> None:
             ids = _counted_matches(club_id=club.pk, season_id=season, player_id=player).values("id")
             played = Deal.objects.filter(match_id__in=ids).count()
             redis.flush()
-            with CaptureQueriesContext(connection) as captured:
+            sent: list[str] = []
+
+            def counted(execute, sql, params, many, context, sent=sent):
+                sent.append(sql)
+                return execute(sql, params, many, context)
+
+            with connection.execute_wrapper(counted):
                 stats = compute()
             assert stats.total.matches == matches, (stats.total.matches, matches)
             cold = best(args.repeat, compute, before=redis.flush)
@@ -147,7 +152,7 @@ def main() -> None:
             api_warm = best(args.repeat, lambda url=url: get(url))
             worst = max(worst, cold, api_cold)
             print(
-                f"{title:<42} {matches:>7} {played:>6} {len(captured):>7} "
+                f"{title:<42} {matches:>7} {played:>6} {len(sent):>7} "
                 f"{cold:>8.1f} {warm:>8.1f} {api_cold:>9.1f} {api_warm:>9.1f}"
             )
         print()

@@ -243,16 +243,26 @@ def _declared_by(player_id: int) -> Q:
     return declared
 
 
+_SEAT_NAMES = tuple(f"{field}__name" for field in SEAT_FIELDS.values())
+
+
 def _statistics_computed(
     *, club: Club, season_id: int | None, player_id: int
 ) -> statistics.PlayerStatistics:
-    """Four queries: the counted matches, the contracts declared counted by the database, the
-    deals of those matches streamed in order (for the engine to replay them) and the names."""
-    matches = list(
+    """Three queries: the counted matches with their players' names, the contracts declared
+    counted by the database, and the deals of those matches streamed in order (for the engine
+    to replay them: deal points are not stored)."""
+    names: dict[int, str] = {}
+    matches = []
+    for row in (
         _counted_matches(club_id=club.pk, season_id=season_id, player_id=player_id)
         .order_by()
-        .values_list(*_STAT_MATCH_COLUMNS)
-    )
+        .values_list(*_STAT_MATCH_COLUMNS, *_SEAT_NAMES)
+    ):
+        match = row[: len(_STAT_MATCH_COLUMNS)]
+        seated = zip(match[2:6], row[len(_STAT_MATCH_COLUMNS) :], strict=True)
+        names.update((pk, name) for pk, name in seated if pk is not None)
+        matches.append(match)
     ids = [row[0] for row in matches]
     if not ids:  # nothing played: no deal to read
         return statistics.player_statistics(
@@ -273,10 +283,6 @@ def _statistics_computed(
         .values_list(*_STAT_DEAL_COLUMNS)
         .iterator(chunk_size=5000)
     )
-
-    def names(ids: set[int]) -> dict[int, str]:
-        return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
-
     return statistics.player_statistics(
         player_id,
         matches,

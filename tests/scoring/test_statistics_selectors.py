@@ -232,7 +232,7 @@ def test_a_few_queries_however_many_matches(settings):
     few = queries(club=club, player_id=anna.pk, season_id=second.pk)  # one match
     many = queries(club=club, player_id=anna.pk, season_id=first.pk)  # six
     all_time = queries(club=club, player_id=anna.pk)
-    assert few == many == all_time == 4
+    assert few == many == all_time == 3
 
 
 def test_kept_in_the_read_cache_until_a_deal_changes_them(settings, django_assert_num_queries):
