@@ -27,8 +27,10 @@ from scoring.models import Standing
 
 # Rows of the leaderboard on a page.
 LADDER_PAGE_SIZE = 50
-# Partners and opponent pairs the player page lists before "show all".
+# Partners and opponent pairs the player page shows, and lists at most behind "All N partners"
+# (a club's busiest player has met hundreds: the rest, with the fewest matches, are counted).
 STATISTICS_FIRST_LINES = 10
+STATISTICS_MOST_LINES = 100
 
 
 @dataclass(frozen=True)
@@ -215,6 +217,12 @@ def ladder_pdf(request, slug: str, season_id: int | None = None):
     return pdf_response(draw_pdf(request, html, paper), f"{club.slug} ladder {season.name}")
 
 
+def _split(lines: tuple) -> tuple[tuple, tuple, int]:
+    """The lines shown, the lines behind "All N", and how many are not listed."""
+    first, most = STATISTICS_FIRST_LINES, STATISTICS_MOST_LINES
+    return lines[:first], lines[first:most], max(0, len(lines) - most)
+
+
 @doors
 def player_page(request, slug: str, player_id: int):
     """A player's ladder row in a season, their match history in it and their statistics in
@@ -254,7 +262,6 @@ def player_page(request, slug: str, player_id: int):
     statistics = selectors.player_statistics(
         club=club, player_id=player.pk, season_id=None if all_seasons else season.pk
     )
-    first = STATISTICS_FIRST_LINES
     return render(
         request,
         "scoring/player.html",
@@ -281,7 +288,7 @@ def player_page(request, slug: str, player_id: int):
                 (_("Small slams (level 6)"), statistics.contracts.small_slams),
                 (_("Grand slams (level 7)"), statistics.contracts.grand_slams),
             ],
-            "partners": (statistics.partners[:first], statistics.partners[first:]),
-            "opponents": (statistics.opponents[:first], statistics.opponents[first:]),
+            "partners": _split(statistics.partners),
+            "opponents": _split(statistics.opponents),
         },
     )

@@ -94,3 +94,22 @@ def test_a_player_without_a_counted_match(client, club, players):
     html = page(client, club, players[5])
     assert "No counted match yet." in html
     assert 'id="stats-kinds"' not in html
+
+
+def test_a_busy_players_partners_are_listed_up_to_a_hundred(client, club, players, new_match):
+    """Ten shown, ninety more behind "All N partners", the rest counted."""
+    from clubs.services import player_create
+
+    anna, ben, *_ = players
+    others = [player_create(club=club, name=f"Guest {n:03d}") for n in range(103)]
+    for n, partner in enumerate(others):
+        seats = {"N": anna, "E": ben, "S": partner, "W": others[n - 1]}
+        play(
+            new_match(seats=seats),
+            [("1NT", "N", 7), ("1NT", "E", 7), ("1C", "N", 7), ("1D", "E", 7)],
+        )
+    html = page(client, club, anna)
+    assert len(cells(html, "stats-partners")) == 1 + 10
+    assert len(cells(html, "stats-partners-more")) == 1 + 90
+    assert "All 103 partners" in html
+    assert "3 more with the fewest matches are not listed." in html
