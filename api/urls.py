@@ -3,6 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import SimpleRouter
 
 from api.ladders import ladder_list, player_history_list
+from api.statistics import club_statistics, season_statistics
 from api.views.base import not_found
 from api.views.clubs import ClubViewSet
 from api.views.matches import DealViewSet, MatchViewSet
@@ -40,6 +41,16 @@ urlpatterns = [
         "seasons/<int:season_id>/players/<int:player_id>/history/",
         player_history_list,
         name="season-player-history",
+    ),
+    path(
+        "seasons/<int:season_id>/players/<int:player_id>/statistics/",
+        season_statistics,
+        name="season-player-statistics",
+    ),
+    path(
+        "clubs/<int:club_id>/players/<int:player_id>/statistics/",
+        club_statistics,
+        name="club-player-statistics",
     ),
     *router.urls,
     re_path(r"^[\s\S]*$", not_found, name="not-found"),  # any path, newlines included

@@ -6,21 +6,28 @@ Reading a ladder never computes it: these return the rows of the season's latest
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, F, Max, OuterRef, QuerySet
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import Lower
 
-from clubs.models import Player, Season
+from clubs.generations import Scope, generations
+from clubs.models import Club, Player, Season
 from clubs.validators import folded
-from matches.models import SEAT_FIELDS, Match, MatchStatus, played_by
+from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus, played_by
 from scoring.engine import Side, side_net
 
+from . import statistics
 from .ladder import ROUNDING_NONE, net_rounder, result_for
 from .models import RunStatus, Standing, StandingsRun
+
+logger = logging.getLogger(__name__)
 
 # The orders a ladder can be read in, by name: each its columns, ascending (a leading "-":
 # descending), and its usual direction. Ties keep the ladder's order.
@@ -199,3 +206,131 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
             )
         )
     return history
+
+
+# --- A player's statistics ------------------------------------------------------------------
+
+_STAT_MATCH_COLUMNS = (
+    "id",
+    "kind",
+    "north_id",
+    "east_id",
+    "south_id",
+    "west_id",
+    "total_ns",
+    "total_ew",
+    "winner",
+    "first_dealer",
+    "finished_early",
+)
+_STAT_DEAL_COLUMNS = ("match_id", "passed_out", "level", "strain", "doubling", "declarer", "tricks")
+
+
+def _counted_matches(*, club_id: int, season_id: int | None, player_id: int) -> QuerySet[Match]:
+    """The player's counted (complete) matches in the season, or in every season of the club
+    (``season_id`` None): the seat-and-season indexes find them."""
+    matches = Match.objects.filter(status=MatchStatus.COMPLETE).filter(played_by(player_id))
+    if season_id is not None:
+        return matches.filter(season_id=season_id)
+    return matches.filter(season__club_id=club_id)
+
+
+def _declared_by(player_id: int) -> Q:
+    """Deals whose declarer sits in the player's seat of the deal's match."""
+    declared = Q()
+    for seat, field in SEAT_FIELDS.items():
+        declared |= Q(declarer=seat.value, **{f"match__{field}_id": player_id})
+    return declared
+
+
+_SEAT_NAMES = tuple(f"{field}__name" for field in SEAT_FIELDS.values())
+
+
+def _statistics_computed(
+    *, club: Club, season_id: int | None, player_id: int
+) -> statistics.PlayerStatistics:
+    """Three queries: the counted matches with their players' names, the contracts declared
+    counted by the database, and the deals of those matches streamed in order (for the engine
+    to replay them: deal points are not stored)."""
+    names: dict[int, str] = {}
+    matches = []
+    for row in (
+        _counted_matches(club_id=club.pk, season_id=season_id, player_id=player_id)
+        .order_by()
+        .values_list(*_STAT_MATCH_COLUMNS, *_SEAT_NAMES)
+    ):
+        match = row[: len(_STAT_MATCH_COLUMNS)]
+        seated = zip(match[2:6], row[len(_STAT_MATCH_COLUMNS) :], strict=True)
+        names.update((pk, name) for pk, name in seated if pk is not None)
+        matches.append(match)
+    ids = [row[0] for row in matches]
+    if not ids:  # nothing played: no deal to read
+        return statistics.player_statistics(
+            player_id, [], [], [], names={}, rounding=club.ladder_rounding
+        )
+    contracts = (
+        Deal.objects.filter(match_id__in=ids, passed_out=False)
+        .filter(_declared_by(player_id))
+        .order_by()
+        .values("level", "strain", "doubling")
+        .annotate(declared=Count("pk"), made=Count("pk", filter=Q(tricks__gte=F("level") + 6)))
+        .values_list("level", "strain", "doubling", "declared", "made")
+    )
+    counts = [statistics.ContractCount(*row) for row in contracts]  # type: ignore[arg-type]
+    deals = (
+        Deal.objects.filter(match_id__in=ids)
+        .order_by("match_id", "sequence")
+        .values_list(*_STAT_DEAL_COLUMNS)
+        .iterator(chunk_size=5000)
+    )
+    return statistics.player_statistics(
+        player_id,
+        matches,
+        deals,
+        counts,
+        names=names,
+        vulnerability=club.chicago_vulnerability,
+        rounding=club.ladder_rounding,
+    )
+
+
+def _statistics_scopes(*, club_id: int, season_id: int | None, player_id: int) -> list[Scope]:
+    """What the statistics show: the club's data (names, options) and the player's matches in
+    the season, or every match of the club for all time (``clubs.generations``)."""
+    if season_id is None:
+        return [("club", club_id), ("matches", club_id)]
+    return [("club", club_id), ("player-matches", f"{season_id}-{player_id}")]
+
+
+def player_statistics(
+    *, club: Club, player_id: int, season_id: int | None = None
+) -> statistics.PlayerStatistics:
+    """The player's statistics in a season of ``club`` or, with no ``season_id``, in all the
+    club's seasons (``scoring.statistics`` says what they are). With the read cache on
+    (``API_READ_CACHE``), kept in the shared cache under the generations of what they show,
+    read before they are computed: a deal recorded in one of the player's matches (in that
+    season, or anywhere in the club for all time), a change to the club's players or options
+    makes new ones. If the cache fails, they are computed."""
+    if not settings.API_READ_CACHE:
+        return _statistics_computed(club=club, season_id=season_id, player_id=player_id)
+    scopes = _statistics_scopes(club_id=club.pk, season_id=season_id, player_id=player_id)
+    key = ":".join(
+        map(
+            str,
+            (settings.API_READ_CACHE_NAMESPACE, "player-statistics", club.pk, season_id, player_id),
+        )
+    )
+    try:
+        tokens, found = generations(scopes, read_also=[key])
+    except Exception:
+        logger.warning("the read cache failed; computing the statistics", exc_info=True)
+        return _statistics_computed(club=club, season_id=season_id, player_id=player_id)
+    entry = found.get(key)
+    if entry is not None and entry[0] == tokens:
+        return entry[1]
+    computed = _statistics_computed(club=club, season_id=season_id, player_id=player_id)
+    try:
+        cache.set(key, (tokens, computed), timeout=settings.API_READ_CACHE_SECONDS)
+    except Exception:
+        logger.warning("could not keep the statistics in the read cache", exc_info=True)
+    return computed

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from clubs import live
 from clubs.doors import club_for_reader, doors
@@ -26,6 +27,10 @@ from scoring.models import Standing
 
 # Rows of the leaderboard on a page.
 LADDER_PAGE_SIZE = 50
+# Partners and opponent pairs the player page shows, and lists at most behind "All N partners"
+# (a club's busiest player has met hundreds: the rest, with the fewest matches, are counted).
+STATISTICS_FIRST_LINES = 10
+STATISTICS_MOST_LINES = 100
 
 
 @dataclass(frozen=True)
@@ -212,9 +217,16 @@ def ladder_pdf(request, slug: str, season_id: int | None = None):
     return pdf_response(draw_pdf(request, html, paper), f"{club.slug} ladder {season.name}")
 
 
+def _split(lines: tuple) -> tuple[tuple, tuple, int]:
+    """The lines shown, the lines behind "All N", and how many are not listed."""
+    first, most = STATISTICS_FIRST_LINES, STATISTICS_MOST_LINES
+    return lines[:first], lines[first:most], max(0, len(lines) - most)
+
+
 @doors
 def player_page(request, slug: str, player_id: int):
-    """A player's ladder row in a season and their match history in it."""
+    """A player's ladder row in a season, their match history in it and their statistics in
+    it or, with ``?stats=all``, in all the club's seasons."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     membership = get_object_or_404(
         Membership.objects.select_related("player"), club=club, player_id=player_id
@@ -246,6 +258,10 @@ def player_page(request, slug: str, player_id: int):
         .filter(played_by(player.pk))
         .count()
     )
+    all_seasons = request.GET.get("stats") == "all"
+    statistics = selectors.player_statistics(
+        club=club, player_id=player.pk, season_id=None if all_seasons else season.pk
+    )
     return render(
         request,
         "scoring/player.html",
@@ -263,5 +279,16 @@ def player_page(request, slug: str, player_id: int):
             "chart": big,
             "unfinished": unfinished,
             "rounded": club.ladder_rounding != ROUNDING_NONE,
+            "stats": statistics,
+            "stats_all": all_seasons,
+            "stats_kinds": [line for line in statistics.by_kind if line.record.matches],
+            "special": [
+                (_("Doubled"), statistics.contracts.doubled),
+                (_("Redoubled"), statistics.contracts.redoubled),
+                (_("Small slams (level 6)"), statistics.contracts.small_slams),
+                (_("Grand slams (level 7)"), statistics.contracts.grand_slams),
+            ],
+            "partners": _split(statistics.partners),
+            "opponents": _split(statistics.opponents),
         },
     )

@@ -17,6 +17,7 @@ for name in (
     "outcome",
     "item_label",
     "contract_html",
+    "strain_html",
     "result_text",
     "signed",
     "signed_decimal",

@@ -118,6 +118,18 @@ CASES = [
         lambda w: f"/api/v1/seasons/{w.a.season.pk}/players/{w.a.players[0].pk}/history/",
         (404, R, R, 404, R, R),
     ),
+    Case(
+        "player season statistics",
+        "get",
+        lambda w: f"/api/v1/seasons/{w.a.season.pk}/players/{w.a.players[0].pk}/statistics/",
+        (404, R, R, 404, R, R),
+    ),
+    Case(
+        "player statistics in all seasons",
+        "get",
+        lambda w: f"/api/v1/clubs/{w.a.club.pk}/players/{w.a.players[0].pk}/statistics/",
+        (404, R, R, 404, R, R),
+    ),
     # sessions
     Case("sessions list", "get", lambda w: "/api/v1/sessions/", (401, R, R, R, R, R)),
     Case(

@@ -74,6 +74,10 @@ def test_no_axe_violation_on_any_page_or_state(
         "club": reverse("clubs:detail", args=[club.slug]),
         "ladder": reverse("scoring:ladder", args=[club.slug, session.season_id]),
         "player": reverse("scoring:player", args=[club.slug, chicago.north_id]),
+        "player, all seasons' statistics": reverse(
+            "scoring:player", args=[club.slug, chicago.north_id]
+        )
+        + "?stats=all",
         "session sheet": reverse("clubs:session", args=[club.slug, session.date]),
         **{
             f"{kind} sheet": reverse("matches:sheet", args=[match.pk])
@@ -155,7 +159,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 39  # every page and state above was checked
+    assert len(found) == 40  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811
