@@ -115,8 +115,9 @@ def test_a_good_file_is_written_as_the_services_would_one_deal_at_a_time(club, s
     assert imported[0].history.first().history_user == director
 
 
+@pytest.mark.usefixtures("eager_tasks")
 def test_the_ladder_is_recalculated_once_after_the_import(
-    club, season, director, eager_tasks, monkeypatch, django_capture_on_commit_callbacks
+    club, season, director, django_capture_on_commit_callbacks
 ):
     cache.delete(pending_key(season.pk))
     told = []
