@@ -722,7 +722,7 @@ def _history_check(
                             "%(name)s is not a member: a new player is created (the club has "
                             "%(similar)s)."
                         )
-                        params = {"name": name, "similar": similar}
+                        params = {"name": name, "similar": similar.name}
                         report.notes.append(LineError(first.line, column, message % params))
             elif len(group) > 1:
                 message = _(
@@ -747,10 +747,8 @@ def _history_check(
             )
             refuse(first.line, "table", message % {"table": first.table, "date": first.date})
         if stored is not None:
-            ids = tuple(
-                players[name.casefold()].pk if players.get(name.casefold()) else None
-                for name in first.players
-            )
+            found = [players.get(name.casefold()) for name in first.players]
+            ids = tuple(player.pk if player is not None else None for player in found)
             results = [row.result for row in match.rows]
             for existing in stored.matches.all():
                 same_players = tuple(existing.seat_ids.values()) == ids
