@@ -200,7 +200,9 @@ def read(data: bytes | str, *, names: Mapping[str, str]) -> Reading:
         message = _("The file is empty: it needs a header row, then one row per deal.")
         reading.errors.append(LineError(1 if lines else 0, FILE, message))
         return reading
-    records = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(lines[0]))
+    records = csv.reader(
+        io.StringIO(text, newline=""), delimiter=sniff_delimiter(lines[0]), strict=True
+    )
     try:
         header = next(records)
         columns, problems = _columns(header, names)

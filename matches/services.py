@@ -884,16 +884,18 @@ def season_history_import(
     reading = season_csv.read(data, names=history_header_names())
     report.rows = reading.rows
     report.errors.extend(reading.errors)
-    club = season.club
-    players = _history_check(report, reading.matches, club)
-    report.errors.sort()
     report.matches = len(reading.matches)
     report.deals = sum(len(match.rows) for match in reading.matches)
+    club = season.club
     if dry_run:
+        _history_check(report, reading.matches, club)
         return report
-    if report.errors:
-        raise HistoryRefused(report)
     with transaction.atomic(), season_changes_batched():
-        Season.objects.select_for_update().filter(pk=season.pk).first()  # one import at a time
+        # One import of the season at a time: the second sees the first's matches as
+        # already recorded.
+        Season.objects.select_for_update().filter(pk=season.pk).first()
+        players = _history_check(report, reading.matches, club)
+        if report.errors:
+            raise HistoryRefused(report)
         _history_write(report, reading.matches, players, club, actor)
     return report
