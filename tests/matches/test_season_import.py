@@ -293,3 +293,13 @@ def test_a_short_chicago_is_abandoned_with_a_note(club, season, director):
     report = season_history_import(season=season, data=data, actor=director)
     assert [note.line for note in report.notes] == [2]
     assert written(club).get().status == MatchStatus.ABANDONED
+
+
+def test_a_new_name_close_to_a_members_is_noted(club, season, director):
+    player_create(club=club, name="Dímitris")
+    data = GOOD.replace("Dan", "Dimitris")
+    report = season_history_import(season=season, data=data, actor=director, dry_run=True)
+    assert "Dimitris" in report.players_new
+    close = [note for note in report.notes if note.field == "west"]
+    assert [note.line for note in close] == [2]
+    assert "Dímitris" in close[0].message
