@@ -65,4 +65,8 @@ class HistoryRefusedSerializer(ErrorSerializer):
     """A refused import: the API's error shape (``errors`` keyed ``lines.<line>.<column>``),
     and every problem as a line."""
 
-    lines = ImportLineSerializer(many=True)
+    lines = ImportLineSerializer(
+        many=True,
+        required=False,
+        help_text=_("Every problem of the file, by line and column (when a file was sent)."),
+    )
