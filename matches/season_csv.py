@@ -66,9 +66,11 @@ SEAT_COLUMNS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"
 PASSED_OUT = frozenset({"pass", "passed out", "passed_out", "passed-out"})
 """What the contract column says for a deal all four passed (any case)."""
 MAX_BYTES = 1_000_000
-"""A file's size limit (a proxy in front takes bodies up to 1 MiB)."""
-MAX_ROWS = 5_000
-"""A file's limit in deals: each is recorded through the services in one request."""
+"""A file's size limit on the page and the API (a proxy in front takes bodies up to 1 MiB)."""
+MAX_ROWS = 2_000
+"""A file's limit in deals on the page and the API: each deal is recorded through the services
+within the one request, about 10 ms a deal on PostgreSQL (bench/README.md, "History import"),
+and a request has 30 s (``GUNICORN_TIMEOUT``). The management command takes larger files."""
 FILE = "file"
 """The field of an error about the whole file."""
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -177,14 +179,21 @@ def _columns(header: Sequence[str], names: Mapping[str, str]) -> tuple[dict[str,
     return found, problems
 
 
-def read(data: bytes | str, *, names: Mapping[str, str]) -> Reading:
+def read(
+    data: bytes | str,
+    *,
+    names: Mapping[str, str],
+    max_bytes: int = MAX_BYTES,
+    max_rows: int = MAX_ROWS,
+) -> Reading:
     """Read and check a whole file (``names``: ``header_names``): every row's fields, the
     matches they make and each deal against its match by the rules engine. Collects every
     error; ``matches`` holds only the matches whose rows are all good."""
     reading = Reading()
-    if len(data) > MAX_BYTES:
+    if len(data) > max_bytes:
         message = _("The file is larger than %(size)s MB; import the season in several files.")
-        reading.errors.append(LineError(0, FILE, message % {"size": MAX_BYTES // 1_000_000}))
+        size = f"{max_bytes / 1_000_000:g}"
+        reading.errors.append(LineError(0, FILE, message % {"size": size}))
         return reading
     try:
         text = decode(data)
@@ -215,9 +224,9 @@ def read(data: bytes | str, *, names: Mapping[str, str]) -> Reading:
             if not any(cell.strip() for cell in cells):
                 continue  # a blank line
             reading.rows += 1
-            if reading.rows > MAX_ROWS:
+            if reading.rows > max_rows:
                 message = _("The file has more than %(rows)s deals; import it in several files.")
-                reading.errors.append(LineError(line, FILE, message % {"rows": MAX_ROWS}))
+                reading.errors.append(LineError(line, FILE, message % {"rows": max_rows}))
                 return reading
             row = _row(line, cells, columns, reading.errors)
             if row is not None:

@@ -866,6 +866,8 @@ def season_history_import(
     data: bytes | str,
     actor: Actor | str = None,
     dry_run: bool = False,
+    max_bytes: int = season_csv.MAX_BYTES,
+    max_rows: int = season_csv.MAX_ROWS,
 ) -> HistoryImport:
     """Import a season's deals from CSV (``data``, the file's bytes or text; the format is
     ``matches.season_csv``'s): every row checked, every problem reported by line and column.
@@ -876,12 +878,15 @@ def season_history_import(
     to the club created as its members, each match started at its table, its deals recorded
     in order, an unfinished rubber finished, an unfinished Chicago abandoned), and the
     season's ladder is recalculated once, after the commit. A service refusing a row midway
-    rolls everything back and raises ``HistoryRefused`` naming that row.
+    rolls everything back and raises ``HistoryRefused`` naming that row. ``max_bytes`` and
+    ``max_rows`` limit the file (the page's and the API's limits by default).
     """
     if not isinstance(season, Season) or season.pk is None:
         raise ValidationError({"season": [_("Choose a season.")]})
     report = HistoryImport(season=season, dry_run=dry_run)
-    reading = season_csv.read(data, names=history_header_names())
+    reading = season_csv.read(
+        data, names=history_header_names(), max_bytes=max_bytes, max_rows=max_rows
+    )
     report.rows = reading.rows
     report.errors.extend(reading.errors)
     report.matches = len(reading.matches)

@@ -32,3 +32,12 @@ def test_a_bad_file_is_refused_naming_its_line(tmp_path, capsys):
     assert not Match.objects.exists()
     with pytest.raises(CommandError, match="no season"):
         call_command("import_history", 999_999, str(file))
+
+
+def test_the_command_takes_more_deals_than_the_page(tmp_path, capsys):
+    season = make_club().seasons.get()
+    file = tmp_path / "season.csv"
+    file.write_text(GOOD)
+    with pytest.raises(CommandError):
+        call_command("import_history", season.pk, str(file), "--dry-run", "--max-deals", "5")
+    assert "line 7, file: error:" in capsys.readouterr().out

@@ -80,10 +80,11 @@ def test_a_file_that_is_no_season_csv_is_one_error(data, expected):
     assert [(e.line, e.field) for e in read(data, names=NAMES).errors] == expected
 
 
-def test_the_row_limit_is_an_error_on_the_first_row_over_it(monkeypatch):
-    monkeypatch.setattr(season_csv, "MAX_ROWS", 2)
+def test_the_row_limit_is_an_error_on_the_first_row_over_it():
     row = "2025-03-14,1,,A,B,C,D,4S,N,10"
-    assert errors_of(f"{HEADER}\n{row}\n{row}\n{row}\n") == [(4, "file")]
+    reading = read(f"{HEADER}\n{row}\n{row}\n{row}\n", names=NAMES, max_rows=2)
+    assert [(e.line, e.field) for e in reading.errors] == [(4, "file")]
+    assert read(f"{HEADER}\n{row}\n{row}\n", names=NAMES, max_rows=2).errors == []
 
 
 def test_blank_lines_are_skipped_and_lines_counted_as_the_file_has_them():
