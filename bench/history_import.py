@@ -3,7 +3,7 @@ checked (the dry run) and imported through the services, into the bench history'
 (a club of 2,000 members, 23,860 matches a season), on PostgreSQL.
 
     python bench/history_import.py [--database-url postgresql://postgres@127.0.0.1:5432/partscore_bench]
-                                   [--deals 2000] [--repeat 3]
+                                   [--deals 1000] [--repeat 3]
 
 The file is whole Chicagos (four counted deals, now and then a passed-out one) of the club's
 members, at tables of their own on dates after the season's last session; each date's session
@@ -86,7 +86,7 @@ def season_file(season, deals: int, *, seed: int = 19) -> tuple[str, list]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
-    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     ensure_history(args.database_url)

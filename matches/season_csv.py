@@ -67,10 +67,10 @@ PASSED_OUT = frozenset({"pass", "passed out", "passed_out", "passed-out"})
 """What the contract column says for a deal all four passed (any case)."""
 MAX_BYTES = 1_000_000
 """A file's size limit on the page and the API (a proxy in front takes bodies up to 1 MiB)."""
-MAX_ROWS = 2_000
+MAX_ROWS = 1_000
 """A file's limit in deals on the page and the API: each deal is recorded through the services
-within the one request, about 10 ms a deal on PostgreSQL (bench/README.md, "History import"),
-and a request has 30 s (``GUNICORN_TIMEOUT``). The management command takes larger files."""
+within the one request, 8 to 30 ms a deal on PostgreSQL by the machine's load (bench/README.md,
+"History import"), and a request has 30 s (``GUNICORN_TIMEOUT``). The command takes more."""
 FILE = "file"
 """The field of an error about the whole file."""
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
