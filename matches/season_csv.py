@@ -238,10 +238,10 @@ def read(
     if reading.rows == 0:
         message = _("The file has a header row but no deal.")
         reading.errors.append(LineError(1, FILE, message))
-    bad_lines = {error.line for error in reading.errors}
     for match in group(rows):
+        before = len(reading.errors)
         _check_match(match, reading.errors)
-        if not any(row.line in bad_lines for row in match.rows):
+        if len(reading.errors) == before:
             reading.matches.append(match)
     reading.errors.sort()
     return reading

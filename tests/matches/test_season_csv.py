@@ -185,3 +185,10 @@ def test_any_file_of_whole_chicagos_reads_back_exactly(matches, delimiter, bom, 
     lines = [row.line for match in reading.matches for row in match.rows]
     assert lines == list(range(2, 2 + reading.rows))
     assert all(match.ending == "complete" for match in reading.matches)
+
+
+def test_a_match_the_engine_refuses_is_not_counted_among_those_to_write():
+    rows = ["2025-03-14,1,,A,B,C,D,1C,N,7" for _deal in range(5)]
+    reading = read("\n".join([HEADER, *rows, "2025-03-14,2,,E,F,,,7NT,N,13"]), names=NAMES)
+    assert [(e.line, e.field) for e in reading.errors] == [(6, "contract")]
+    assert [match.first.table for match in reading.matches] == [2]
