@@ -69,14 +69,16 @@ def _matches(record: IdempotencyRecord, request, digest: str) -> bool:
     )
 
 
-def run(request, handler) -> Response:
+def run(request, handler, *, digest: str | None = None) -> Response:
+    """``handler()``'s response, or the stored one for a retry. ``digest``: the body's hash
+    when it is no JSON (a file), else ``body_hash``."""
     key = request.META.get(META_KEY)
     if key is None:
         return handler()
     if not key.strip() or len(key) > MAX_KEY_LENGTH:
         raise ValidationError({HEADER: [_("must be 1 to 255 characters, not only spaces.")]})
     owner = access.client_id(request)
-    digest = body_hash(request)
+    digest = digest or body_hash(request)
     cutoff = timezone.now() - TTL
     with transaction.atomic():
         IdempotencyRecord.objects.filter(owner=owner, key=key, created_at__lt=cutoff).delete()

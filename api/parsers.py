@@ -12,3 +12,12 @@ class JSONParser(parsers.JSONParser):
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError(gettext("JSON parse error - the body is nested too deeply.")) from None
+
+
+class CSVParser(parsers.BaseParser):
+    """A body of ``text/csv``: its bytes, as sent (the service decodes and reads them)."""
+
+    media_type = "text/csv"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return stream.read() if stream is not None else b""

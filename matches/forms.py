@@ -186,3 +186,12 @@ class GuestForm(PlayerForm):
 
     prefix = "guest"
     use_required_attribute = False
+
+
+class HistoryFileForm(forms.Form):
+    """A season's history to check: a CSV file (``matches.season_csv``)."""
+
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("One row per deal; UTF-8, with commas or semicolons."),
+    )

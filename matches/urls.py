@@ -1,12 +1,22 @@
 from django.urls import path
 
 from clubs import urls as club_urls  # noqa: F401  (registers the isodate converter)
-from matches import views
+from matches import imports, views
 
 app_name = "matches"
 
 urlpatterns = [
     path("clubs/<slug:slug>/matches/new/", views.match_new, name="new"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/import/",
+        imports.season_import,
+        name="season_import",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/import/template.csv",
+        imports.season_import_template,
+        name="season_import_template",
+    ),
     path("matches/<int:pk>/", views.match_sheet, name="sheet"),
     path("matches/<int:pk>/sheet.pdf", views.match_sheet_pdf, name="sheet_pdf"),
     path("matches/<int:pk>/table/", views.table_page, name="table"),

@@ -1,14 +1,61 @@
+import hashlib
+
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import mixins, status
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
+from rest_framework import mixins, serializers, status
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
-from api import access
+from api import access, idempotency
+from api.errors import error_body
 from api.filters import SeasonFilter
 from api.idempotency import idempotent
-from api.serializers.seasons import SeasonSerializer
+from api.parsers import CSVParser
+from api.serializers.seasons import (
+    HistoryImportSerializer,
+    HistoryRefusedSerializer,
+    SeasonSerializer,
+)
 from api.views.base import ClubScopedViewSet
 from clubs import selectors, services
+from matches import season_csv
+from matches.services import HistoryRefused, season_history_import
+
+DRY_RUN = OpenApiParameter(
+    "dry_run",
+    bool,
+    OpenApiParameter.QUERY,
+    description=_("true: check the file and answer what would be written; nothing is written."),
+)
+TRUE, FALSE = ("true", "1", "yes"), ("false", "0", "no", "")
+
+
+def _dry_run(request) -> bool:
+    value = request.query_params.get("dry_run", "").strip().lower()
+    if value not in TRUE + FALSE:
+        raise ValidationError({"dry_run": [gettext("dry_run is true or false.")]})
+    return value in TRUE
+
+
+def _csv_of(request) -> bytes:
+    """The file sent: a multipart form's ``file``, or a ``text/csv`` body (at most one byte
+    over the limit is read: the service refuses it)."""
+    if isinstance(request.data, bytes):
+        return request.data
+    upload = request.FILES.get("file")
+    if upload is None:
+        message = gettext("Send the CSV file as the form's field file, or as a text/csv body.")
+        raise ValidationError({"file": [message]})
+    return upload.read(season_csv.MAX_BYTES + 1)
 
 
 @extend_schema_view(
@@ -44,6 +91,53 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
         serializer.is_valid(raise_exception=True)
         season = services.season_create(**serializer.validated_data)
         return Response(self.get_serializer(season).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary=_("Import a season's history from CSV (directors)"),
+        description=_(
+            "One row per deal: date, table, kind, north, east, south, west, contract, declarer, "
+            "tricks (the README's *Importing a season's history*), as the multipart field "
+            "`file` or a `text/csv` body. With `?dry_run=true`: 200 with what would be written "
+            "and every error, nothing written. Otherwise: 201 with what was written, or 400 "
+            "with every error by line and column (`lines`) and nothing written."
+        ),
+        parameters=[DRY_RUN],
+        request={
+            "multipart/form-data": inline_serializer(
+                "HistoryFile", {"file": serializers.FileField()}
+            ),
+            "text/csv": OpenApiTypes.BINARY,
+        },
+        responses={
+            200: HistoryImportSerializer,
+            201: HistoryImportSerializer,
+            400: HistoryRefusedSerializer,
+        },
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="import",
+        parser_classes=[MultiPartParser, CSVParser],
+    )
+    def import_history(self, request, pk=None):
+        season = self.get_object()
+        dry_run = _dry_run(request)
+        data = _csv_of(request)
+        digest = hashlib.sha256(data + (b"\0dry" if dry_run else b"")).hexdigest()
+        return idempotency.run(request, lambda: self._import(season, data, dry_run), digest=digest)
+
+    def _import(self, season, data: bytes, dry_run: bool) -> Response:
+        try:
+            report = season_history_import(
+                season=season, data=data, actor=self.actor, dry_run=dry_run
+            )
+        except HistoryRefused as refused:
+            body = error_body(ValidationError(refused.message_dict))
+            body["lines"] = [error.as_dict() for error in refused.report.errors]
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        code = status.HTTP_200_OK if dry_run else status.HTTP_201_CREATED
+        return Response(HistoryImportSerializer(report).data, status=code)
 
     def partial_update(self, request, pk=None):
         season = self.get_object()

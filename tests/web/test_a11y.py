@@ -18,6 +18,7 @@ from tests.web.test_phones import club_nights
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 RUBBER = [("2S", "N", 8), ("4H", "E", 10), ("3NT", "S", 7), ("1C", "W", 9), ("6D", "N", 12)]
 TWO_PLAYER = [("3NT", "N", 9), None, ("2H", "E", 7), ("4S", "N", 10)]  # N wins 2-0
+HISTORY_HEADER = "date,table,kind,north,east,south,west,contract,declarer,tricks"
 
 
 def violations(page) -> list[str]:
@@ -110,6 +111,24 @@ def test_no_axe_violation_on_any_page_or_state(
     for name, url in directors_pages.items():
         page.goto(live_server.url + url)
         check(name, page)
+    page.goto(
+        live_server.url + reverse("matches:season_import", args=[club.slug, session.season_id])
+    )
+    check("import history", page)
+    for state, row in (
+        ("a file with errors", "2025-03-14,1,,A,B,C,D,9S,N,14"),
+        ("a file ready", "2025-03-14,1,,A,B,C,D,1C,N,7"),
+    ):
+        page.locator("input[type=file]").set_input_files(
+            {
+                "name": "season.csv",
+                "mimeType": "text/csv",
+                "buffer": f"{HISTORY_HEADER}\n{row}\n".encode(),
+            }
+        )
+        page.locator("form.stacked button[type=submit]").click()
+        expect(page.locator("#check-result")).to_be_visible()
+        check(f"import history, {state}", page)
     page.goto(live_server.url + reverse("matches:new", args=[club.slug]))
     check("start a match", page)
     page.locator("form.stacked button.primary[type=submit]").click()
@@ -159,7 +178,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 40  # every page and state above was checked
+    assert len(found) == 43  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811

@@ -71,6 +71,9 @@ def test_entry_pages_only_for_the_clubs_directors(client, new_match, member, dir
         ("get", reverse("matches:table", args=[match.pk])),
         ("get", reverse("matches:new", args=[club.slug])),
         ("post", reverse("matches:table_delete_last", args=[match.pk])),
+        ("get", reverse("matches:season_import", args=[club.slug, match.season_id])),
+        ("post", reverse("matches:season_import", args=[club.slug, match.season_id])),
+        ("get", reverse("matches:season_import_template", args=[club.slug, match.season_id])),
     ]
     for method, url in entry:
         response = getattr(client, method)(url)

@@ -77,6 +77,7 @@ def evening(club, players, new_match, django_user_model):
         # A visitor's own pages, and a director's.
         "visitor: login": "/login/",
         "director: start a match": f"/clubs/{club.slug}/matches/new/",
+        "director: import history": f"/clubs/{club.slug}/seasons/{session.season_id}/import/",
         "director: table page": f"/matches/{begun.pk}/table/",
         "director: table page, rubber": f"/matches/{rubber.pk}/table/",
         "director: table page, two players": f"/matches/{two.pk}/table/",
@@ -301,5 +302,29 @@ def test_the_players_pad_fits_a_phone(browser, live_server, club, players, langu
         page.locator("#id_code").press("Enter")
         expect(page.locator("#id_code_error")).to_be_visible()
         problems += [f"type the code, an error: {p}" for p in problems_here(page)]
+    page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_the_history_import_fits_a_phone_with_its_errors(
+    browser, live_server, client, director, club
+):
+    """The check's result: the summary and a table of errors with long messages."""
+    client.force_login(director)
+    page = new_page(browser, live_server, phone=True, client=client)
+    season = club.seasons.get()
+    page.goto(f"{live_server.url}/clubs/{club.slug}/seasons/{season.pk}/import/")
+    header = "date,table,kind,north,east,south,west,contract,declarer,tricks"
+    rows = ["2025-03-14,1,,Anastasia Papadopoulou,B,C,D,9S,N,14", "2025-13-01,x,bridge,A,,,,,,"]
+    data = "\n".join([header, *rows]).encode()
+    page.locator("input[type=file]").set_input_files(
+        {"name": "season.csv", "mimeType": "text/csv", "buffer": data}
+    )
+    page.locator("form.stacked button[type=submit]").click()
+    page.wait_for_selector("#check-result")
+    problems = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 800})
+        problems += problems_here(page)
     page.context.close()
     assert not problems, "\n".join(problems)
