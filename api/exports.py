@@ -64,9 +64,12 @@ class ExportsMixin:
         return exports if self.export_only else [*renderers, *exports]
 
     def finalize_response(self, request, response, *args, **kwargs):
-        if isinstance(response, Response) and isinstance(
-            getattr(request, "accepted_renderer", None), ExportRenderer
-        ):  # an error (the export itself is no Response): JSON, as every error of the API
+        renderer = getattr(request, "accepted_renderer", None)
+        if isinstance(response, Response) and (
+            renderer is None or isinstance(renderer, ExportRenderer)
+        ):
+            # An error (an export is no Response; None: the Accept header was refused, 406):
+            # JSON, as every error of the API.
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]

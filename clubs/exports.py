@@ -280,9 +280,13 @@ def xlsx_chunks(
 # --- the download --------------------------------------------------------------------------
 
 
+_SEPARATORS = re.compile(r"[/\\:]")
+
+
 def file_name(name: str, fmt: str) -> str:
     """The ``Content-Disposition`` of a download called ``name``: an ASCII ``filename``
     (slugified) and the full name, accents kept, as RFC 5987's ``filename*``."""
+    name = _SEPARATORS.sub("-", name)  # "2025/26" -> "2025-26", not "202526"
     ascii_name = slugify(name) or "export"
     full = slugify(name, allow_unicode=True) or ascii_name
     return f"attachment; filename=\"{ascii_name}.{fmt}\"; filename*=UTF-8''{quote(full)}.{fmt}"
