@@ -30,7 +30,7 @@ class ExportRenderer(BaseRenderer):
     """A download's format for content negotiation. Its views answer it themselves, streamed
     (``exportable``); any other answer of theirs (an error) is rendered as JSON."""
 
-    charset = None
+    charset: str | None = None
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         raise AssertionError("an export is answered by its view, streamed (api.exports)")

@@ -193,7 +193,7 @@ def _xlsx_cell(value: Cell) -> str:
     """A cell of a row (its place is its order in the row: no reference is written)."""
     kind = type(value)
     if kind is str:
-        return _text_cell(value)  # type: ignore[arg-type]
+        return _text_cell(value)
     if kind is int:
         return f"<c><v>{value}</v></c>"
     if value is None:
@@ -228,11 +228,14 @@ class _Pipe:
     def __init__(self) -> None:
         self.parts: list[bytes] = []
 
-    def write(self, data: bytes) -> int:
+    def write(self, data: bytes, /) -> int:
         self.parts.append(bytes(data))
         return len(data)
 
     def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
         pass
 
     def take(self) -> bytes:
