@@ -116,7 +116,18 @@ def csv_chunks(headers: Sequence[object], rows: Iterable[Sequence[Cell]]) -> Ite
     buffer.write(BOM)
     writer.writerow([safe_text(str(header)) for header in headers])
     for count, row in enumerate(rows, 1):
-        writer.writerow([cell_text(value) for value in row])
+        # The csv module writes whole numbers and None ("") as cell_text does; plain text
+        # passes as it is: a season's export has a million cells.
+        writer.writerow(
+            [
+                value
+                if (kind := type(value)) is int
+                or value is None
+                or (kind is str and not value.startswith(FORMULA_STARTS))  # type: ignore[union-attr]
+                else cell_text(value)
+                for value in row
+            ]
+        )
         if count % BATCH == 0:
             yield buffer.getvalue().encode()
             buffer.seek(0)
