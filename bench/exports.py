@@ -17,11 +17,12 @@ check, the middleware and the streamed answer read to its last byte):
 - the busiest player's season (``/clubs/bench/players/<id>/history.csv?season=<id>``).
 
 Each case runs in a fresh child process, so that its peak resident memory (``ru_maxrss``) is
-its own: it prints the best time of ``--repeat``, the bytes and lines sent, the process's peak
-memory against its memory before the first download (the difference is what the download
-added), and the peak of Python's allocations during one more download (``tracemalloc``, not
-timed). It also times the floor: reading the season's deal rows alone. It only reads the
-history: nothing is written to the database.
+its own: it prints the best time of ``--repeat`` (and the least CPU time the process spent on
+one: the database's is not in it, nor other processes' load), the bytes and lines sent, the
+process's peak memory against its memory before the first download (the difference is what
+the download added), and the peak of Python's allocations during one more download
+(``tracemalloc``, not timed). It also times the floor: reading the season's deal rows alone.
+It only reads the history: nothing is written to the database.
 """
 
 from __future__ import annotations
@@ -105,11 +106,12 @@ def measure(database_url: str, what: str, fmt: str, repeat: int) -> dict:
     client = Client()
     client.get(f"/api/v1/seasons/{season.pk}/")  # the URLconf and a connection, once
     before = rss_mb()
-    times = []
+    times, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         size, lines = download(client, url)
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
     peak = rss_mb()
     tracemalloc.start()
     download(client, url)
@@ -121,6 +123,7 @@ def measure(database_url: str, what: str, fmt: str, repeat: int) -> dict:
         "matches": season.n,
         "seconds": min(times),
         "runs": times,
+        "cpu": min(cpu),
         "bytes": size,
         "lines": lines,
         "rss_before_mb": before,
@@ -180,8 +183,8 @@ def main() -> None:
         print(
             f"{what} {fmt} (season {f['season']}, {f['matches']:,} matches):{lines} "
             f"{f['bytes'] / 1e6:.1f} MB, best of {args.repeat}: {f['seconds']:.2f} s "
-            f"(runs {', '.join(f'{s:.2f}' for s in f['runs'])}); peak RSS "
-            f"{f['rss_peak_mb']:.0f} MB (before {f['rss_before_mb']:.0f} MB), Python peak "
+            f"(runs {', '.join(f'{s:.2f}' for s in f['runs'])}; CPU {f['cpu']:.2f} s); "
+            f"peak RSS {f['rss_peak_mb']:.0f} MB (before {f['rss_before_mb']:.0f} MB), Python peak "
             f"{f['traced_peak_mb']:.1f} MB  {f['url']}"
         )
         met = met and f["seconds"] < TARGET_SECONDS
