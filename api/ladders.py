@@ -17,7 +17,12 @@ from django.shortcuts import get_object_or_404
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.response import Response
 
@@ -274,16 +279,19 @@ def _season_deals(view, request, **kwargs) -> Export:
     return match_selectors.season_deals_export(season=view.season)
 
 
-@extend_schema(
-    summary=_("Every deal of a season, as CSV or XLSX"),
-    description=_(
-        "One line a deal in playing order: date, table, kind, the players North, East, South "
-        "and West, contract, declarer, tricks (the format the season's import reads), then the "
-        "match, the deal's place in it, the dealer and each side's points on it. The whole "
-        "season, streamed; headers in the request's language."
+@extend_schema_view(
+    list=extend_schema(
+        summary=_("Every deal of a season, as CSV or XLSX"),
+        description=_(
+            "One line a deal in playing order: date, table, kind, the players North, East, South "
+            "and West, contract, declarer, tricks (the format the season's import reads), then the "
+            "match, the deal's place in it, the dealer and each side's points on it. The whole "
+            "season, streamed; headers in the request's language."
+        ),
+        parameters=[SEASON_ID],
+        responses={200: OpenApiTypes.STR},
+        operation_id="seasons_deals_list",
     ),
-    parameters=[SEASON_ID],
-    responses={200: OpenApiTypes.STR},
 )
 class SeasonDealsViewSet(ExportsMixin, _SeasonReadView):
     export_only = True

@@ -71,7 +71,11 @@ class AutoSchema(openapi.AutoSchema):
     def _error_codes(self) -> list[str]:
         codes = ["401", "429"]
         if self.method in permissions.SAFE_METHODS:
-            if self._is_list_view() or getattr(self.view, "paginated_action", False):
+            if (
+                self._is_list_view()
+                or getattr(self.view, "paginated_action", False)
+                or getattr(self.view, "export_only", False)  # a list, as a file
+            ):
                 codes.append("400")
             codes += ["403", "404"]
         else:
