@@ -282,7 +282,18 @@ def xlsx_chunks(
             number = 1
             for row in rows:
                 number += 1
-                lines.append(f'<row r="{number}">{"".join(map(_xlsx_cell, row))}</row>')
+                # Text and whole numbers inline: a season's export has a million cells.
+                cells = "".join(
+                    [
+                        _text_cell(value)
+                        if (kind := type(value)) is str
+                        else f"<c><v>{value}</v></c>"
+                        if kind is int
+                        else _xlsx_cell(value)
+                        for value in row
+                    ]
+                )
+                lines.append(f'<row r="{number}">{cells}</row>')
                 if len(lines) == BATCH:
                     sheet.write("".join(lines).encode())
                     lines = []

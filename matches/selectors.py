@@ -466,7 +466,7 @@ def _season_deal_rows(season: Season) -> Iterator[list[Cell]]:
         results = [stored_result(*deal) for deal in deals]
         rules = StoredMatch(kind, first_dealer, finished)
         sheet = sheet_of(match=rules, results=results, vulnerability=vulnerability)
-        head = [day, table, _FILE_KIND.get(kind, kind), *(name or "" for name in names)]
+        head = [day.isoformat(), table, _FILE_KIND.get(kind, kind), *(n or "" for n in names)]
         for deal, row in zip(deals, sheet.rows, strict=True):
             passed_out, level, strain, doubling, declarer, tricks = deal
             yield [
