@@ -91,6 +91,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/query_counts.py --database sqlite --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/api_load.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/pages.py --database-url $(BENCH_DATABASE_URL)
+	$(BIN)/python bench/exports.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/night_prints.py
 	$(BIN)/python bench/night.py
 	$(BIN)/python bench/faults.py --database-url $(BENCH_DATABASE_URL)
