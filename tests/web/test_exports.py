@@ -24,6 +24,7 @@ pytestmark = pytest.mark.django_db
 NIGHT_DAY = date(2025, 3, 21)
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 FORMULAS = ['=HYPERLINK("http://x","y")', "-x", "@x", "+x"]
+TWO_GAMES = [("4S", "N", 10), ("3NT", "N", 9)]
 
 
 @pytest.fixture
@@ -36,6 +37,8 @@ def season(club, players, new_match):
     # Anna and Chloe again, now East-West: ratings that are no whole numbers.
     seats = dict(zip("NESW", [players[1], players[0], players[3], players[2]], strict=True))
     play(new_match(seats=seats), WORKED_CHICAGO)
+    # A table of two: Draw Bridge, a rubber of two games (Eva North, Filip East).
+    play(new_match(kind="two_player", seats={"N": players[4], "E": players[5]}), TWO_GAMES)
     night = night_start(
         club=club, date=NIGHT_DAY, players=players[:4], movement="round_robin", rounds=1
     )
@@ -198,6 +201,12 @@ def test_the_season_deals_follow_the_agreed_format(client, club, season, players
     # The engine's points, deal by deal, add up to the match's stored totals.
     assert sum(int(row[13]) for row in rows) == first.total_ns
     assert sum(int(row[14]) for row in rows) == first.total_ew
+    # A table of two's Draw Bridge is a rubber in the file, with no South or West.
+    two = [line for line in lines if line[3] == "Eva"]
+    assert [line[2:10] for line in two] == [
+        ["rubber", "Eva", "Filip", "", "", "4S", "N", "10"],
+        ["rubber", "Eva", "Filip", "", "", "3NT", "N", "9"],
+    ]
     # Playing order: by date, then table.
     assert [line[0] for line in lines] == sorted(line[0] for line in lines)
     assert len(lines) == sum(match.deals.count() for match in season.matches.all())
