@@ -47,9 +47,6 @@ class XLSXRenderer(ExportRenderer):
     format = "xlsx"
 
 
-EXPORT_MEDIA_TYPES = frozenset(MEDIA_TYPES.values())
-
-
 class ExportsMixin:
     """A view whose ``export_actions`` also answer CSV and XLSX (``exportable``)."""
 
