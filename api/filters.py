@@ -20,6 +20,7 @@ from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema_field
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import BaseFilterBackend
+from rest_framework.settings import api_settings
 
 from api import access
 from api.ids import MAX_ID
@@ -42,6 +43,8 @@ def allowed_query_params(view) -> set[str]:
     filterset_class = getattr(view, "filterset_class", None)
     if filterset_class is not None:
         allowed |= set(filterset_class.base_filters)
+    if len(view.get_renderers()) > 1:  # ?format=csv (api.exports)
+        allowed.add(api_settings.URL_FORMAT_OVERRIDE)
     return allowed
 
 

@@ -17,18 +17,26 @@ from django.shortcuts import get_object_or_404
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.response import Response
 
 from api import access
 from api.cache import cached_read, path_owner
+from api.exports import ExportsMixin, exportable
 from api.pagination import PageNumberPagination
 from api.permissions import ClubPermission
 from api.serializers.common import PlayerRefSerializer
 from api.views.base import checked_id
 from clubs import selectors as club_selectors
+from clubs.exports import Export
 from clubs.models import Membership, Player, Season
+from matches import selectors as match_selectors
 from scoring import selectors
 from scoring.models import Standing
 
@@ -193,7 +201,7 @@ class _SeasonReadView(mixins.ListModelMixin, viewsets.GenericViewSet):
     ),
     parameters=[SEASON_ID],
 )
-class LadderViewSet(_SeasonReadView):
+class LadderViewSet(ExportsMixin, _SeasonReadView):
     serializer_class = StandingSerializer
     filterset_class = LadderFilter
     pagination_class = LadderPage
@@ -203,6 +211,11 @@ class LadderViewSet(_SeasonReadView):
             return Standing.objects.none()
         return selectors.ladder_rows(season_id=self.season.pk)
 
+    @exportable(
+        lambda view, request, **kwargs: selectors.ladder_export(
+            season=view.season, rows=view.filter_queryset(view.get_queryset())
+        )
+    )
     @cached_read(path_owner("season", "season_id"), depends=("ladder",))
     def list(self, request, *args, **kwargs):
         run = selectors.latest_run(season_id=self.season.pk)
@@ -217,6 +230,11 @@ class LadderViewSet(_SeasonReadView):
         return super().list(request, *args, **kwargs)
 
 
+def _history_export(view, request, **kwargs):
+    view.filter_queryset([])  # refuses a query parameter it does not know
+    return selectors.player_history_export(season=view.season, player=view.player)
+
+
 @extend_schema(
     summary=_("A player's season history"),
     description=_(
@@ -226,7 +244,7 @@ class LadderViewSet(_SeasonReadView):
     ),
     parameters=[SEASON_ID, PLAYER_ID],
 )
-class PlayerHistoryViewSet(_SeasonReadView):
+class PlayerHistoryViewSet(ExportsMixin, _SeasonReadView):
     serializer_class = HistoryEntrySerializer
     pagination_class = HistoryPage
 
@@ -246,6 +264,7 @@ class PlayerHistoryViewSet(_SeasonReadView):
             return Standing.objects.none()
         return selectors.player_season_history(season_id=self.season.pk, player_id=self.player.pk)
 
+    @exportable(_history_export)
     @cached_read(path_owner("season", "season_id"), depends=("matches", "ladder"))
     def list(self, request, *args, **kwargs):
         cast(_SeasonPage, self.paginator).extra = {
@@ -255,5 +274,34 @@ class PlayerHistoryViewSet(_SeasonReadView):
         return super().list(request, *args, **kwargs)
 
 
+def _season_deals(view, request, **kwargs) -> Export:
+    view.filter_queryset([])  # refuses a query parameter it does not know
+    return match_selectors.season_deals_export(season=view.season)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary=_("Every deal of a season, as CSV or XLSX"),
+        description=_(
+            "One line a deal in playing order: date, table, kind, the players North, East, South "
+            "and West, contract, declarer, tricks (the format the season's import reads), then the "
+            "match, the deal's place in it, the dealer and each side's points on it. The whole "
+            "season, streamed; headers in the request's language."
+        ),
+        parameters=[SEASON_ID],
+        responses={200: OpenApiTypes.STR},
+        operation_id="seasons_deals_list",
+    ),
+)
+class SeasonDealsViewSet(ExportsMixin, _SeasonReadView):
+    export_only = True
+    pagination_class = None
+
+    @exportable(_season_deals)
+    def list(self, request, *args, **kwargs):  # negotiation leaves only CSV or XLSX
+        raise AssertionError("unreachable")
+
+
 ladder_list = LadderViewSet.as_view({"get": "list"})
 player_history_list = PlayerHistoryViewSet.as_view({"get": "list"})
+season_deals_list = SeasonDealsViewSet.as_view({"get": "list"})

@@ -6,9 +6,11 @@ from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from rest_framework import permissions
+from rest_framework.renderers import JSONRenderer
 
 from api import idempotency
 from api.serializers.common import ErrorSerializer
+from clubs.exports import MEDIA_TYPES
 
 ERROR_DESCRIPTIONS = {
     "400": _("Invalid input: `errors` names each bad field or query parameter and why."),
@@ -35,6 +37,20 @@ class ClubAPIKeyScheme(OpenApiAuthenticationExtension):
         return definition
 
 
+# What a download's answer is (api.exports): CSV text, or an XLSX file.
+EXPORT_SCHEMAS = {
+    MEDIA_TYPES["csv"]: {
+        "type": "string",
+        "description": _("CSV, UTF-8 with a byte order mark; the first line names the columns."),
+    },
+    MEDIA_TYPES["xlsx"]: {
+        "type": "string",
+        "format": "binary",
+        "description": _("An Excel workbook (XLSX): one sheet, the first row names the columns."),
+    },
+}
+
+
 class AutoSchema(openapi.AutoSchema):
     def get_override_parameters(self):
         parameters = list(super().get_override_parameters())
@@ -55,7 +71,11 @@ class AutoSchema(openapi.AutoSchema):
     def _error_codes(self) -> list[str]:
         codes = ["401", "429"]
         if self.method in permissions.SAFE_METHODS:
-            if self._is_list_view() or getattr(self.view, "paginated_action", False):
+            if (
+                self._is_list_view()
+                or getattr(self.view, "paginated_action", False)
+                or getattr(self.view, "export_only", False)  # a list, as a file
+            ):
                 codes.append("400")
             codes += ["403", "404"]
         else:
@@ -63,6 +83,25 @@ class AutoSchema(openapi.AutoSchema):
             if self.method == "POST":
                 codes.append("422")
         return codes
+
+    def _get_response_for_code(
+        self, serializer, status_code, media_types=None, direction="response"
+    ):
+        """A download's media types (api.exports) with what they hold; errors are JSON."""
+        response = super()._get_response_for_code(serializer, status_code, media_types, direction)
+        content = response.get("content")
+        if not content or not EXPORT_SCHEMAS.keys() & content.keys():
+            return response
+        if str(status_code).startswith("2"):
+            for media_type, schema in EXPORT_SCHEMAS.items():
+                if media_type in content:
+                    content[media_type] = {
+                        "schema": {**schema, "description": str(schema["description"])}
+                    }
+        else:
+            some = next(iter(content.values()))
+            response["content"] = {JSONRenderer.media_type: some}
+        return response
 
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)

@@ -2,7 +2,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
-from api.ladders import ladder_list, player_history_list
+from api.ladders import ladder_list, player_history_list, season_deals_list
 from api.statistics import club_statistics, season_statistics
 from api.views.base import not_found
 from api.views.clubs import ClubViewSet
@@ -37,6 +37,7 @@ urlpatterns = [
     path("matches/<int:match_id>/deals/", deal_list, name="match-deals"),
     path("matches/<int:match_id>/deals/<int:sequence>/", deal_detail, name="match-deal"),
     path("seasons/<int:season_id>/ladder/", ladder_list, name="season-ladder"),
+    path("seasons/<int:season_id>/deals/", season_deals_list, name="season-deals"),
     path(
         "seasons/<int:season_id>/players/<int:player_id>/history/",
         player_history_list,

@@ -36,6 +36,22 @@ class IdConverter:
 
 register_converter(IdConverter, "id")
 
+
+class ExportConverter:
+    """A download's format at the end of its address: ``ladder.csv``, ``ladder.xlsx``
+    (``clubs.exports``)."""
+
+    regex = "csv|xlsx"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(ExportConverter, "export")
+
 # Included as the "clubs" namespace by config/urls.py, with the session sheet (matches.urls).
 urlpatterns = [
     # Players log in here (the admin's login is for staff only); directors may use either.

@@ -310,6 +310,22 @@ class Deal(models.Model):
     @property
     def result(self) -> DealResult:
         """What was entered, as the engine's result."""
-        if self.passed_out:
-            return PassedOut()
-        return make_result(contract=self.contract, declarer=self.declarer, tricks=self.tricks)
+        return stored_result(
+            self.passed_out, self.level, self.strain, self.doubling, self.declarer, self.tricks
+        )
+
+
+@functools.lru_cache(maxsize=8192)
+def stored_result(
+    passed_out: bool,
+    level: int | None,
+    strain: str,
+    doubling: str,
+    declarer: str,
+    tricks: int | None,
+) -> DealResult:
+    """A deal's stored fields as the engine's result (``Deal.result``; a season's export reads
+    the fields alone). Results are immutable and few (about 6,000), so each is made once."""
+    if passed_out:
+        return PassedOut()
+    return make_result(contract=f"{level}{strain}{doubling}", declarer=declarer, tricks=tricks)

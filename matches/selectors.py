@@ -1,21 +1,26 @@
 """Reads about matches: the matches of the clubs a reader may see (``clubs``: a queryset of
 clubs the caller decided), and the score sheet, as the rules engine replays it from the deals."""
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any, NamedTuple, NotRequired, Protocol, TypedDict, cast
 
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from clubs.models import Club, Player, Table
-from matches.models import SEAT_FIELDS, Deal, KindChoice, Match, MatchStatus
+from clubs.exports import Cell, Export
+from clubs.models import Club, Player, Season, Session, Table
+from matches.models import SEAT_FIELDS, Deal, KindChoice, Match, MatchStatus, stored_result
+from matches.presenters import ITEM_LABELS
 from scoring.engine import (
     DealResult,
     DealRow,
     NightMatch,
     PassedOut,
+    Played,
     Seat,
     Sheet,
     Side,
@@ -83,9 +88,27 @@ def with_players(matches: Sequence[Match]) -> None:
             setattr(match, SEAT_FIELDS[Seat(seat)], players[pk])
 
 
+class MatchRules(Protocol):
+    """What the engine needs of a match beyond its deals: a ``Match``, or a season export's
+    row of one (``StoredMatch``)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def first_dealer(self) -> str: ...
+    @property
+    def finished_early(self) -> bool: ...
+
+
+class StoredMatch(NamedTuple):
+    kind: str
+    first_dealer: str
+    finished_early: bool
+
+
 def sheet_of(
     *,
-    match: Match,
+    match: MatchRules,
     results: Sequence[DealResult],
     vulnerability: str,
     finished: bool | None = None,
@@ -280,3 +303,188 @@ def seated_elsewhere(*, match: Match) -> list[tuple[Player, int]]:
         for pk in other.seat_ids.values()
         if pk in players
     ]
+
+
+# --- Exports (clubs.exports): each defined once, for its page's download and the API ----------
+
+_SESSION_HEADERS = (
+    gettext_lazy("Rank"),
+    gettext_lazy("Player"),
+    gettext_lazy("Net points"),
+    gettext_lazy("Matches"),
+    gettext_lazy("Best"),
+    gettext_lazy("Unfinished"),
+)
+
+
+def session_results_export(*, session: Session) -> Export:
+    """The session sheet's results (``session_results``): each player's rank, net over the
+    complete matches, matches, best match and unfinished matches, by rank then name."""
+    _tables, players = session_results(session_id=session.pk)
+    rows = (
+        (line["rank"], line["name"], line["net"], line["matches"], line["best"], line["open"])
+        for line in players
+    )
+    name = f"{session.club.slug} {session.date.isoformat()} results"
+    return Export(name, _SESSION_HEADERS, rows)
+
+
+_SHEET_HEADERS = (
+    gettext_lazy("Deal"),
+    gettext_lazy("Dealer"),
+    gettext_lazy("Vulnerable"),
+    gettext_lazy("Contract"),
+    gettext_lazy("Declarer"),
+    gettext_lazy("Tricks"),
+    gettext_lazy("Result"),
+    gettext_lazy("Points North-South"),
+    gettext_lazy("Points East-West"),
+    gettext_lazy("Partscore North-South"),
+    gettext_lazy("Partscore East-West"),
+    gettext_lazy("Total North-South"),
+    gettext_lazy("Total East-West"),
+)
+
+
+def match_deals_export(*, match: Match) -> Export:
+    """The match's score sheet, a line a deal as the sheet page shows it: the counted deal's
+    number (empty for a passed-out Chicago deal), dealer, vulnerability, contract, declarer,
+    tricks, result, each side's points on the deal, the partscores after it and the running
+    totals; then the closing items of a rubber finished early, under their names."""
+    sheet, lines = match_sheet_lines(match=match)
+    rows: list[list[Cell]] = []
+    total_ns = total_ew = 0
+    for line in lines:
+        row = line.row
+        total_ns, total_ew = total_ns + row.ns, total_ew + row.ew
+        played = not isinstance(row.result, PassedOut)
+        rows.append(
+            [
+                row.number,
+                row.dealer.value,
+                line.vulnerable,
+                line.contract,
+                line.declarer,
+                row.result.tricks if isinstance(row.result, Played) else None,
+                line.result if played else "",
+                row.ns,
+                row.ew,
+                row.partscore_ns,
+                row.partscore_ew,
+                total_ns,
+                total_ew,
+            ]
+        )
+    for item in sheet.closing_items:
+        ns, ew = (item.points, 0) if item.side is Side.NS else (0, item.points)
+        total_ns, total_ew = total_ns + ns, total_ew + ew
+        label = str(ITEM_LABELS.get(item.kind, item.kind))
+        rows.append([None, "", "", label, "", None, "", ns, ew, None, None, total_ns, total_ew])
+    session = match.table.session
+    name = f"{session.club.slug} {session.date.isoformat()} table {match.table.number} {match.pk}"
+    return Export(name, _SHEET_HEADERS, rows)
+
+
+# The season's deals, in the format the season's import reads (docs: "A season's deals"): the
+# first ten columns are the import's (its English keys are these msgids), the rest are extra.
+SEASON_DEAL_HEADERS = (
+    gettext_lazy("Date"),
+    gettext_lazy("Table"),
+    gettext_lazy("Kind"),
+    gettext_lazy("North"),
+    gettext_lazy("East"),
+    gettext_lazy("South"),
+    gettext_lazy("West"),
+    gettext_lazy("Contract"),
+    gettext_lazy("Declarer"),
+    gettext_lazy("Tricks"),
+    gettext_lazy("Match"),
+    gettext_lazy("Deal"),
+    gettext_lazy("Dealer"),
+    gettext_lazy("Points North-South"),
+    gettext_lazy("Points East-West"),
+)
+# A table of two plays Draw Bridge, scored as a rubber: its kind in the file is "rubber".
+_FILE_KIND = {"chicago": "chicago", "rubber": "rubber", "two_player": "rubber"}
+_SEASON_MATCH_COLUMNS = (
+    "id",
+    "table__session__date",
+    "table__number",
+    "kind",
+    "first_dealer",
+    "finished_early",
+    "north__name",
+    "east__name",
+    "south__name",
+    "west__name",
+)
+_SEASON_DEAL_COLUMNS = (
+    "match_id",
+    "passed_out",
+    "level",
+    "strain",
+    "doubling",
+    "declarer",
+    "tricks",
+)
+# Matches whose deals one query reads.
+SEASON_DEALS_BATCH = 1000
+
+
+def season_deal_records(season: Season) -> Iterator[tuple[tuple, list[tuple]]]:
+    """The season's matches in playing order (session date, table, the order they were
+    started), each with its deals' stored fields in order: the matches streamed, their deals
+    read a thousand matches at a time through the index of (match, sequence). One query over
+    the season's deals would sort them all first, and PostgreSQL plans a streamed (cursor)
+    query without its parallel workers: three times slower on a season of 100,000 deals."""
+    matches = (
+        Match.objects.filter(season_id=season.pk)
+        .order_by("table__session__date", "table__number", "created_at", "id")
+        .values_list(*_SEASON_MATCH_COLUMNS)
+        .iterator(chunk_size=SEASON_DEALS_BATCH)
+    )
+    while batch := list(itertools.islice(matches, SEASON_DEALS_BATCH)):
+        deals = (
+            Deal.objects.filter(match_id__in=[match[0] for match in batch])
+            .order_by("match_id", "sequence")
+            .values_list(*_SEASON_DEAL_COLUMNS)
+        )
+        by_match: dict[int, list[tuple]] = {}
+        for deal in deals:
+            by_match.setdefault(deal[0], []).append(deal[1:])
+        for match in batch:
+            yield match, by_match.get(match[0], [])
+
+
+def _season_deal_rows(season: Season) -> Iterator[list[Cell]]:
+    """Every deal of the season's matches in playing order, each match scored by the
+    engine as its sheet is."""
+    vulnerability = season.club.chicago_vulnerability
+    for (match_id, day, table, kind, first_dealer, finished, *names), deals in season_deal_records(
+        season
+    ):
+        results = [stored_result(*deal) for deal in deals]
+        rules = StoredMatch(kind, first_dealer, finished)
+        sheet = sheet_of(match=rules, results=results, vulnerability=vulnerability)
+        head = [day.isoformat(), table, _FILE_KIND.get(kind, kind), *(n or "" for n in names)]
+        for deal, row in zip(deals, sheet.rows, strict=True):
+            passed_out, level, strain, doubling, declarer, tricks = deal
+            yield [
+                *head,
+                "pass" if passed_out else f"{level}{strain}{doubling}",
+                declarer or "",
+                tricks,
+                match_id,
+                row.sequence,
+                row.dealer.value,
+                row.ns,
+                row.ew,
+            ]
+
+
+def season_deals_export(*, season: Season) -> Export:
+    """Every deal of the season, one a line, in the format the season's import reads (date,
+    table, kind, the four seats' players, contract, declarer, tricks), then the match, the
+    deal's place in it, its dealer and each side's points on it."""
+    name = f"{season.club.slug} deals {season.name}"
+    return Export(name, SEASON_DEAL_HEADERS, _season_deal_rows(season))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from clubs import urls as club_urls  # noqa: F401  (registers the isodate converter)
+from clubs import urls as club_urls  # noqa: F401  (registers the isodate and export converters)
 from matches import imports, views
 
 app_name = "matches"
@@ -19,6 +19,7 @@ urlpatterns = [
     ),
     path("matches/<int:pk>/", views.match_sheet, name="sheet"),
     path("matches/<int:pk>/sheet.pdf", views.match_sheet_pdf, name="sheet_pdf"),
+    path("matches/<int:pk>/deals.<export:fmt>", views.match_export, name="sheet_export"),
     path("matches/<int:pk>/table/", views.table_page, name="table"),
     path("matches/<int:pk>/table/correct/", views.table_correct, name="table_correct"),
     path("matches/<int:pk>/table/delete-last/", views.table_delete_last, name="table_delete_last"),
@@ -28,4 +29,9 @@ urlpatterns = [
 # A club's page that shows matches: named in the clubs' namespace (config/urls.py).
 club_urlpatterns = [
     path("clubs/<slug:slug>/sessions/<isodate:day>/", views.session_sheet, name="session"),
+    path(
+        "clubs/<slug:slug>/sessions/<isodate:day>/results.<export:fmt>",
+        views.session_export,
+        name="session_export",
+    ),
 ]

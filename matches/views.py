@@ -22,6 +22,7 @@ from clubs import live
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
+from clubs.exports import export_response
 from clubs.models import Club, Session, Table
 from clubs.selectors import can_direct
 from matches import presenters, selectors, services
@@ -32,14 +33,26 @@ from matches.pdf_cache import sheet_pdf_cached
 from scoring.engine import Kind, Seat
 
 
-@doors
-def session_sheet(request, slug: str, day: date):
-    """An evening: the night's results (each player ranked), then every table with its matches."""
+def _session(request, slug: str, day: date) -> tuple[Club, Session]:
+    """The club (if the request may read it) and its session on ``day``."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     # "night": the session's club night, if it is one, for the link to it (a reverse relation
     # named here, not imported: matches knows nothing of nights).
-    sessions = Session.objects.select_related("season", "night")
-    session = get_object_or_404(sessions, club=club, date=day)
+    sessions = Session.objects.select_related("club", "season", "night")
+    return club, get_object_or_404(sessions, club=club, date=day)
+
+
+@doors
+def session_export(request, slug: str, day: date, fmt: str):
+    """The session's results (the session sheet's players) as CSV or XLSX."""
+    _club, session = _session(request, slug, day)
+    return export_response(selectors.session_results_export(session=session), fmt)
+
+
+@doors
+def session_sheet(request, slug: str, day: date):
+    """An evening: the night's results (each player ranked), then every table with its matches."""
+    club, session = _session(request, slug, day)
     tables, players = selectors.session_results(session_id=session.pk)
     is_director = can_direct(request.user, club.pk)
     # A big club's evening has 2,500 links: each written here, from one reverse per kind.
@@ -125,6 +138,14 @@ def match_sheet_pdf(request, pk: int):
     return pdf_response(
         pdf, f"{club.slug} {session.date.isoformat()} table {match.table.number} {pk}"
     )
+
+
+@doors
+def match_export(request, pk: int, fmt: str):
+    """The match's score sheet, a line a deal, as CSV or XLSX."""
+    match = _match(pk)
+    club_for_reader(request, match.table.session.club)
+    return export_response(selectors.match_deals_export(match=match), fmt)
 
 
 # --- The table page ----------------------------------------------------------------------

@@ -11,8 +11,9 @@ from typing import cast
 from django.db.models import Count, Max, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
+from clubs.exports import Cell, Export
 from clubs.models import Club
 from matches.models import Deal, Match, MatchStatus
 from matches.presenters import side_name
@@ -340,6 +341,50 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
             [p for p in parts if p.player_id in members], members, night.prizes
         )
     return NightResults(lines, by_group)
+
+
+_RESULT_HEADERS = (
+    gettext_lazy("Rank"),
+    gettext_lazy("Player"),
+    gettext_lazy("Net points"),
+    gettext_lazy("Matches"),
+    gettext_lazy("Best"),
+    gettext_lazy("Best round"),
+    gettext_lazy("Unfinished"),
+    gettext_lazy("Prize group"),
+    gettext_lazy("Rank in the group"),
+    gettext_lazy("Prize"),
+)
+
+
+def night_results_export(*, night: Night) -> Export:
+    """The night's results as its page ranks them (``night_results``): each player present
+    by rank, with net points, complete matches, best match and its round, unfinished
+    matches, prize group and place in it, and whether the place wins a prize (overall or in
+    the group)."""
+    results = night_results(night=night)
+    in_group = {
+        result.line.player_id: result for lines in results.groups.values() for result in lines
+    }
+    rows: list[list[Cell]] = []
+    for result in results.lines:
+        line, grouped = result.line, in_group.get(result.line.player_id)
+        rows.append(
+            [
+                line.rank,
+                line.name,
+                line.net,
+                line.matches,
+                line.best,
+                line.best_round,
+                line.open,
+                result.group,
+                grouped.line.rank if grouped else None,
+                result.prize or bool(grouped and grouped.prize),
+            ]
+        )
+    session = night.session
+    return Export(f"{session.club.slug} {session.date.isoformat()} night", _RESULT_HEADERS, rows)
 
 
 # --- guide cards ---------------------------------------------------------------------------

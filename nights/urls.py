@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from clubs import urls as club_urls  # noqa: F401  (registers the isodate converter)
+from clubs import urls as club_urls  # noqa: F401  (registers the isodate and export converters)
 from nights import board, pad, prints, views
 
 app_name = "nights"
@@ -19,6 +19,7 @@ urlpatterns = [
     path(f"{NIGHT}tables.pdf", prints.tables_pdf, name="tables_pdf"),
     path(f"{NIGHT}sheets.pdf", prints.sheets_pdf, name="sheets_pdf"),
     path(f"{NIGHT}results.pdf", prints.results_pdf, name="results_pdf"),
+    path(f"{NIGHT}results.<export:fmt>", views.results_export, name="results_export"),
     # The director's board (nights.board): every table's code, match and deals not counted.
     path(f"{NIGHT}board/", board.board_page, name="board"),
     path(f"{NIGHT}board/tables/", board.board_fragment, name="board_fragment"),

@@ -21,6 +21,7 @@ from clubs import live
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
+from clubs.exports import export_response
 from clubs.models import Club
 from clubs.validators import folded
 from matches import selectors as match_selectors
@@ -317,3 +318,10 @@ def night_screen(request, slug: str, day: date):
         scopes=_night_scopes(night),
         page_etag=True,  # no navigation, no form: the whole page is answered 304 too
     )
+
+
+@doors
+def results_export(request, slug: str, day: date, fmt: str):
+    """The night's results as CSV or XLSX: every player present, ranked, with the prizes."""
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    return export_response(selectors.night_results_export(night=_night(club, day)), fmt)

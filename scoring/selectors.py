@@ -16,11 +16,14 @@ from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy
 
+from clubs.exports import Cell, Export
 from clubs.generations import Scope, generations
 from clubs.models import Club, Player, Season
 from clubs.validators import folded
 from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus, played_by
+from matches.presenters import kind_name, outcome
 from scoring.engine import Side, side_net
 
 from . import statistics
@@ -334,3 +337,93 @@ def player_statistics(
     except Exception:
         logger.warning("could not keep the statistics in the read cache", exc_info=True)
     return computed
+
+
+# --- Exports (clubs.exports): each defined once, for its page's download and the API ----------
+
+_LADDER_HEADERS = (
+    gettext_lazy("Position"),
+    gettext_lazy("Rank"),
+    gettext_lazy("Player"),
+    gettext_lazy("Qualified"),
+    gettext_lazy("Matches"),
+    gettext_lazy("Wins"),
+    gettext_lazy("Draws"),
+    gettext_lazy("Losses"),
+    gettext_lazy("Net points"),
+    gettext_lazy("Average"),
+    gettext_lazy("Best"),
+    gettext_lazy("Worst"),
+    gettext_lazy("Rating"),
+)
+_LADDER_COLUMNS = (
+    "position",
+    "rank",
+    "player__name",
+    "qualified",
+    "matches",
+    "wins",
+    "draws",
+    "losses",
+    "net_points",
+    "average",
+    "best",
+    "worst",
+    "rating",
+)
+
+
+def ladder_export(*, season: Season, rows: QuerySet[Standing] | None = None) -> Export:
+    """The season's stored ladder in ladder order, every line (``ladder_rows``, or ``rows``
+    of it that a list's filters kept): position, rank, player, qualified, matches, wins,
+    draws, losses, net points, average (two decimals), best, worst, rating (one decimal)."""
+    if rows is None:
+        rows = ladder_rows(season_id=season.pk)
+    lines = (
+        (*row[:9], round(row[9], 2), row[10], row[11], round(row[12], 1))
+        for row in rows.values_list(*_LADDER_COLUMNS).iterator(chunk_size=2000)
+    )
+    return Export(f"{season.club.slug} ladder {season.name}", _LADDER_HEADERS, lines)
+
+
+_HISTORY_HEADERS = (
+    gettext_lazy("Date"),
+    gettext_lazy("Match"),
+    gettext_lazy("Kind"),
+    gettext_lazy("Side"),
+    gettext_lazy("Partner"),
+    gettext_lazy("Opponents"),
+    gettext_lazy("For"),
+    gettext_lazy("Against"),
+    gettext_lazy("Net points"),
+    gettext_lazy("Running total"),
+    gettext_lazy("Result"),
+)
+
+
+def player_history_export(*, season: Season, player: Player) -> Export:
+    """The player's counted matches of the season as the player page lists them
+    (``player_season_history``): date, match, kind, side, partner, opponents, points for and
+    against, net points as the ladder counts them, the running total, and the result."""
+    history = player_season_history(season_id=season.pk, player_id=player.pk)
+    rows: list[list[Cell]] = []
+    running = 0
+    for entry in history:
+        running += entry.net_points
+        rows.append(
+            [
+                entry.played_on,
+                entry.match_id,
+                kind_name(entry.kind),
+                entry.side,
+                entry.partner.name if entry.partner else "",
+                " & ".join(opponent.name for opponent in entry.opponents),
+                entry.total_for,
+                entry.total_against,
+                entry.net_points,
+                running,
+                outcome(entry.result),
+            ]
+        )
+    name = f"{season.club.slug} {player.name} {season.name}"
+    return Export(name, _HISTORY_HEADERS, rows)

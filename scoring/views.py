@@ -17,7 +17,9 @@ from django.utils.translation import gettext as _
 
 from clubs import live
 from clubs.doors import club_for_reader, doors
+from clubs.exports import export_response
 from clubs.models import Club, Membership, Season
+from matches import selectors as match_selectors
 from matches.models import Match, MatchStatus, played_by
 from matches.pdf import draw_pdf, paper_of, pdf_response
 from matches.presenters import signed
@@ -223,21 +225,27 @@ def _split(lines: tuple) -> tuple[tuple, tuple, int]:
     return lines[:first], lines[first:most], max(0, len(lines) - most)
 
 
-@doors
-def player_page(request, slug: str, player_id: int):
-    """A player's ladder row in a season, their match history in it and their statistics in
-    it or, with ``?stats=all``, in all the club's seasons."""
+def _player_season(request, slug: str, player_id: int) -> tuple[Club, Membership, Season]:
+    """The club (if the request may read it), the player's membership of it and the season
+    of ``?season=`` (default: the current one)."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     membership = get_object_or_404(
         Membership.objects.select_related("player"), club=club, player_id=player_id
     )
-    player = membership.player
     season_param = request.GET.get("season")
     try:
         season_id = int(season_param) if season_param else None
     except ValueError:
         season_id = None
-    season = _season(club, season_id)
+    return club, membership, _season(club, season_id)
+
+
+@doors
+def player_page(request, slug: str, player_id: int):
+    """A player's ladder row in a season, their match history in it and their statistics in
+    it or, with ``?stats=all``, in all the club's seasons."""
+    club, membership, season = _player_season(request, slug, player_id)
+    player = membership.player
     standing = Standing.objects.filter(season=season, player=player).first()
     history = selectors.player_season_history(season_id=season.pk, player_id=player.pk)
     running, cumulative = 0, []
@@ -290,5 +298,33 @@ def player_page(request, slug: str, player_id: int):
             ],
             "partners": _split(statistics.partners),
             "opponents": _split(statistics.opponents),
+            "season_query": f"?season={season.pk}",
         },
     )
+
+
+# --- Downloads (clubs.exports) ------------------------------------------------------------
+
+
+@doors
+def ladder_export(request, slug: str, fmt: str, season_id: int | None = None):
+    """The season's whole ladder as CSV or XLSX, in ladder order."""
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    season = _season(club, season_id)
+    return export_response(selectors.ladder_export(season=season), fmt)
+
+
+@doors
+def season_deals_export(request, slug: str, season_id: int, fmt: str):
+    """Every deal of the season (the season's import reads this format) as CSV or XLSX."""
+    club = club_for_reader(request, get_object_or_404(Club, slug=slug))
+    season = _season(club, season_id)
+    return export_response(match_selectors.season_deals_export(season=season), fmt)
+
+
+@doors
+def player_export(request, slug: str, player_id: int, fmt: str):
+    """The player's matches of the season (``?season=``) as CSV or XLSX."""
+    _club, membership, season = _player_season(request, slug, player_id)
+    export = selectors.player_history_export(season=season, player=membership.player)
+    return export_response(export, fmt)

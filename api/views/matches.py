@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from api import access
 from api.cache import cached_read, filter_owner, path_owner
+from api.exports import ExportsMixin, exportable
 from api.filters import MatchFilter
 from api.idempotency import idempotent
 from api.pagination import PageNumberPagination
@@ -163,7 +164,7 @@ PARTIAL_CHANGES = _(
         responses={204: None},
     ),
 )
-class DealViewSet(ClubScopedViewSet):
+class DealViewSet(ExportsMixin, ClubScopedViewSet):
     """A match's deals, addressed by their sequence (order of entry)."""
 
     serializer_class = DealSerializer
@@ -193,6 +194,9 @@ class DealViewSet(ClubScopedViewSet):
     def _deal_response(self, match, row, code=status.HTTP_200_OK) -> Response:
         return Response(DealSerializer(row, context={"match": match}).data, status=code)
 
+    @exportable(
+        lambda view, request, **kwargs: selectors.match_deals_export(match=view.get_match())
+    )
     @cached_read(path_owner("match", "match_id"), depends=("match",))
     def list(self, request, match_id=None):
         match = self.get_match()

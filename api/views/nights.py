@@ -6,6 +6,7 @@ from rest_framework.response import Response
 
 from api import access
 from api.cache import cached_read, path_owner
+from api.exports import ExportsMixin, exportable
 from api.filters import NightFilter
 from api.idempotency import idempotent
 from api.serializers.nights import (
@@ -50,12 +51,13 @@ def cached_night_read(method):
         responses={200: NightSerializer},
     ),
 )
-class NightViewSet(NightTablesMixin, mixins.ListModelMixin, ClubScopedViewSet):
+class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubScopedViewSet):
     serializer_class = NightListSerializer
     filterset_class = NightFilter
     ordering_fields = {"date": "session__date", "club": "session__club_id", "id": "id"}
     ordering = ["-date"]
     service_error_fields = {"played_on": "date"}
+    export_actions = ("results",)
 
     def get_queryset(self):
         return selectors.nights_of(clubs=access.member_clubs(self.request))
@@ -115,6 +117,9 @@ class NightViewSet(NightTablesMixin, mixins.ListModelMixin, ClubScopedViewSet):
         responses={200: ClubNightResultsSerializer},
     )
     @action(detail=True, methods=["get"])
+    @exportable(
+        lambda view, request, **kwargs: selectors.night_results_export(night=view.get_object())
+    )
     @cached_night_read
     def results(self, request, pk=None):
         night = self.get_object()

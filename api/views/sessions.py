@@ -7,6 +7,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from api import access
+from api.exports import ExportsMixin, exportable
 from api.filters import SessionFilter, TableFilter
 from api.idempotency import idempotent
 from api.serializers.sessions import NightResultsSerializer, SessionSerializer, TableSerializer
@@ -27,12 +28,15 @@ from matches import selectors as match_selectors
     ),
     partial_update=extend_schema(summary=_("Change a session's notes (directors)")),
 )
-class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
+class SessionViewSet(
+    ExportsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet
+):
     serializer_class = SessionSerializer
     filterset_class = SessionFilter
     ordering_fields = {"date": "date", "club": "club_id", "id": "id"}
     ordering = ["-date"]
     service_error_fields = {"played_on": "date"}
+    export_actions = ("results",)
 
     def get_queryset(self):
         return selectors.sessions_of(clubs=access.member_clubs(self.request))
@@ -66,6 +70,11 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScope
         responses={200: NightResultsSerializer},
     )
     @action(detail=True, methods=["get"])
+    @exportable(
+        lambda view, request, **kwargs: match_selectors.session_results_export(
+            session=view.get_object()
+        )
+    )
     def results(self, request, pk=None):
         session = self.get_object()
         _tables, players = match_selectors.session_results(session_id=session.pk)

@@ -1,0 +1,346 @@
+"""Tables to download: a page's or an API answer's rows as CSV or as an Excel workbook (XLSX).
+
+An ``Export`` is what each export is defined as, once, in the selectors of the app that owns
+its data: the headers (translated, in the reader's language) and an iterator of rows. The
+writers below turn it into bytes, a chunk at a time, so that a season's 100,000 deals leave
+memory flat:
+
+- ``csv_chunks``: UTF-8 with a byte order mark (spreadsheet programs then read accents),
+  ``\\r\\n`` line ends, the csv module's quoting;
+- ``xlsx_chunks``: one worksheet, the header row bold and frozen, written straight into a
+  zip stream (SpreadsheetML with inline strings). A library's workbook (openpyxl, XlsxWriter)
+  builds the whole sheet before the first byte and takes 7 to 15 s for a season
+  (bench/README.md, "Exports"); this one streams it in under one.
+
+In both, numbers stay numbers (CSV: ``1234``, ``-50``, ``12.5``, never localized; XLSX:
+numeric cells), dates are ISO (``2026-03-14``), and a text cell that a spreadsheet would take
+for a formula (one starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is
+prefixed with ``'`` (OWASP ASVS 5.0, 1.2.10): a player named ``=HYPERLINK(...)`` stays text,
+while a score of -50 stays a number.
+
+``export_response`` (the one part that knows HTTP) answers an export as a download; the pages
+(``?export`` links) and the API (``api.exports``) both use it.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import functools
+import io
+import re
+import zipfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from urllib.parse import quote
+from xml.sax.saxutils import escape
+
+from django.http import StreamingHttpResponse
+from django.utils import translation
+from django.utils.text import slugify
+
+Cell = str | int | float | Decimal | datetime.date | bool | None
+
+FORMATS = ("csv", "xlsx")
+MEDIA_TYPES = {
+    "csv": "text/csv",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": MEDIA_TYPES["xlsx"]}
+
+# Rows written between two chunks handed to the server.
+BATCH = 500
+
+
+@dataclass(frozen=True)
+class Export:
+    """A table to download: ``name`` becomes the file's (``"athens ladder 2025-26"``),
+    ``headers`` are the column titles (lazily translated text is fine: they are read when the
+    file is written) and ``rows`` the lines, each as many cells as there are headers.
+    ``rows`` may be a generator reading the database as it goes (a queryset's
+    ``.iterator()``): it is consumed once, while the file is sent."""
+
+    name: str
+    headers: Sequence[object]
+    rows: Iterable[Sequence[Cell]]
+
+
+# --- cells ---------------------------------------------------------------------------------
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_text(text: str) -> str:
+    """``text`` as a spreadsheet shows it and never runs it: a leading ``'`` when it starts
+    like a formula (``=``, ``+``, ``-``, ``@``, tab, carriage return)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _number_text(value: int | float | Decimal) -> str:
+    """A number as a program reads it, whatever the language: ``-50``, ``12.5``."""
+    if isinstance(value, float):
+        return repr(value) if value != int(value) else str(int(value))
+    return str(value)
+
+
+def cell_text(value: Cell) -> str:
+    """A cell as CSV text: empty for None, ``true``/``false``, numbers with a dot, dates ISO,
+    other text made safe (``safe_text``)."""
+    kind = type(value)
+    if kind is str:  # the usual cells first: a season's export has a million
+        return safe_text(value)  # type: ignore[arg-type]
+    if kind is int:
+        return str(value)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | Decimal):
+        return _number_text(value)
+    if isinstance(value, datetime.date):  # a datetime too
+        return value.isoformat()
+    return safe_text(str(value))
+
+
+# --- CSV -----------------------------------------------------------------------------------
+
+BOM = "\ufeff"
+
+
+def csv_chunks(headers: Sequence[object], rows: Iterable[Sequence[Cell]]) -> Iterator[bytes]:
+    """The table as CSV, UTF-8 with a BOM, ``\\r\\n`` line ends: the header line, then a chunk
+    every ``BATCH`` rows."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    buffer.write(BOM)
+    writer.writerow([safe_text(str(header)) for header in headers])
+    for count, row in enumerate(rows, 1):
+        # The csv module writes whole numbers and None ("") as cell_text does; plain text
+        # passes as it is: a season's export has a million cells.
+        writer.writerow(
+            [
+                value
+                if (kind := type(value)) is int
+                or value is None
+                or (kind is str and not value.startswith(FORMULA_STARTS))  # type: ignore[union-attr]
+                else cell_text(value)
+                for value in row
+            ]
+        )
+        if count % BATCH == 0:
+            yield buffer.getvalue().encode()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue().encode()
+
+
+# --- XLSX ----------------------------------------------------------------------------------
+
+_XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+_DOC_RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_OFFICE = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+
+_CONTENT_TYPES = (
+    f'{_XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+    'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+    f'<Override PartName="/xl/workbook.xml" ContentType="{_OFFICE}.sheet.main+xml"/>'
+    f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{_OFFICE}.worksheet+xml"/>'
+    f'<Override PartName="/xl/styles.xml" ContentType="{_OFFICE}.styles+xml"/></Types>'
+)
+_ROOT_RELS = (
+    f'{_XML}<Relationships xmlns="{_RELS}"><Relationship Id="rId1" '
+    f'Type="{_DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>'
+)
+_WORKBOOK_RELS = (
+    f'{_XML}<Relationships xmlns="{_RELS}">'
+    f'<Relationship Id="rId1" Type="{_DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/>'
+    f'<Relationship Id="rId2" Type="{_DOC_RELS}/styles" Target="styles.xml"/></Relationships>'
+)
+# Style 0: plain; style 1: bold (the header row).
+_STYLES = (
+    f'{_XML}<styleSheet xmlns="{_MAIN}"><fonts count="2">'
+    '<font><sz val="11"/><name val="Calibri"/></font>'
+    '<font><b/><sz val="11"/><name val="Calibri"/></font></fonts>'
+    '<fills count="2"><fill><patternFill patternType="none"/></fill>'
+    '<fill><patternFill patternType="gray125"/></fill></fills>'
+    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
+    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
+    '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
+    '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs>'
+    '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
+    "</styleSheet>"
+)
+_SHEET_HEAD = (
+    f'{_XML}<worksheet xmlns="{_MAIN}"><sheetViews><sheetView workbookViewId="0">'
+    '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>'
+    "</sheetView></sheetViews><sheetData>"
+)
+_SHEET_TAIL = "</sheetData></worksheet>"
+
+# Characters XML 1.0 cannot hold (control characters other than tab, line feed, return).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_SHEET_NAME_BAD = re.compile(r"[\[\]:*?/\\]")
+
+
+def column_letters(index: int) -> str:
+    """The spreadsheet's name of the 0-based column ``index``: A, B, ..., Z, AA, AB, ..."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _xml_text(text: str) -> str:
+    return escape(_NOT_XML.sub("", text))
+
+
+def _xlsx_cell(value: Cell) -> str:
+    """A cell of a row (its place is its order in the row: no reference is written)."""
+    kind = type(value)
+    if kind is str:
+        return _text_cell(value)
+    if kind is int:
+        return f"<c><v>{value}</v></c>"
+    if value is None:
+        return "<c/>"
+    if isinstance(value, bool):
+        return f'<c t="b"><v>{int(value)}</v></c>'
+    if isinstance(value, int | float | Decimal):
+        return f"<c><v>{_number_text(value)}</v></c>"
+    return _text_cell(value.isoformat() if isinstance(value, datetime.date) else str(value))
+
+
+_TEXT = '<c t="inlineStr"><is><t xml:space="preserve">%s</t></is></c>'
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_cell(text: str) -> str:
+    """A text cell (names, contracts and dates repeat all through a season: each is made
+    once)."""
+    return _TEXT % _xml_text(safe_text(text))
+
+
+def sheet_title(name: str) -> str:
+    """``name`` as a worksheet's name: at most 31 characters, none of ``[]:*?/\\``."""
+    return _SHEET_NAME_BAD.sub(" ", name).strip()[:31] or "Sheet1"
+
+
+class _Pipe:
+    """A write-only file that keeps what is written until it is taken: the zip stream
+    written into it is handed on a chunk at a time. It cannot seek, so zipfile writes each
+    member's sizes after its data."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+
+    def write(self, data: bytes, /) -> int:
+        self.parts.append(bytes(data))
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def take(self) -> bytes:
+        data, self.parts = b"".join(self.parts), []
+        return data
+
+
+def xlsx_chunks(
+    headers: Sequence[object], rows: Iterable[Sequence[Cell]], *, title: str = "Sheet1"
+) -> Iterator[bytes]:
+    """The table as an XLSX workbook of one worksheet named ``title``: the header row bold
+    and frozen, then the rows; a chunk every ``BATCH`` rows."""
+    pipe = _Pipe()
+    with zipfile.ZipFile(pipe, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as book:
+        workbook = (
+            f'{_XML}<workbook xmlns="{_MAIN}" xmlns:r="{_DOC_RELS}"><sheets>'
+            f'<sheet name="{escape(sheet_title(title), {chr(34): "&quot;"})}" sheetId="1" '
+            'r:id="rId1"/></sheets></workbook>'
+        )
+        for name, text in (
+            ("[Content_Types].xml", _CONTENT_TYPES),
+            ("_rels/.rels", _ROOT_RELS),
+            ("xl/workbook.xml", workbook),
+            ("xl/_rels/workbook.xml.rels", _WORKBOOK_RELS),
+            ("xl/styles.xml", _STYLES),
+        ):
+            book.writestr(name, text)
+        with book.open("xl/worksheets/sheet1.xml", "w") as sheet:
+            head = "".join(_xlsx_cell(str(header)) for header in headers)
+            head = head.replace("<c ", '<c s="1" ')  # bold
+            sheet.write(f'{_SHEET_HEAD}<row r="1">{head}</row>'.encode())
+            lines: list[str] = []
+            number = 1
+            for row in rows:
+                number += 1
+                # Text and whole numbers inline: a season's export has a million cells.
+                cells = "".join(
+                    [
+                        _text_cell(value)
+                        if (kind := type(value)) is str
+                        else f"<c><v>{value}</v></c>"
+                        if kind is int
+                        else _xlsx_cell(value)
+                        for value in row
+                    ]
+                )
+                lines.append(f'<row r="{number}">{cells}</row>')
+                if len(lines) == BATCH:
+                    sheet.write("".join(lines).encode())
+                    lines = []
+                    yield pipe.take()
+            sheet.write(("".join(lines) + _SHEET_TAIL).encode())
+    yield pipe.take()
+
+
+# --- the download --------------------------------------------------------------------------
+
+
+_SEPARATORS = re.compile(r"[/\\:]")
+
+
+def file_name(name: str, fmt: str) -> str:
+    """The ``Content-Disposition`` of a download called ``name``: an ASCII ``filename``
+    (slugified) and the full name, accents kept, as RFC 5987's ``filename*``."""
+    name = _SEPARATORS.sub("-", name)  # "2025/26" -> "2025-26", not "202526"
+    ascii_name = slugify(name) or "export"
+    full = slugify(name, allow_unicode=True) or ascii_name
+    return f"attachment; filename=\"{ascii_name}.{fmt}\"; filename*=UTF-8''{quote(full)}.{fmt}"
+
+
+def _in_language(language: str | None, chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """``chunks`` made in ``language``: the server sends a streamed answer after the view
+    (and the request's language) has returned."""
+    with translation.override(language):
+        yield from chunks
+
+
+def export_chunks(export: Export, fmt: str) -> Iterator[bytes]:
+    """The export's file in ``fmt`` ("csv" or "xlsx"), a chunk at a time."""
+    if fmt == "csv":
+        return csv_chunks(export.headers, export.rows)
+    if fmt == "xlsx":
+        return xlsx_chunks(export.headers, export.rows, title=export.name)
+    raise ValueError(f"no export format {fmt!r}")
+
+
+def export_response(export: Export, fmt: str) -> StreamingHttpResponse:
+    """The export as a download in ``fmt`` ("csv" or "xlsx"), streamed: the headers are
+    read in the request's language, then the rows as the file is sent."""
+    headers = [str(header) for header in export.headers]  # in the request's language
+    chunks = export_chunks(Export(export.name, headers, export.rows), fmt)
+    response = StreamingHttpResponse(
+        _in_language(translation.get_language(), chunks), content_type=CONTENT_TYPES[fmt]
+    )
+    response["Content-Disposition"] = file_name(export.name, fmt)
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
