@@ -117,8 +117,8 @@ def season_import_template(request, slug: str, season_id: int):
     writer.writerow([_column(key) for key in season_csv.COLUMNS])
     day = season.start_date.isoformat()
     seats = ["Anna", "Ben", "Clara", "David"]
-    writer.writerow([day, 1, "chicago", *seats, "4S", "N", 10])
-    writer.writerow([day, 1, "chicago", *seats, "pass", "", ""])
+    writer.writerow([day, 1, "chicago", *seats, "4S", "N", 10, "N"])
+    writer.writerow([day, 1, "chicago", *seats, "pass", "", "", "E"])
     response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{club.slug}-history.csv"'
     return response

@@ -30,6 +30,7 @@ from scoring.engine import (
     PassedOut,
     Seat,
     make_result,
+    parse_seat,
     score_match,
 )
 
@@ -44,8 +45,10 @@ COLUMNS = (
     "contract",
     "declarer",
     "tricks",
+    "dealer",
 )
-"""The columns' keys, in the export's order."""
+"""The columns' keys, in the export's order (the export writes ``dealer`` after the match and
+the deal's place in it, which the import ignores)."""
 HEADERS = {
     "date": gettext_noop("Date"),
     "table": gettext_noop("Table"),
@@ -57,11 +60,14 @@ HEADERS = {
     "contract": gettext_noop("Contract"),
     "declarer": gettext_noop("Declarer"),
     "tricks": gettext_noop("Tricks"),
+    "dealer": gettext_noop("Dealer"),
 }
 """Each column's header msgid: the export writes it translated, the import reads it back."""
 REQUIRED = ("date", "table", "north", "east", "contract", "declarer", "tricks")
 """Columns a file must have; without ``kind`` a table of four plays Chicago and a table of two
-Draw Bridge; without ``south`` and ``west`` every table is of two."""
+Draw Bridge; without ``south`` and ``west`` every table is of two. Without ``dealer`` (or with
+it empty on a match's first row) North deals a match's first deal; a dealer given on a row must
+be the one the rules give that deal (a Chicago's dealer sets who is vulnerable)."""
 SEAT_COLUMNS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
 PASSED_OUT = frozenset({"pass", "passed out", "passed_out", "passed-out"})
 """What the contract column says for a deal all four passed (any case)."""
@@ -100,6 +106,7 @@ class Row:
     kind: Kind
     players: tuple[str, ...]  # by seat N, E[, S, W], as written (trimmed)
     result: DealResult
+    dealer: Seat | None = None  # as written, if it was
 
     @property
     def key(self) -> tuple[object, ...]:
@@ -119,6 +126,11 @@ class MatchRows:
     @property
     def first(self) -> Row:
         return self.rows[0]
+
+    @property
+    def first_dealer(self) -> Seat:
+        """Who deals the match's first deal: its first row's dealer, North if not given."""
+        return self.first.dealer or Seat.N
 
     @property
     def seats(self) -> dict[Seat, str]:
@@ -295,6 +307,13 @@ def _row(
             refuse(key, message % {"name": value[key]})
         seen.add(value[key].casefold())
     result = _result(value, refuse)
+    dealer = None
+    if value["dealer"]:
+        try:
+            dealer = parse_seat(value["dealer"], field="dealer")
+        except InvalidInput:
+            message = _("The dealer is N, E, S or W, not %(value)s.")
+            refuse("dealer", message % {"value": value["dealer"]})
     if len(errors) > before or date is None or table is None or kind is None or result is None:
         return None
     return Row(
@@ -304,6 +323,7 @@ def _row(
         kind=kind,
         players=tuple(names[:seated]),
         result=result,
+        dealer=dealer,
     )
 
 
@@ -404,7 +424,7 @@ def _check_match(match: MatchRows, errors: list[LineError]) -> None:
     for row in match.rows:
         try:
             sheet = score_match(
-                kind, [*results, row.result], first_dealer=Seat.N, players=kind.seats
+                kind, [*results, row.result], first_dealer=match.first_dealer, players=kind.seats
             )
         except InvalidInput as error:
             field = _ENGINE_FIELDS.get(error.field, error.field)
@@ -418,6 +438,20 @@ def _check_match(match: MatchRows, errors: list[LineError]) -> None:
             errors.append(
                 LineError(row.line, "contract", message % {"error": engine_message(error)})
             )
+            return
+        dealt_by = sheet.rows[-1].dealer
+        if row.dealer is not None and row.dealer is not dealt_by:
+            message = _(
+                "Deal %(deal)s of this match is dealt by %(seat)s (the match's first dealer is "
+                "%(first)s), not %(value)s."
+            )
+            values = {
+                "deal": len(results) + 1,
+                "seat": dealt_by.value,
+                "first": match.first_dealer.value,
+                "value": row.dealer.value,
+            }
+            errors.append(LineError(row.line, "dealer", message % values))
             return
         results.append(row.result)
     if sheet is not None and not sheet.complete:

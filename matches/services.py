@@ -832,6 +832,7 @@ def _history_write(
                 kind=match.first.kind,
                 seats={seat: players[name.casefold()] for seat, name in match.seats.items()},
                 table=table,
+                first_dealer=match.first_dealer,
                 actor=actor,
             )
             for row in match.rows:

@@ -5,11 +5,13 @@ unless everything is good."""
 import pytest
 from django.core.cache import cache
 
+from clubs.exports import csv_chunks
 from clubs.models import Membership, Player
 from clubs.services import membership_set, player_create
 from clubs.signals import seasons_changed
 from matches import services
 from matches.models import Deal, Match, MatchStatus
+from matches.selectors import season_deals_export
 from matches.services import (
     HistoryRefused,
     deal_record,
@@ -303,3 +305,49 @@ def test_a_new_name_close_to_a_members_is_noted(club, season, director):
     close = [note for note in report.notes if note.field == "west"]
     assert [note.line for note in close] == [2]
     assert "Dímitris" in close[0].message
+
+
+def test_a_dealer_column_sets_the_first_dealer_and_a_wrong_one_is_refused(club, season, director):
+    rows = GOOD.splitlines()
+    dealt = [f"{rows[0]},dealer", f"{rows[1]},E"]  # East deals the Chicago's first deal
+    report = season_history_import(
+        season=season, data="\n".join(dealt[:2]) + "\n", actor=director, dry_run=True
+    )
+    assert report.errors == []
+    wrong = "\n".join([dealt[0], dealt[1], rows[2] + ",N"]) + "\n"  # deal 2 is South's after E
+    report = season_history_import(season=season, data=wrong, actor=director, dry_run=True)
+    assert [(e.line, e.field) for e in report.errors] == [(3, "dealer")]
+    assert "S" in report.errors[0].message
+    bad = "\n".join([dealt[0], rows[1] + ",Q"]) + "\n"
+    report = season_history_import(season=season, data=bad, actor=director, dry_run=True)
+    assert [(e.line, e.field) for e in report.errors] == [(2, "dealer")]
+
+
+def test_a_seasons_deals_export_imports_again_with_its_dealers(club, season, director):
+    """An export's file (its dealer column included) writes the same matches elsewhere: a
+    Chicago whose first dealer is East scores as it did (the dealer's side is vulnerable)."""
+    names = {name: player_create(club=club, name=name) for name in ["Bob", "Carla", "Dan"]}
+    names["Anna"] = Player.objects.get(name="Anna")
+    seats = {"N": "Anna", "E": "Bob", "S": "Carla", "W": "Dan"}
+    match = match_create(
+        club=club,
+        kind="chicago",
+        seats={s: names[n] for s, n in seats.items()},
+        played_on=season.start_date,
+        first_dealer="E",
+    )
+    for contract, declarer, tricks in [("4S", "N", 10), ("3NT", "E", 9), ("4H", "S", 10)]:
+        deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+    deal_record(match=match, passed_out=True)
+    deal_record(match=match, contract="2C", declarer="W", tricks=8)
+    match.refresh_from_db()
+    export = season_deals_export(season=season)
+    data = b"".join(csv_chunks(export.headers, export.rows))
+
+    other = make_club(creator=director, slug="other")  # its season has the same dates
+    report = season_history_import(season=other.seasons.get(), data=data, actor=director)
+    assert report.errors == []
+    copy = written(other).get()
+    assert copy.first_dealer == "E"
+    fields = ("kind", "status", "winner", "total_ns", "total_ew")
+    assert [getattr(copy, f) for f in fields] == [getattr(match, f) for f in fields]
