@@ -53,9 +53,22 @@ CLUB_FIELDS = frozenset(
         "chicago_vulnerability",
         "ladder_min_matches",
         "ladder_rounding",
+        "ladder_ranking",
+        "ladder_points_win",
+        "ladder_points_draw",
+        "ladder_points_loss",
+        "ladder_best_matches",
     }
 )
-LADDER_OPTIONS = ("ladder_min_matches", "ladder_rounding")
+LADDER_OPTIONS = (
+    "ladder_min_matches",
+    "ladder_rounding",
+    "ladder_ranking",
+    "ladder_points_win",
+    "ladder_points_draw",
+    "ladder_points_loss",
+    "ladder_best_matches",
+)
 """Club options that change a ladder computed from the same matches."""
 PLAYER_FIELDS = frozenset({"name", "user"})
 SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
@@ -170,6 +183,11 @@ def _sync_director_access(user: User | None) -> None:
 # --- clubs ---------------------------------------------------------------------------------
 
 
+def _best_matches(value: object) -> object:
+    """``ladder_best_matches`` as stored: empty (None or "") is 0, every match counts."""
+    return 0 if value is None or value == "" else value
+
+
 @transaction.atomic
 def club_create(
     *,
@@ -183,6 +201,11 @@ def club_create(
     chicago_vulnerability: str = "dealer",
     ladder_min_matches: int = 0,
     ladder_rounding: str = "none",
+    ladder_ranking: str = "net",
+    ladder_points_win: int = 3,
+    ladder_points_draw: int = 1,
+    ladder_points_loss: int = 0,
+    ladder_best_matches: int | None = 0,
 ) -> Club:
     """Create a club; the creator becomes its director (their player, linked to the user
     account, is created if they have none) and gets the directors' admin access."""
@@ -198,6 +221,11 @@ def club_create(
         chicago_vulnerability=chicago_vulnerability,
         ladder_min_matches=ladder_min_matches,
         ladder_rounding=ladder_rounding,
+        ladder_ranking=ladder_ranking,
+        ladder_points_win=ladder_points_win,
+        ladder_points_draw=ladder_points_draw,
+        ladder_points_loss=ladder_points_loss,
+        ladder_best_matches=_best_matches(ladder_best_matches),
     )
     _full_clean(club)
     _save(club, field="slug", message=_("A club with this slug already exists."))
@@ -231,6 +259,8 @@ def club_update(*, club: Club, actor: Actor = None, **fields: object) -> Club:
                 value = value.strip().upper()
             elif name == "name":
                 value = clean_name(value, field="name")
+            elif name == "ladder_best_matches":
+                value = _best_matches(value)
             setattr(club, name, value)
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))

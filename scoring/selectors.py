@@ -7,19 +7,27 @@ Reading a ladder never computes it: these return the rows of the season's latest
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, F, Max, OuterRef, QuerySet
 from django.db.models.functions import Lower
 
-from clubs.models import Player, Season
+from clubs.models import Club, Player, Season
 from clubs.validators import folded
 from matches.models import SEAT_FIELDS, Match, MatchStatus, played_by
 from scoring.engine import Side, side_net
 
-from .ladder import ROUNDING_NONE, net_rounder, result_for
+from .ladder import (
+    DEFAULT_OPTIONS,
+    LadderOptions,
+    counted_indices,
+    net_rounder,
+    outcome_code,
+    result_for,
+)
 from .models import RunStatus, Standing, StandingsRun
 
 # The orders a ladder can be read in, by name: each its columns, ascending (a leading "-":
@@ -28,13 +36,37 @@ LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
     "rank": (("position",), "asc"),
     "player": (("name", "position"), "asc"),
     "matches": (("matches", "-position"), "desc"),
+    "counted": (("counted", "-position"), "desc"),
     "wins": (("wins", "-position"), "desc"),
     "draws": (("draws", "-position"), "desc"),
     "losses": (("losses", "-position"), "desc"),
+    "points": (("points", "-position"), "desc"),
     "net": (("net_points", "-position"), "desc"),
     "average": (("average", "-position"), "desc"),
     "rating": (("rating", "-position"), "desc"),
 }
+
+
+# The club's fields that make its ladder's options, in ``LadderOptions`` order.
+LADDER_OPTION_FIELDS = (
+    "ladder_min_matches",
+    "ladder_rounding",
+    "ladder_ranking",
+    "ladder_points_win",
+    "ladder_points_draw",
+    "ladder_points_loss",
+    "ladder_best_matches",
+)
+
+
+def ladder_options(values: Iterable[Any]) -> LadderOptions:
+    """A club's ladder options from the values of its ``LADDER_OPTION_FIELDS``, in order."""
+    return LadderOptions(*values)
+
+
+def club_ladder_options(club: Club) -> LadderOptions:
+    """The club's ladder options."""
+    return ladder_options(getattr(club, field) for field in LADDER_OPTION_FIELDS)
 
 
 def ladder_rows(
@@ -158,15 +190,25 @@ class HistoryEntry:
     net_points: int  # as the ladder counts it: rounded when the club rounds
     result: str  # "win", "draw" or "loss"
     finished_early: bool
+    counted: bool = True  # False: not among the player's best N the ladder counts
+
+
+def ladder_options_of(*, season_id: int) -> LadderOptions:
+    """The ladder options of the season's club (the defaults for an unknown season)."""
+    values = (
+        Season.objects.filter(id=season_id)
+        .values_list(*(f"club__{field}" for field in LADDER_OPTION_FIELDS))
+        .first()
+    )
+    return DEFAULT_OPTIONS if values is None else ladder_options(values)
 
 
 def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntry]:
     """Each counted match the player played in the season, in playing order, with date,
-    partner, opponents and the net points the ladder counted for it."""
-    rounding = (
-        Season.objects.filter(id=season_id).values_list("club__ladder_rounding", flat=True).first()
-    )
-    rounder = net_rounder(rounding or ROUNDING_NONE)
+    partner, opponents and the net points the ladder counted for it, and whether the ladder
+    counts it (when the club counts only each player's best matches)."""
+    options = ladder_options_of(season_id=season_id)
+    rounder = net_rounder(options.rounding)
     matches = (
         Match.objects.filter(season_id=season_id, status=MatchStatus.COMPLETE)
         .filter(played_by(player_id))
@@ -198,4 +240,16 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
                 finished_early=match.finished_early,
             )
         )
+    if options.best and len(history) > options.best:
+        chosen = set(
+            counted_indices(
+                [entry.net_points for entry in history],
+                [outcome_code(entry.result) for entry in history],
+                options=options,
+            )
+        )
+        history = [
+            entry if index in chosen else replace(entry, counted=False)
+            for index, entry in enumerate(history)
+        ]
     return history

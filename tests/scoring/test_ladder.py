@@ -9,6 +9,7 @@ from scoring.ladder import (
     RATING_K,
     RATING_START,
     CountedMatch,
+    LadderOptions,
     chart_line,
     compute_ladder,
     net_rounder,
@@ -188,7 +189,7 @@ def test_players_below_the_minimum_come_after_the_qualified_and_are_marked():
             two_player(2, 4, 100, 0, "NS"),
         ],
         names=NAMES,
-        min_matches=2,
+        options=LadderOptions(min_matches=2),
     )
     assert [(row.name, row.qualified, row.matches, row.net_points, row.rank) for row in ladder] == [
         ("Cid", True, 2, 400, 1),
@@ -225,7 +226,7 @@ def test_rounding_applies_to_each_match_before_summing():
         two_player(1, 2, 500, 640, "EW"),  # -140 -> -100
     ]
     plain = by_player(compute_ladder(matches, names=NAMES))
-    rounded = by_player(compute_ladder(matches, names=NAMES, rounding="nearest_100"))
+    rounded = by_player(compute_ladder(matches, names=NAMES, options=LadderOptions(rounding="nearest_100")))
     assert plain[1].net_points == -40
     assert (rounded[1].net_points, rounded[1].best, rounded[1].worst) == (100, 100, -100)
     assert rounded[2].net_points == -100
@@ -241,8 +242,10 @@ def test_rounding_applies_to_each_match_before_summing():
 def test_unknown_rounding_and_negative_minimum_are_refused():
     with pytest.raises(ValueError, match="rounding"):
         net_rounder("nearest_10")
+    with pytest.raises(ValueError, match="rounding"):
+        LadderOptions(rounding="nearest_10")
     with pytest.raises(ValueError, match="min_matches"):
-        compute_ladder([], names={}, min_matches=-1)
+        LadderOptions(min_matches=-1)
 
 
 def test_no_match_no_ladder_and_plain_tuples_are_accepted():
