@@ -57,6 +57,8 @@ class LadderRanking(models.TextChoices):
 
 LADDER_POINTS_MAX = 99
 """The most league points a match's result may earn (``scoring.ladder.POINTS_MAX``)."""
+LADDER_BEST_MAX = 999
+"""The most matches "best N" may name (more than any player plays in a season)."""
 
 
 def _ladder_points(verbose_name, default: int) -> models.PositiveSmallIntegerField:
@@ -120,6 +122,7 @@ class Club(models.Model):
         default=0,
         db_default=0,
         blank=True,
+        validators=[MaxValueValidator(LADDER_BEST_MAX)],
         help_text=_(
             "Only each player's best this many matches of a season count on the ladder; "
             "0 or empty: every match counts."
@@ -147,6 +150,10 @@ class Club(models.Model):
                 & Q(ladder_points_win__gte=F("ladder_points_draw"))
                 & Q(ladder_points_draw__gte=F("ladder_points_loss")),
                 name="club_points_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(ladder_best_matches__lte=LADDER_BEST_MAX),
+                name="club_best_matches_range",
             ),
             models.CheckConstraint(
                 condition=Q(language__in=[code for code, _name in settings.LANGUAGES]),
