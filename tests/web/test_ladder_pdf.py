@@ -121,3 +121,23 @@ def test_a_private_clubs_ladder_pdf(client, make_club, django_user_model):
     text = pages(client.get(url), "private")[0].extract_text()
     assert "No match of this season has been counted yet." in text
     assert client.get(reverse("scoring:ladder_pdf", args=["private", 999999])).status_code == 404
+
+
+def test_a_league_ladder_prints_points_and_matches_counted(client, season_played, players):
+    from clubs.services import club_update
+
+    season = season_played
+    url = reverse("scoring:ladder_pdf", args=[season.club.slug, season.pk])
+    lines = pages(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))[0].extract_text().splitlines()
+    assert not any("Points" in line or "Counted" in line for line in lines)
+    club_update(club=season.club, ladder_ranking="points", ladder_best_matches=5)
+    standings_recalculate(season_id=season.pk)
+    text = pages(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))[0].extract_text()
+    lines = text.splitlines()
+    # Rank, player, matches, counted, W, D, L, points, net.
+    assert any(line.startswith("1 Anna 1 1 1 0 0 3 +380") for line in lines), lines
+    assert any(line.startswith("3 Ben 1 1 0 0 1 0 \u2212380") for line in lines), lines
+    assert "3 for a win, 1 for a draw, 0 for a loss" in " ".join(lines)
+    assert "best 5 matches count" in " ".join(lines)
+    greek = pages(client.get(url, HTTP_ACCEPT_LANGUAGE="el"))[0].extract_text()
+    assert "Βαθμοί" in greek and "Μέτρησαν" in greek
