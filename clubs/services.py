@@ -183,8 +183,9 @@ def _sync_director_access(user: User | None) -> None:
 # --- clubs ---------------------------------------------------------------------------------
 
 
-def _best_matches(value: object) -> object:
-    """``ladder_best_matches`` as stored: empty (None or "") is 0, every match counts."""
+def _best_matches(value: Any) -> Any:
+    """``ladder_best_matches`` as stored: empty (None or "") is 0, every match counts; any
+    other value is the model's to check."""
     return 0 if value is None or value == "" else value
 
 
