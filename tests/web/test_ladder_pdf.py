@@ -59,9 +59,13 @@ def test_the_greek_ladder(client, season_played):
     assert "Anna" in text
 
 
-def test_a_big_ladder_prints_its_top_and_says_where_the_rest_is(client, club):
+@pytest.mark.parametrize("league", [False, True])
+def test_a_big_ladder_prints_its_top_and_says_where_the_rest_is(client, club, league):
     """300 players stored on the ladder: the first 50 on the one page, with how many there
-    are and the whole ladder's address."""
+    are and the whole ladder's address; also with the league options' two more columns."""
+    if league:
+        club.ladder_ranking, club.ladder_best_matches = "points", 8
+        club.save()
     season = club.seasons.get()
     names = [f"Konstantinos Papadopoulos-Georgiou {n:03}" for n in range(1, 301)]
     created = Player.objects.bulk_create(Player(name=name) for name in names)
@@ -84,9 +88,11 @@ def test_a_big_ladder_prints_its_top_and_says_where_the_rest_is(client, club):
             rank=n,
             qualified=True,
             matches=9,
+            counted=9,
             wins=5,
             draws=0,
             losses=4,
+            points=15,
             net_points=3000 - 10 * n,
             average=(3000 - 10 * n) / 9,
             best=900,
@@ -105,6 +111,8 @@ def test_a_big_ladder_prints_its_top_and_says_where_the_rest_is(client, club):
         rows = [line for line in text.splitlines() if "Papadopoulos-Georgiou" in line]
         assert len(rows) == 50
         first = "1 Konstantinos Papadopoulos-Georgiou 001 9 5 0 4 +2990 +332.2 1599"
+        if league:
+            first = "1 Konstantinos Papadopoulos-Georgiou 001 9 9 5 0 4 15 +2990 +332.2 1599"
         assert rows[0].startswith(first)
         assert "Papadopoulos-Georgiou 051" not in text
 
