@@ -70,6 +70,19 @@ def _ladder_points(verbose_name, default: int) -> models.PositiveSmallIntegerFie
     )
 
 
+LADDER_OPTIONS = (
+    "ladder_min_matches",
+    "ladder_rounding",
+    "ladder_ranking",
+    "ladder_points_win",
+    "ladder_points_draw",
+    "ladder_points_loss",
+    "ladder_best_matches",
+)
+"""The club's fields that change a ladder computed from the same matches: each is the option
+of ``scoring.ladder.LadderOptions`` named after ``ladder_``."""
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)

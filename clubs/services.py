@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Model, Q
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Membership, Player, Role, Season, Session, Table
+from clubs.models import LADDER_OPTIONS, Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import club_ids_directed_by, club_role, is_director, season_covering
 from clubs.signals import club_changed, club_scoring_changed, seasons_changed
 from clubs.validators import as_date, clean_name, clean_notes
@@ -60,16 +60,7 @@ CLUB_FIELDS = frozenset(
         "ladder_best_matches",
     }
 )
-LADDER_OPTIONS = (
-    "ladder_min_matches",
-    "ladder_rounding",
-    "ladder_ranking",
-    "ladder_points_win",
-    "ladder_points_draw",
-    "ladder_points_loss",
-    "ladder_best_matches",
-)
-"""Club options that change a ladder computed from the same matches."""
+
 PLAYER_FIELDS = frozenset({"name", "user"})
 SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
 Actor = User | AnonymousUser | None

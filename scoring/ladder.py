@@ -14,8 +14,8 @@ rows this module returns. The rules are the README's "Season ladders" section:
   ``points_loss`` (3/1/0 unless the club says otherwise), so a player's points are
   wins * W + draws * D + losses * L over the matches that count. They are always computed;
   they order the ladder only with ``ranking="points"``.
-- Best N (``best`` > 0): only a player's ``best`` best matches count toward their net, points,
-  W/D/L, average, best, worst and chart; a player with ``best`` matches or fewer counts them
+- Best N (``best_matches`` > 0): only a player's N best matches count toward their net, points,
+  W/D/L, average, best, worst and chart; a player with N matches or fewer counts them
   all. "Best" is by the ranking key of one match: with ``ranking="net"`` its net, then its
   result (a win before a draw before a loss); with ``ranking="points"`` its league points, then
   its net; on equal keys the earlier match (playing order) counts. So the counted matches
@@ -88,7 +88,7 @@ class LadderOptions:
     points_win: int = 3
     points_draw: int = 1
     points_loss: int = 0
-    best: int = 0
+    best_matches: int = 0
     """0: every match counts; N > 0: each player's best N matches count."""
 
     def __post_init__(self) -> None:
@@ -97,8 +97,8 @@ class LadderOptions:
             raise ValueError(f"ranking must be one of {', '.join(RANKINGS)}, got {self.ranking!r}")
         if self.min_matches < 0:
             raise ValueError(f"min_matches must not be negative, got {self.min_matches!r}")
-        if self.best < 0:
-            raise ValueError(f"best must not be negative, got {self.best!r}")
+        if self.best_matches < 0:
+            raise ValueError(f"best_matches must not be negative, got {self.best_matches!r}")
         points = (self.points_win, self.points_draw, self.points_loss)
         if not all(0 <= value <= POINTS_MAX for value in points):
             raise ValueError(f"points must be 0 to {POINTS_MAX}, got {points!r}")
@@ -210,9 +210,9 @@ class _Tally(NamedTuple):
 
 def counted_indices(nets: list[int], outcomes: list[int], *, options: LadderOptions) -> list[int]:
     """Which of a player's matches count (their indices in playing order), given each match's
-    net and outcome code: all of them, or the ``options.best`` best by the ranking key of one
-    match (``LadderOptions.best``), on equal keys the earlier."""
-    best = options.best
+    net and outcome code: all of them, or the ``options.best_matches`` best by the ranking key
+    of one match (``LadderOptions.best_matches``), on equal keys the earlier."""
+    best = options.best_matches
     if not best or len(nets) <= best:
         return list(range(len(nets)))
     keys: list[tuple[int, int]]
@@ -229,7 +229,7 @@ def best_matches(
     nets: list[int], outcomes: list[int], *, options: LadderOptions
 ) -> tuple[list[int], list[int]]:
     """The nets and outcome codes of the matches that count, in playing order."""
-    if not options.best or len(nets) <= options.best:
+    if not options.best_matches or len(nets) <= options.best_matches:
         return nets, outcomes
     chosen = counted_indices(nets, outcomes, options=options)
     return [nets[index] for index in chosen], [outcomes[index] for index in chosen]
@@ -308,7 +308,7 @@ def compute_ladder(
     for player, player_nets in nets.items():
         player_outcomes = outcomes[player]
         played = len(player_nets)
-        if options.best:
+        if options.best_matches:
             player_nets, player_outcomes = best_matches(
                 player_nets, player_outcomes, options=options
             )

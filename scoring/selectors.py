@@ -6,7 +6,7 @@ Reading a ladder never computes it: these return the rows of the season's latest
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -15,7 +15,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Exists, F, Max, OuterRef, QuerySet
 from django.db.models.functions import Lower
 
-from clubs.models import Club, Player, Season
+from clubs.models import LADDER_OPTIONS, Club, Player, Season
 from clubs.validators import folded
 from matches.models import SEAT_FIELDS, Match, MatchStatus, played_by
 from scoring.engine import Side, side_net
@@ -47,26 +47,15 @@ LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 
-# The club's fields that make its ladder's options, in ``LadderOptions`` order.
-LADDER_OPTION_FIELDS = (
-    "ladder_min_matches",
-    "ladder_rounding",
-    "ladder_ranking",
-    "ladder_points_win",
-    "ladder_points_draw",
-    "ladder_points_loss",
-    "ladder_best_matches",
-)
-
-
-def ladder_options(values: Iterable[Any]) -> LadderOptions:
-    """A club's ladder options from the values of its ``LADDER_OPTION_FIELDS``, in order."""
-    return LadderOptions(*values)
+def ladder_options(values: Mapping[str, Any]) -> LadderOptions:
+    """A club's ladder options from its ``LADDER_OPTIONS`` fields' values by name: each
+    field is the option's name after ``ladder_`` (``ladder_best_matches`` -> ``best_matches``)."""
+    return LadderOptions(**{name.removeprefix("ladder_"): values[name] for name in LADDER_OPTIONS})
 
 
 def club_ladder_options(club: Club) -> LadderOptions:
     """The club's ladder options."""
-    return ladder_options(getattr(club, field) for field in LADDER_OPTION_FIELDS)
+    return ladder_options({name: getattr(club, name) for name in LADDER_OPTIONS})
 
 
 def ladder_rows(
@@ -197,7 +186,7 @@ def ladder_options_of(*, season_id: int) -> LadderOptions:
     """The ladder options of the season's club (the defaults for an unknown season)."""
     values = (
         Season.objects.filter(id=season_id)
-        .values_list(*(f"club__{field}" for field in LADDER_OPTION_FIELDS))
+        .values(**{name: F(f"club__{name}") for name in LADDER_OPTIONS})
         .first()
     )
     return DEFAULT_OPTIONS if values is None else ladder_options(values)
@@ -240,7 +229,7 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
                 finished_early=match.finished_early,
             )
         )
-    if options.best and len(history) > options.best:
+    if options.best_matches and len(history) > options.best_matches:
         chosen = set(
             counted_indices(
                 [entry.net_points for entry in history],

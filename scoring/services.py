@@ -21,15 +21,15 @@ from operator import itemgetter
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from clubs.models import Player, Season
+from clubs.models import LADDER_OPTIONS, Player, Season
 from matches.models import Match, MatchStatus
 
 from .ladder import LadderRow, compute_ladder
 from .models import RunStatus, RunTrigger, Standing, StandingsRun
-from .selectors import LADDER_OPTION_FIELDS, ladder_options, seasons_by_club
+from .selectors import ladder_options, seasons_by_club
 from .signals import ladders_changed
 
 logger = logging.getLogger(__name__)
@@ -152,11 +152,11 @@ def standings_recalculate_seasons(
         with transaction.atomic():
             # Locks in id order, as every recalculation takes them: no deadlock.
             options = {
-                season: ladder_options(values)
-                for season, *values in Season.objects.select_for_update(of=("self",))
+                values["id"]: ladder_options(values)
+                for values in Season.objects.select_for_update(of=("self",))
                 .filter(id__in=ids)
                 .order_by("id")
-                .values_list("id", *(f"club__{field}" for field in LADDER_OPTION_FIELDS))
+                .values("id", **{name: F(f"club__{name}") for name in LADDER_OPTIONS})
             }
             ids = [season for season in ids if season in options]
             if not ids:

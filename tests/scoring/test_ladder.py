@@ -335,7 +335,7 @@ def test_best_3_of_5_by_net_count_the_three_best_nets():
     ladder = compute_ladder(
         [two_player(1, 2, max(net, 0), max(-net, 0), "NS" if net > 0 else "EW") for net in nets],
         names=NAMES,
-        options=LadderOptions(best=3),
+        options=LadderOptions(best_matches=3),
     )
     ann, bob = by_player(ladder)[1], by_player(ladder)[2]
     assert (ann.matches, ann.counted, ann.net_points, ann.best, ann.worst) == (5, 3, 1100, 700, 100)
@@ -353,7 +353,7 @@ def test_best_3_of_5_by_net_count_the_three_best_nets():
 
 
 def test_best_n_by_points_prefers_wins_then_net_then_the_earlier_match():
-    options = LadderOptions(ranking="points", best=2)
+    options = LadderOptions(ranking="points", best_matches=2)
     ladder = compute_ladder(
         [
             two_player(1, 2, 2000, 0, "EW"),  # Ann: a rubber lost with +2000: a loss
@@ -376,7 +376,7 @@ def test_best_n_by_points_prefers_wins_then_net_then_the_earlier_match():
                 two_player(1, 5, 600, 0, "NS"),
             ],
             names=NAMES,
-            options=LadderOptions(best=2),
+            options=LadderOptions(best_matches=2),
         )
     )[1]
     assert (by_net.net_points, by_net.wins, by_net.losses, by_net.points) == (2600, 1, 1, 3)
@@ -393,7 +393,7 @@ def test_qualification_counts_matches_played_and_ties_fall_to_fewer_matches():
             two_player(3, 4, 100, 0, "NS"),  # Cid: played 2, both count: +200, 2 wins
         ],
         names=NAMES,
-        options=LadderOptions(ranking="points", best=2, min_matches=3),
+        options=LadderOptions(ranking="points", best_matches=2, min_matches=3),
     )
     assert [(row.name, row.qualified, row.matches, row.counted, row.rank) for row in ladder] == [
         ("Ann", True, 3, 2, 1),
@@ -411,7 +411,7 @@ def test_qualification_counts_matches_played_and_ties_fall_to_fewer_matches():
             two_player(3, 4, 100, 0, "NS"),
         ],
         names=NAMES,
-        options=LadderOptions(ranking="points", best=2),
+        options=LadderOptions(ranking="points", best_matches=2),
     )
     assert [(row.name, row.rank) for row in ladder][:2] == [("Cid", 1), ("Ann", 2)]
 
@@ -420,7 +420,7 @@ def test_qualification_counts_matches_played_and_ties_fall_to_fewer_matches():
     ("options", "message"),
     [
         ({"ranking": "goals"}, "ranking"),
-        ({"best": -1}, "best"),
+        ({"best_matches": -1}, "best_matches"),
         ({"points_win": 100}, "points"),
         ({"points_loss": -1}, "points"),
         ({"points_win": 1, "points_draw": 2}, "win >= draw >= loss"),

@@ -69,7 +69,7 @@ def options(draw) -> LadderOptions:
         points_win=win,
         points_draw=draw_points,
         points_loss=loss,
-        best=draw(st.sampled_from([0, 1, 2, 3, 5])),
+        best_matches=draw(st.sampled_from([0, 1, 2, 3, 5])),
     )
 
 
@@ -173,10 +173,10 @@ def test_the_default_options_give_the_ladder_as_it_was(matches, min_matches, rou
 
 @given(seasons, options())
 def test_best_n_at_least_every_players_matches_is_every_match_counting(matches, chosen):
-    everything = compute_ladder(matches, names=NAMES, options=replace(chosen, best=0))
+    everything = compute_ladder(matches, names=NAMES, options=replace(chosen, best_matches=0))
     most = max((row.matches for row in everything), default=0)
     for best in (most, most + 1):
-        assert compute_ladder(matches, names=NAMES, options=replace(chosen, best=best)) == (
+        assert compute_ladder(matches, names=NAMES, options=replace(chosen, best_matches=best)) == (
             everything
         )
 
@@ -190,7 +190,7 @@ def test_points_are_the_formula_over_the_counted_matches(matches, chosen):
             + row.losses * chosen.points_loss
         )
         assert row.wins + row.draws + row.losses == row.counted
-        expected = min(row.matches, chosen.best) if chosen.best else row.matches
+        expected = min(row.matches, chosen.best_matches) if chosen.best_matches else row.matches
         assert row.counted == expected
         assert row.worst <= row.average <= row.best
         assert row.nets[-1] == row.net_points  # the chart ends at the counted total
@@ -215,10 +215,10 @@ def test_the_order_never_goes_up_and_equal_keys_share_exactly_one_rank(matches, 
 def test_the_best_n_are_the_best_by_the_ranking_key(matches, chosen):
     """No choice of N matches gives a player a higher ranking total than the counted ones:
     more points (by points), or more net (by net; by points, at the most points)."""
-    chosen = replace(chosen, best=chosen.best or 2)
+    chosen = replace(chosen, best_matches=chosen.best_matches or 2)
     every = {
         row.player_id: row
-        for row in compute_ladder(matches, names=NAMES, options=replace(chosen, best=0))
+        for row in compute_ladder(matches, names=NAMES, options=replace(chosen, best_matches=0))
     }
     rounder = net_rounder(chosen.rounding)
     worth = {"win": chosen.points_win, "draw": chosen.points_draw, "loss": chosen.points_loss}
@@ -239,11 +239,11 @@ def test_the_best_n_are_the_best_by_the_ranking_key(matches, chosen):
         assert row.rating == every[row.player_id].rating  # the rating replays every match
         played = per_player[row.player_id]
         if chosen.ranking == RANKING_POINTS:
-            top = sorted(played, reverse=True)[: chosen.best]
+            top = sorted(played, reverse=True)[: chosen.best_matches]
             assert (row.points, row.net_points) == (
                 sum(p for p, _n in top),
                 sum(n for _p, n in top),
             )
         else:
-            top = sorted((n for _p, n in played), reverse=True)[: chosen.best]
+            top = sorted((n for _p, n in played), reverse=True)[: chosen.best_matches]
             assert row.net_points == sum(top)

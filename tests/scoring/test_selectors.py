@@ -122,3 +122,19 @@ def test_a_history_says_which_matches_the_best_n_count(season, players):
     season.club.ladder_best_matches = 0
     season.club.save()
     assert all(e.counted for e in player_season_history(season_id=season.id, player_id=ann.id))
+
+
+def test_every_ladder_option_of_a_club_is_an_option_of_the_ladder_and_back():
+    from dataclasses import fields
+
+    from clubs.models import LADDER_OPTIONS
+    from scoring.ladder import LadderOptions
+    from scoring.selectors import club_ladder_options
+
+    assert {name.removeprefix("ladder_") for name in LADDER_OPTIONS} == {
+        field.name for field in fields(LadderOptions)
+    }
+    club = make_club(ladder_ranking="points", ladder_points_win=2, ladder_best_matches=7)
+    assert club_ladder_options(club) == LadderOptions(
+        ranking="points", points_win=2, best_matches=7
+    )
