@@ -46,6 +46,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
+from operator import itemgetter
 from typing import NamedTuple
 
 from scoring.engine import Side, shared_ranks, side_net
@@ -195,19 +196,6 @@ DEFAULT_OPTIONS = LadderOptions()
 """A ladder by net points, every match counting, no qualification minimum, no rounding."""
 
 
-class _Tally(NamedTuple):
-    """One player's season as the ladder counts it."""
-
-    player: int
-    played: int
-    nets: list[int]  # the nets of the counted matches, in playing order
-    net: int
-    wins: int
-    draws: int
-    losses: int
-    points: int
-
-
 def counted_indices(nets: list[int], outcomes: list[int], *, options: LadderOptions) -> list[int]:
     """Which of a player's matches count (their indices in playing order), given each match's
     net and outcome code: all of them, or the ``options.best_matches`` best by the ranking key
@@ -304,76 +292,66 @@ def compute_ladder(
     if callable(names):
         names = names(set(nets))
     by_points = options.ranking == RANKING_POINTS
-    tallies: list[_Tally] = []
+    best = options.best_matches
+    win, draw, loss = options.points_win, options.points_draw, options.points_loss
+    # Per player, as plain tuples (the fastest to build and sort): (not qualified, -points when
+    # ranked by them, -net, -average, counted, played, name folded, name, player), then
+    # counted nets, wins, draws, losses, points.
+    tallies = []
     for player, player_nets in nets.items():
         player_outcomes = outcomes[player]
         played = len(player_nets)
-        if options.best_matches:
+        if best and played > best:
             player_nets, player_outcomes = best_matches(
                 player_nets, player_outcomes, options=options
             )
+        counted = len(player_nets)
         wins, draws = player_outcomes.count(_WIN), player_outcomes.count(_DRAW)
-        losses = len(player_outcomes) - wins - draws
-        tallies.append(
-            _Tally(
-                player,
-                played,
-                player_nets,
-                sum(player_nets),
-                wins,
-                draws,
-                losses,
-                options.points(wins, draws, losses),
-            )
-        )
-
-    def order(item: _Tally) -> tuple[bool, int, int, float, int, int, str, str, int]:
-        counted = len(item.nets)
-        name = names[item.player]
+        losses = counted - wins - draws
+        points = wins * win + draws * draw + losses * loss
+        net = sum(player_nets)
+        name = names[player]
         # The qualified first; more points (when ranked by them), more net, better average,
         # fewer matches counted, fewer played; then by name.
-        return (
-            item.played < min_matches,
-            -item.points if by_points else 0,
-            -item.net,
-            -item.net / counted,
+        key = (
+            played < min_matches,
+            -points if by_points else 0,
+            -net,
+            -net / counted,
             counted,
-            item.played,
+            played,
             name.casefold(),
             name,
-            item.player,
+            player,
         )
-
-    tallies.sort(key=order)
+        tallies.append((key, player_nets, wins, draws, losses, points))
+    tallies.sort(key=itemgetter(0))
     # Equal on everything but the name: a shared place.
-    ranks = shared_ranks(
-        [
-            (t.played >= min_matches, t.points if by_points else 0, t.net, len(t.nets), t.played)
-            for t in tallies
-        ]
-    )
+    ranks = shared_ranks([tally[0][:6] for tally in tallies])
     ladder: list[LadderRow] = []
-    for position, (rank, tally) in enumerate(zip(ranks, tallies, strict=True), start=1):
-        counted = len(tally.nets)
+    for position, (rank, (key, counted_nets, wins, draws, losses, points)) in enumerate(
+        zip(ranks, tallies, strict=True), start=1
+    ):
+        not_qualified, _points, minus_net, _average, counted, played, _f, name, player = key
         ladder.append(
             LadderRow(
                 position=position,
                 rank=rank,
-                player_id=tally.player,
-                name=names[tally.player],
-                qualified=tally.played >= min_matches,
-                matches=tally.played,
+                player_id=player,
+                name=name,
+                qualified=not not_qualified,
+                matches=played,
                 counted=counted,
-                wins=tally.wins,
-                draws=tally.draws,
-                losses=tally.losses,
-                points=tally.points,
-                net_points=tally.net,
-                average=round(tally.net / counted, 2),
-                best=max(tally.nets),
-                worst=min(tally.nets),
-                rating=round(ratings[tally.player], 1),
-                nets=chart_line(tally.nets),
+                wins=wins,
+                draws=draws,
+                losses=losses,
+                points=points,
+                net_points=-minus_net,
+                average=round(-minus_net / counted, 2),
+                best=max(counted_nets),
+                worst=min(counted_nets),
+                rating=round(ratings[player], 1),
+                nets=chart_line(counted_nets),
             )
         )
     return ladder
