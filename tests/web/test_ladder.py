@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from clubs.services import membership_set
 from scoring.services import standings_recalculate
@@ -404,6 +405,7 @@ def test_a_league_ladder_shows_points_and_orders_by_them(client, season_played, 
     greek = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="el").content.decode()
     assert "Βαθμοί" in header_cells(greek)
     assert "2 για νίκη" in greek  # noqa: RUF001 (Greek letters)
+    translation.deactivate()  # the page left Greek active in this thread
 
 
 def test_a_best_n_ladder_shows_matches_counted(client, season_played, club, players):
@@ -429,3 +431,4 @@ def test_a_best_n_ladder_shows_matches_counted(client, season_played, club, play
     league(club, ladder_best_matches=3)
     polish = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
     assert "Liczą się tylko 3 najlepsze mecze" in polish
+    translation.deactivate()  # the page left Polish active in this thread

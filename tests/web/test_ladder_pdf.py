@@ -4,7 +4,7 @@ import io
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from pypdf import PdfReader
 
 from clubs.models import Membership, Player
@@ -149,3 +149,4 @@ def test_a_league_ladder_prints_points_and_matches_counted(client, season_played
     assert "best 5 matches count" in " ".join(lines)
     greek = pages(client.get(url, HTTP_ACCEPT_LANGUAGE="el"))[0].extract_text()
     assert "Βαθμοί" in greek and "Μέτρησαν" in greek
+    translation.deactivate()  # the page left Greek active in this thread
