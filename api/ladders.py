@@ -53,9 +53,11 @@ class StandingSerializer(serializers.ModelSerializer):
             "position",
             "player",
             "matches",
+            "counted",
             "wins",
             "draws",
             "losses",
+            "points",
             "net_points",
             "average",
             "best",
@@ -65,10 +67,30 @@ class StandingSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
         extra_kwargs = {
-            "rank": {"help_text": _("Shared by players equal on net points and matches.")},
+            "rank": {
+                "help_text": _(
+                    "Shared by players equal on what orders the ladder (league points when it "
+                    "is ranked by them, net points, matches)."
+                )
+            },
+            "matches": {"help_text": _("Matches played.")},
+            "counted": {
+                "help_text": _(
+                    "Matches that count: all of them, or the player's best ones when the club "
+                    "counts only each player's best N (`ladder_best_matches`). Wins, draws, "
+                    "losses, points, net points, average, best and worst are of these."
+                )
+            },
+            "points": {
+                "help_text": _(
+                    "League points: wins, draws and losses times the club's points for each "
+                    "(`ladder_points_win`, `_draw`, `_loss`). They order the ladder when the "
+                    "club's `ladder_ranking` is `points`."
+                )
+            },
             "position": {"help_text": _("Place in the ladder's order, 1 to the number of rows.")},
             "net_points": {"help_text": _("Own side's total minus the other side's, summed.")},
-            "average": {"help_text": _("Net points per match, to two decimals.")},
+            "average": {"help_text": _("Net points per counted match, to two decimals.")},
             "best": {"help_text": _("The best match's net points.")},
             "worst": {"help_text": _("The worst match's net points.")},
             "rating": {"help_text": _("Elo-style rating at the end of the season's matches.")},
@@ -98,6 +120,12 @@ class HistoryEntrySerializer(serializers.Serializer):
     result = serializers.ChoiceField(choices=["win", "draw", "loss"])
     finished_early = serializers.BooleanField(
         help_text=_("An unfinished rubber scored by the Laws.")
+    )
+    counted = serializers.BooleanField(
+        help_text=_(
+            "Whether the ladder counts this match: false when the club counts only each "
+            "player's best matches and this is not one of them."
+        )
     )
 
 
@@ -194,8 +222,11 @@ class _SeasonReadView(mixins.ListModelMixin, viewsets.GenericViewSet):
 @extend_schema(
     summary=_("A season's ladder"),
     description=_(
-        "The stored ladder, in order: net points, then average, then fewer matches, then name; "
-        "players below the club's qualification minimum after the qualified. Reading never "
+        "The stored ladder, in order: league points when the club ranks by them "
+        "(`ladder_ranking`), then net points, then average, then fewer matches, then name; "
+        "players below the club's qualification minimum after the qualified. When the club "
+        "counts only each player's best matches (`ladder_best_matches`), the figures are "
+        "those of the counted matches. Reading never "
         "computes it: it is recalculated after every change to the season's matches and "
         "in full every night. `computed_at` is when that last finished."
     ),

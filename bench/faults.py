@@ -281,6 +281,7 @@ def stored_ladder(season_id: int) -> list[tuple]:
 def computed_ladder(season_id: int) -> list[tuple]:
     from clubs.models import Season
     from scoring.ladder import compute_ladder
+    from scoring.selectors import club_ladder_options
     from scoring.services import counted_matches
 
     season = Season.objects.select_related("club").get(pk=season_id)
@@ -293,8 +294,7 @@ def computed_ladder(season_id: int) -> list[tuple]:
         for row in compute_ladder(
             rows,
             names=names,
-            min_matches=season.club.ladder_min_matches,
-            rounding=season.club.ladder_rounding,
+            options=club_ladder_options(season.club),
         )
     ]
 

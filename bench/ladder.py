@@ -4,7 +4,7 @@ Run from the repository root, with PostgreSQL answering:
 
     python bench/ladder.py [--database-url postgresql://postgres@127.0.0.1:5432/partscore_bench]
                            [--deals 1000000] [--players 2000] [--seasons 10] [--repeat 3]
-                           [--reuse]
+                           [--reuse] [--ranking points] [--best N] [--points 3/1/0]
 
 It (re)creates that database, migrates it and generates one club's history: ``--seasons``
 seasons of weekly sessions where every player sits at a table (mostly Chicago, some rubbers,
@@ -22,6 +22,11 @@ best of ``--repeat``, side by side:
 - the recalculation of the largest season alone;
 
 and prints them with the peak resident memory of that process (``resource.getrusage``).
+
+``--ranking``, ``--best`` and ``--points`` measure with those league options of the club
+(``ladder_ranking``, ``ladder_best_matches``, ``ladder_points_win/draw/loss``): they are set
+on the generated club for the measurement and put back afterwards, and the ladder is left as
+the club's own options compute it.
 """
 
 import argparse
@@ -284,7 +289,37 @@ def best_of(repeat: int, run) -> tuple[float, object]:
     return best, value
 
 
-def measure(database_url: str, repeat: int) -> dict:
+def league_options(args) -> dict:
+    """The club's league options the command line asks for (none: the club's own)."""
+    options: dict = {}
+    if args.ranking:
+        options["ladder_ranking"] = args.ranking
+    if args.best is not None:
+        options["ladder_best_matches"] = args.best
+    if args.points:
+        win, draw, loss = (int(value) for value in args.points.split("/"))
+        options.update(ladder_points_win=win, ladder_points_draw=draw, ladder_points_loss=loss)
+    return options
+
+
+def measure(database_url: str, repeat: int, options: dict | None = None) -> dict:
+    """The figures, with the club's league ``options`` set for them (put back after)."""
+    from clubs.models import Club
+    from scoring.services import standings_recalculate_all
+
+    if not options:
+        return _measure(repeat)
+    club = Club.objects.get(slug="bench")
+    before = {name: getattr(club, name) for name in options}
+    Club.objects.filter(pk=club.pk).update(**options)  # no signal: the run below recalculates
+    try:
+        return _measure(repeat)
+    finally:
+        Club.objects.filter(pk=club.pk).update(**before)
+        standings_recalculate_all(trigger="command")  # the ladder of the club's own options
+
+
+def _measure(repeat: int) -> dict:
     from django.db import connection, transaction
     from django.db.models import Count
 
@@ -353,6 +388,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=20260101)
     parser.add_argument("--reuse", action="store_true", help="keep a database generated before")
+    parser.add_argument("--ranking", choices=["net", "points"], help="the club's ranking")
+    parser.add_argument("--best", type=int, help="the club's best N matches (0: every match)")
+    parser.add_argument("--points", help="the club's league points, win/draw/loss, e.g. 3/1/0")
     parser.add_argument("--step", choices=["generate", "measure"], help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -367,7 +405,7 @@ def main() -> None:
                 seed=args.seed,
             )
         else:
-            figures = measure(args.database_url, args.repeat)
+            figures = measure(args.database_url, args.repeat, league_options(args))
         print(json.dumps(figures))
         return
 
@@ -382,11 +420,14 @@ def main() -> None:
         )
         return json.loads(child.stdout.strip().splitlines()[-1])
 
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     print(
         f"partscore ladder benchmark: {platform.python_implementation()} "
         f"{platform.python_version()}, {os.cpu_count()} cores, {platform.machine()}, "
-        f"{datetime.now(UTC):%Y-%m-%d}"
+        f"{datetime.now(UTC):%Y-%m-%d}, load average {load}"
     )
+    if league_options(args):
+        print(f"league options: {league_options(args)}")
     if not args.reuse:
         counts = step("generate")
         print(

@@ -201,6 +201,11 @@ CLUB_FORM_FIELDS = (
     "chicago_vulnerability",
     "ladder_min_matches",
     "ladder_rounding",
+    "ladder_ranking",
+    "ladder_points_win",
+    "ladder_points_draw",
+    "ladder_points_loss",
+    "ladder_best_matches",
 )
 
 

@@ -11,7 +11,7 @@ from functools import cache
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -48,6 +48,39 @@ class LadderRounding(models.TextChoices):
         "nearest_100",
         _("Each match's net to the nearest 100 (50 rounds away from 0)"),
     )
+
+
+class LadderRanking(models.TextChoices):
+    NET = "net", _("Net points")
+    POINTS = "points", _("League points (a win, a draw, a loss), then net points")
+
+
+LADDER_POINTS_MAX = 99
+"""The most league points a match's result may earn (``scoring.ladder.POINTS_MAX``)."""
+LADDER_BEST_MAX = 999
+"""The most matches "best N" may name (more than any player plays in a season)."""
+
+
+def _ladder_points(verbose_name, default: int) -> models.PositiveSmallIntegerField:
+    return models.PositiveSmallIntegerField(
+        verbose_name,
+        default=default,
+        db_default=default,
+        validators=[MaxValueValidator(LADDER_POINTS_MAX)],
+    )
+
+
+LADDER_OPTIONS = (
+    "ladder_min_matches",
+    "ladder_rounding",
+    "ladder_ranking",
+    "ladder_points_win",
+    "ladder_points_draw",
+    "ladder_points_loss",
+    "ladder_best_matches",
+)
+"""The club's fields that change a ladder computed from the same matches: each is the option
+of ``scoring.ladder.LadderOptions`` named after ``ladder_``."""
 
 
 class Club(models.Model):
@@ -87,6 +120,27 @@ class Club(models.Model):
         choices=LadderRounding.choices,
         default=LadderRounding.NONE,
     )
+    ladder_ranking = models.CharField(
+        _("ladder ranking"),
+        max_length=16,
+        choices=LadderRanking.choices,
+        default=LadderRanking.NET,
+        db_default=LadderRanking.NET,
+    )
+    ladder_points_win = _ladder_points(_("league points for a win"), 3)
+    ladder_points_draw = _ladder_points(_("league points for a draw"), 1)
+    ladder_points_loss = _ladder_points(_("league points for a loss"), 0)
+    ladder_best_matches = models.PositiveSmallIntegerField(
+        _("best matches counted"),
+        default=0,
+        db_default=0,
+        blank=True,
+        validators=[MaxValueValidator(LADDER_BEST_MAX)],
+        help_text=_(
+            "Only each player's best this many matches of a season count on the ladder; "
+            "0 or empty: every match counts."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -102,6 +156,19 @@ class Club(models.Model):
                 condition=Q(ladder_rounding__in=LadderRounding.values), name="club_rounding_valid"
             ),
             models.CheckConstraint(
+                condition=Q(ladder_ranking__in=LadderRanking.values), name="club_ranking_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(ladder_points_win__lte=LADDER_POINTS_MAX)
+                & Q(ladder_points_win__gte=F("ladder_points_draw"))
+                & Q(ladder_points_draw__gte=F("ladder_points_loss")),
+                name="club_points_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(ladder_best_matches__lte=LADDER_BEST_MAX),
+                name="club_best_matches_range",
+            ),
+            models.CheckConstraint(
                 condition=Q(language__in=[code for code, _name in settings.LANGUAGES]),
                 name="club_language_valid",
             ),
@@ -114,6 +181,20 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """League points go down from a win to a draw to a loss (equal is allowed)."""
+        win, draw, loss = self.ladder_points_win, self.ladder_points_draw, self.ladder_points_loss
+        if not all(isinstance(value, int) for value in (win, draw, loss)):
+            return  # a value that is no number: its field's own error says so
+        if draw > win:
+            raise ValidationError(
+                {"ladder_points_draw": [_("A draw cannot earn more points than a win.")]}
+            )
+        if loss > draw:
+            raise ValidationError(
+                {"ladder_points_loss": [_("A loss cannot earn more points than a draw.")]}
+            )
 
     def today(self) -> datetime.date:
         """Today's date in the club's time zone (UTC if the zone is unknown here)."""

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Model, Q
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Membership, Player, Role, Season, Session, Table
+from clubs.models import LADDER_OPTIONS, Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import club_ids_directed_by, club_role, is_director, season_covering
 from clubs.signals import club_changed, club_scoring_changed, seasons_changed
 from clubs.validators import as_date, clean_name, clean_notes
@@ -53,10 +53,14 @@ CLUB_FIELDS = frozenset(
         "chicago_vulnerability",
         "ladder_min_matches",
         "ladder_rounding",
+        "ladder_ranking",
+        "ladder_points_win",
+        "ladder_points_draw",
+        "ladder_points_loss",
+        "ladder_best_matches",
     }
 )
-LADDER_OPTIONS = ("ladder_min_matches", "ladder_rounding")
-"""Club options that change a ladder computed from the same matches."""
+
 PLAYER_FIELDS = frozenset({"name", "user"})
 SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
 Actor = User | AnonymousUser | None
@@ -170,6 +174,12 @@ def _sync_director_access(user: User | None) -> None:
 # --- clubs ---------------------------------------------------------------------------------
 
 
+def _best_matches(value: Any) -> Any:
+    """``ladder_best_matches`` as stored: empty (None or "") is 0, every match counts; any
+    other value is the model's to check."""
+    return 0 if value is None or value == "" else value
+
+
 @transaction.atomic
 def club_create(
     *,
@@ -183,6 +193,11 @@ def club_create(
     chicago_vulnerability: str = "dealer",
     ladder_min_matches: int = 0,
     ladder_rounding: str = "none",
+    ladder_ranking: str = "net",
+    ladder_points_win: int = 3,
+    ladder_points_draw: int = 1,
+    ladder_points_loss: int = 0,
+    ladder_best_matches: int | None = 0,
 ) -> Club:
     """Create a club; the creator becomes its director (their player, linked to the user
     account, is created if they have none) and gets the directors' admin access."""
@@ -198,6 +213,11 @@ def club_create(
         chicago_vulnerability=chicago_vulnerability,
         ladder_min_matches=ladder_min_matches,
         ladder_rounding=ladder_rounding,
+        ladder_ranking=ladder_ranking,
+        ladder_points_win=ladder_points_win,
+        ladder_points_draw=ladder_points_draw,
+        ladder_points_loss=ladder_points_loss,
+        ladder_best_matches=_best_matches(ladder_best_matches),
     )
     _full_clean(club)
     _save(club, field="slug", message=_("A club with this slug already exists."))
@@ -231,6 +251,8 @@ def club_update(*, club: Club, actor: Actor = None, **fields: object) -> Club:
                 value = value.strip().upper()
             elif name == "name":
                 value = clean_name(value, field="name")
+            elif name == "ladder_best_matches":
+                value = _best_matches(value)
             setattr(club, name, value)
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))

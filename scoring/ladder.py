@@ -10,10 +10,25 @@ rows this module returns. The rules are the README's "Season ladders" section:
 - Wins, draws and losses follow the match's winner: a Chicago and a finished unfinished rubber
   go to the side with more points (equal: a draw); a rubber to the side that won two games,
   even with fewer points.
-- Order: net points, then average net per match, then fewer matches, then name. Players with
-  fewer than ``min_matches`` matches come after all qualified players, in the same order among
-  themselves, and are marked not qualified. Rows equal on all of (qualified, net, average,
-  matches) share a rank (1, 2, 2, 4); ``position`` numbers the rows 1..n in display order.
+- League points: a match won earns ``points_win``, drawn ``points_draw``, lost
+  ``points_loss`` (3/1/0 unless the club says otherwise), so a player's points are
+  wins * W + draws * D + losses * L over the matches that count. They are always computed;
+  they order the ladder only with ``ranking="points"``.
+- Best N (``best_matches`` > 0): only a player's N best matches count toward their net, points,
+  W/D/L, average, best, worst and chart; a player with N matches or fewer counts them
+  all. "Best" is by the ranking key of one match: with ``ranking="net"`` its net, then its
+  result (a win before a draw before a loss); with ``ranking="points"`` its league points, then
+  its net; on equal keys the earlier match (playing order) counts. So the counted matches
+  give the highest total the ranking sorts by. ``matches`` is every match played (what the
+  qualification minimum counts), ``counted`` the matches that count. The rating replays
+  every match, counted or not.
+- Order: with ``ranking="points"`` league points first; then net points, then average net per
+  counted match, then fewer matches counted, then fewer matches played, then name. Players
+  with fewer than ``min_matches`` matches played come after all qualified players, in the same
+  order among themselves, and are marked not qualified. Rows equal on all of (qualified,
+  points when ranked by them, net, counted, played) share a rank (1, 2, 2, 4); ``position``
+  numbers the rows 1..n in display order. With the default options (``LadderOptions()``:
+  ranking by net, every match counting) this is the ladder as it was before league options.
 - Rating (Elo for rotating partnerships), replayed in playing order from ``RATING_START`` for
   every player at the start of the season:
 
@@ -31,6 +46,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
+from operator import itemgetter
 from typing import NamedTuple
 
 from scoring.engine import Side, shared_ranks, side_net
@@ -47,10 +63,52 @@ ROUNDING_NONE = "none"
 ROUNDING_NEAREST_100 = "nearest_100"
 ROUNDINGS = (ROUNDING_NONE, ROUNDING_NEAREST_100)
 
+RANKING_NET = "net"
+RANKING_POINTS = "points"
+RANKINGS = (RANKING_NET, RANKING_POINTS)
+POINTS_MAX = 99
+"""The most league points a club may give for one match's result."""
+
 WIN, DRAW, LOSS = "win", "draw", "loss"
 # Outcome codes in a player's list of results; the stored winner -> (NS code, EW code).
 _WIN, _DRAW, _LOSS = 2, 1, 0
 _OUTCOMES = {"NS": (_WIN, _LOSS), "EW": (_LOSS, _WIN), "tie": (_DRAW, _DRAW)}
+
+
+@dataclass(frozen=True, slots=True)
+class LadderOptions:
+    """A club's ladder options, as the ladder needs them (``clubs.models.Club``'s ``ladder_*``
+    fields). The defaults are a ladder by net points where every match counts."""
+
+    min_matches: int = 0
+    """Matches played a player needs to be ranked with the qualified."""
+    rounding: str = ROUNDING_NONE
+    """``"none"`` or ``"nearest_100"``: each match's net rounded before summing."""
+    ranking: str = RANKING_NET
+    """``"net"``: ordered by net points; ``"points"``: by league points, then net points."""
+    points_win: int = 3
+    points_draw: int = 1
+    points_loss: int = 0
+    best_matches: int = 0
+    """0: every match counts; N > 0: each player's best N matches count."""
+
+    def __post_init__(self) -> None:
+        net_rounder(self.rounding)  # raises for an unknown rounding
+        if self.ranking not in RANKINGS:
+            raise ValueError(f"ranking must be one of {', '.join(RANKINGS)}, got {self.ranking!r}")
+        if self.min_matches < 0:
+            raise ValueError(f"min_matches must not be negative, got {self.min_matches!r}")
+        if self.best_matches < 0:
+            raise ValueError(f"best_matches must not be negative, got {self.best_matches!r}")
+        points = (self.points_win, self.points_draw, self.points_loss)
+        if not all(0 <= value <= POINTS_MAX for value in points):
+            raise ValueError(f"points must be 0 to {POINTS_MAX}, got {points!r}")
+        if not self.points_win >= self.points_draw >= self.points_loss:
+            raise ValueError(f"points must be win >= draw >= loss, got {points!r}")
+
+    def points(self, wins: int, draws: int, losses: int) -> int:
+        """League points for these results: wins * W + draws * D + losses * L."""
+        return wins * self.points_win + draws * self.points_draw + losses * self.points_loss
 
 
 class CountedMatch(NamedTuple):
@@ -81,17 +139,22 @@ class LadderRow:
     name: str
     qualified: bool
     matches: int
+    """Matches played."""
+    counted: int
+    """Matches that count (``matches`` unless only the best N count); W + D + L."""
     wins: int
     draws: int
     losses: int
+    points: int
+    """League points of the counted matches."""
     net_points: int
     average: float
     best: int
     worst: int
     rating: float
     nets: tuple[int, ...] = ()
-    """The ladder's chart of the player: their net points, cumulative, after each match, or
-    after every k-th match up to the last when they played more than ``CHART_POINTS``."""
+    """The ladder's chart of the player: their net points, cumulative, after each counted
+    match, or after every k-th one up to the last when more than ``CHART_POINTS`` count."""
 
 
 CHART_POINTS = 20
@@ -129,12 +192,47 @@ def result_for(winner: str, *, north_south: bool) -> str:
     return WIN if code == _WIN else LOSS if code == _LOSS else DRAW
 
 
+DEFAULT_OPTIONS = LadderOptions()
+"""A ladder by net points, every match counting, no qualification minimum, no rounding."""
+
+
+def counted_indices(nets: list[int], outcomes: list[int], *, options: LadderOptions) -> list[int]:
+    """Which of a player's matches count (their indices in playing order), given each match's
+    net and outcome code: all of them, or the ``options.best_matches`` best by the ranking key
+    of one match (``LadderOptions.best_matches``), on equal keys the earlier."""
+    best = options.best_matches
+    if not best or len(nets) <= best:
+        return list(range(len(nets)))
+    keys: list[tuple[int, int]]
+    if options.ranking == RANKING_POINTS:
+        worth = {_WIN: options.points_win, _DRAW: options.points_draw, _LOSS: options.points_loss}
+        keys = [(worth[code], net) for net, code in zip(nets, outcomes, strict=True)]
+    else:
+        keys = list(zip(nets, outcomes, strict=True))
+    # A stable sort, even reversed: on equal keys the earlier match comes first.
+    return sorted(sorted(range(len(keys)), key=keys.__getitem__, reverse=True)[:best])
+
+
+def best_matches(
+    nets: list[int], outcomes: list[int], *, options: LadderOptions
+) -> tuple[list[int], list[int]]:
+    """The nets and outcome codes of the matches that count, in playing order."""
+    if not options.best_matches or len(nets) <= options.best_matches:
+        return nets, outcomes
+    chosen = counted_indices(nets, outcomes, options=options)
+    return [nets[index] for index in chosen], [outcomes[index] for index in chosen]
+
+
+def outcome_code(result: str) -> int:
+    """The outcome code of a result ("win", "draw" or "loss")."""
+    return _WIN if result == WIN else _LOSS if result == LOSS else _DRAW
+
+
 def compute_ladder(
     matches: Iterable[MatchRow],
     *,
     names: Mapping[int, str] | Callable[[set[int]], Mapping[int, str]],
-    min_matches: int = 0,
-    rounding: str = ROUNDING_NONE,
+    options: LadderOptions = DEFAULT_OPTIONS,
     k: float = RATING_K,
     start: float = RATING_START,
     scale: float = RATING_SCALE,
@@ -145,11 +243,11 @@ def compute_ladder(
     straight from the database); only complete matches belong here. ``names`` maps every
     player id that appears to the name the ladder sorts by, or is a function that returns
     that mapping for the set of player ids (called once, after the matches were read).
+    ``options`` are the club's (qualification, rounding, ranking, league points, best N).
     Players without a counted match are not on the ladder. Returns the rows in ladder order.
     """
-    rounder = net_rounder(rounding)
-    if min_matches < 0:
-        raise ValueError(f"min_matches must not be negative, got {min_matches!r}")
+    rounder = net_rounder(options.rounding)
+    min_matches = options.min_matches
     # The hot loop: per player, a list of match nets and one of outcome codes (their sums,
     # extremes and counts are taken at the end, in C), and a running rating.
     nets: defaultdict[int, list[int]] = defaultdict(list)
@@ -193,43 +291,67 @@ def compute_ladder(
 
     if callable(names):
         names = names(set(nets))
-    tallies = [
-        (player, len(player_nets), sum(player_nets), player_nets)
-        for player, player_nets in nets.items()
-    ]
-
-    def order(item: tuple[int, int, int, list[int]]) -> tuple[bool, int, float, int, str, str, int]:
-        player, played, net, _nets = item
+    by_points = options.ranking == RANKING_POINTS
+    best = options.best_matches
+    win, draw, loss = options.points_win, options.points_draw, options.points_loss
+    # Per player, as plain tuples (the fastest to build and sort): (not qualified, -points when
+    # ranked by them, -net, -average, counted, played, name folded, name, player), then
+    # counted nets, wins, draws, losses, points.
+    tallies = []
+    for player, player_nets in nets.items():
+        player_outcomes = outcomes[player]
+        played = len(player_nets)
+        if best and played > best:
+            player_nets, player_outcomes = best_matches(
+                player_nets, player_outcomes, options=options
+            )
+        counted = len(player_nets)
+        wins, draws = player_outcomes.count(_WIN), player_outcomes.count(_DRAW)
+        losses = counted - wins - draws
+        points = wins * win + draws * draw + losses * loss
+        net = sum(player_nets)
         name = names[player]
-        # The qualified first; more net, better average, fewer matches; then by name.
-        return (played < min_matches, -net, -net / played, played, name.casefold(), name, player)
-
-    tallies.sort(key=order)
-    # Equal net and matches (so equal average too), both qualified or not: a shared place.
-    ranks = shared_ranks([(played >= min_matches, net, played) for _p, played, net, _n in tallies])
+        # The qualified first; more points (when ranked by them), more net, better average,
+        # fewer matches counted, fewer played; then by name.
+        key = (
+            played < min_matches,
+            -points if by_points else 0,
+            -net,
+            -net / counted,
+            counted,
+            played,
+            name.casefold(),
+            name,
+            player,
+        )
+        tallies.append((key, player_nets, wins, draws, losses, points))
+    tallies.sort(key=itemgetter(0))
+    # Equal on everything but the name: a shared place.
+    ranks = shared_ranks([tally[0][:6] for tally in tallies])
     ladder: list[LadderRow] = []
-    for position, (rank, (player, played, net, player_nets)) in enumerate(
+    for position, (rank, (key, counted_nets, wins, draws, losses, points)) in enumerate(
         zip(ranks, tallies, strict=True), start=1
     ):
-        qualified = played >= min_matches
-        player_outcomes = outcomes[player]
+        not_qualified, _points, minus_net, _average, counted, played, _f, name, player = key
         ladder.append(
             LadderRow(
                 position=position,
                 rank=rank,
                 player_id=player,
-                name=names[player],
-                qualified=qualified,
+                name=name,
+                qualified=not not_qualified,
                 matches=played,
-                wins=player_outcomes.count(_WIN),
-                draws=player_outcomes.count(_DRAW),
-                losses=player_outcomes.count(_LOSS),
-                net_points=net,
-                average=round(net / played, 2),
-                best=max(player_nets),
-                worst=min(player_nets),
+                counted=counted,
+                wins=wins,
+                draws=draws,
+                losses=losses,
+                points=points,
+                net_points=-minus_net,
+                average=round(-minus_net / counted, 2),
+                best=max(counted_nets),
+                worst=min(counted_nets),
                 rating=round(ratings[player], 1),
-                nets=chart_line(player_nets),
+                nets=chart_line(counted_nets),
             )
         )
     return ladder

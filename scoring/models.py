@@ -97,15 +97,26 @@ class Standing(models.Model):
         _("position"), help_text=_("Place in the ladder's order, 1 to the number of rows.")
     )
     rank = models.PositiveIntegerField(
-        _("rank"), help_text=_("Shared by players equal on net points and matches.")
+        _("rank"),
+        help_text=_(
+            "Shared by players equal on what orders the ladder (league points when it is "
+            "ranked by them, net points, matches)."
+        ),
     )
     qualified = models.BooleanField(
         _("qualified"), help_text=_("Played at least the club's qualification minimum.")
     )
-    matches = models.PositiveIntegerField(_("matches"))
+    matches = models.PositiveIntegerField(_("matches"), help_text=_("Matches played."))
+    counted = models.PositiveIntegerField(
+        _("matches counted"),
+        help_text=_(
+            "The matches that count: all, or the player's best when the club counts only the best."
+        ),
+    )
     wins = models.PositiveIntegerField(_("wins"))
     draws = models.PositiveIntegerField(_("draws"))
     losses = models.PositiveIntegerField(_("losses"))
+    points = models.PositiveIntegerField(_("league points"))
     net_points = models.IntegerField(_("net points"))
     average = models.FloatField(_("average net per match"))
     best = models.IntegerField(_("best match"))
@@ -127,11 +138,12 @@ class Standing(models.Model):
                 name="standing_rank_valid",
             ),
             models.CheckConstraint(
-                condition=Q(matches=models.F("wins") + models.F("draws") + models.F("losses")),
+                condition=Q(counted=models.F("wins") + models.F("draws") + models.F("losses")),
                 name="standing_results_add_up",
             ),
             models.CheckConstraint(
-                condition=Q(matches__gte=1, best__gte=models.F("worst")),
+                condition=Q(counted__gte=1, counted__lte=models.F("matches"))
+                & Q(best__gte=models.F("worst")),
                 name="standing_matches_played",
             ),
         ]

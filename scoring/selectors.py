@@ -7,27 +7,36 @@ Reading a ladder never computes it: these return the rows of the season's latest
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from itertools import accumulate
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import Lower
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from clubs.exports import Cell, Export
 from clubs.generations import Scope, generations
-from clubs.models import Club, Player, Season
+from clubs.models import LADDER_OPTIONS, Club, Player, Season
 from clubs.validators import folded
 from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus, played_by
 from matches.presenters import kind_name, outcome
 from scoring.engine import Side, side_net
 
 from . import statistics
-from .ladder import ROUNDING_NONE, net_rounder, result_for
+from .ladder import (
+    DEFAULT_OPTIONS,
+    LadderOptions,
+    counted_indices,
+    net_rounder,
+    outcome_code,
+    result_for,
+)
 from .models import RunStatus, Standing, StandingsRun
 
 logger = logging.getLogger(__name__)
@@ -38,13 +47,26 @@ LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
     "rank": (("position",), "asc"),
     "player": (("name", "position"), "asc"),
     "matches": (("matches", "-position"), "desc"),
+    "counted": (("counted", "-position"), "desc"),
     "wins": (("wins", "-position"), "desc"),
     "draws": (("draws", "-position"), "desc"),
     "losses": (("losses", "-position"), "desc"),
+    "points": (("points", "-position"), "desc"),
     "net": (("net_points", "-position"), "desc"),
     "average": (("average", "-position"), "desc"),
     "rating": (("rating", "-position"), "desc"),
 }
+
+
+def ladder_options(values: Mapping[str, Any]) -> LadderOptions:
+    """A club's ladder options from its ``LADDER_OPTIONS`` fields' values by name: each
+    field is the option's name after ``ladder_`` (``ladder_best_matches`` -> ``best_matches``)."""
+    return LadderOptions(**{name.removeprefix("ladder_"): values[name] for name in LADDER_OPTIONS})
+
+
+def club_ladder_options(club: Club) -> LadderOptions:
+    """The club's ladder options."""
+    return ladder_options({name: getattr(club, name) for name in LADDER_OPTIONS})
 
 
 def ladder_rows(
@@ -168,15 +190,31 @@ class HistoryEntry:
     net_points: int  # as the ladder counts it: rounded when the club rounds
     result: str  # "win", "draw" or "loss"
     finished_early: bool
+    counted: bool = True  # False: not among the player's best N the ladder counts
+
+
+def running_totals(history: Iterable[HistoryEntry]) -> list[int]:
+    """The ladder's net after each match of a player's season history: the counted matches'
+    nets added up (with best N, the others add nothing)."""
+    return list(accumulate(entry.net_points if entry.counted else 0 for entry in history))
+
+
+def ladder_options_of(*, season_id: int) -> LadderOptions:
+    """The ladder options of the season's club (the defaults for an unknown season)."""
+    values = (
+        Season.objects.filter(id=season_id)
+        .values(**{name: F(f"club__{name}") for name in LADDER_OPTIONS})
+        .first()
+    )
+    return DEFAULT_OPTIONS if values is None else ladder_options(values)
 
 
 def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntry]:
     """Each counted match the player played in the season, in playing order, with date,
-    partner, opponents and the net points the ladder counted for it."""
-    rounding = (
-        Season.objects.filter(id=season_id).values_list("club__ladder_rounding", flat=True).first()
-    )
-    rounder = net_rounder(rounding or ROUNDING_NONE)
+    partner, opponents and the net points the ladder counted for it, and whether the ladder
+    counts it (when the club counts only each player's best matches)."""
+    options = ladder_options_of(season_id=season_id)
+    rounder = net_rounder(options.rounding)
     matches = (
         Match.objects.filter(season_id=season_id, status=MatchStatus.COMPLETE)
         .filter(played_by(player_id))
@@ -208,6 +246,18 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
                 finished_early=match.finished_early,
             )
         )
+    if options.best_matches and len(history) > options.best_matches:
+        chosen = set(
+            counted_indices(
+                [entry.net_points for entry in history],
+                [outcome_code(entry.result) for entry in history],
+                options=options,
+            )
+        )
+        history = [
+            entry if index in chosen else replace(entry, counted=False)
+            for index, entry in enumerate(history)
+        ]
     return history
 
 
@@ -347,9 +397,11 @@ _LADDER_HEADERS = (
     gettext_lazy("Player"),
     gettext_lazy("Qualified"),
     gettext_lazy("Matches"),
+    pgettext_lazy("matches counted", "Counted"),
     gettext_lazy("Wins"),
     gettext_lazy("Draws"),
     gettext_lazy("Losses"),
+    pgettext_lazy("league points", "Points"),
     gettext_lazy("Net points"),
     gettext_lazy("Average"),
     gettext_lazy("Best"),
@@ -362,9 +414,11 @@ _LADDER_COLUMNS = (
     "player__name",
     "qualified",
     "matches",
+    "counted",
     "wins",
     "draws",
     "losses",
+    "points",
     "net_points",
     "average",
     "best",
@@ -375,12 +429,13 @@ _LADDER_COLUMNS = (
 
 def ladder_export(*, season: Season, rows: QuerySet[Standing] | None = None) -> Export:
     """The season's stored ladder in ladder order, every line (``ladder_rows``, or ``rows``
-    of it that a list's filters kept): position, rank, player, qualified, matches, wins,
-    draws, losses, net points, average (two decimals), best, worst, rating (one decimal)."""
+    of it that a list's filters kept): position, rank, player, qualified, matches played and
+    counted, wins, draws, losses, league points, net points, average (two decimals), best,
+    worst, rating (one decimal)."""
     if rows is None:
         rows = ladder_rows(season_id=season.pk)
     lines = (
-        (*row[:9], round(row[9], 2), row[10], row[11], round(row[12], 1))
+        (*row[:11], round(row[11], 2), row[12], row[13], round(row[14], 1))
         for row in rows.values_list(*_LADDER_COLUMNS).iterator(chunk_size=2000)
     )
     return Export(f"{season.club.slug} ladder {season.name}", _LADDER_HEADERS, lines)
@@ -398,18 +453,18 @@ _HISTORY_HEADERS = (
     gettext_lazy("Net points"),
     gettext_lazy("Running total"),
     gettext_lazy("Result"),
+    pgettext_lazy("a match on the ladder", "Counts"),
 )
 
 
 def player_history_export(*, season: Season, player: Player) -> Export:
     """The player's counted matches of the season as the player page lists them
     (``player_season_history``): date, match, kind, side, partner, opponents, points for and
-    against, net points as the ladder counts them, the running total, and the result."""
+    against, net points as the ladder counts them, the ladder's running total, the result, and
+    whether the match counts (not when the club counts a player's best N and it is not one)."""
     history = player_season_history(season_id=season.pk, player_id=player.pk)
     rows: list[list[Cell]] = []
-    running = 0
-    for entry in history:
-        running += entry.net_points
+    for entry, running in zip(history, running_totals(history), strict=True):
         rows.append(
             [
                 entry.played_on,
@@ -423,6 +478,7 @@ def player_history_export(*, season: Season, player: Player) -> Export:
                 entry.net_points,
                 running,
                 outcome(entry.result),
+                entry.counted,
             ]
         )
     name = f"{season.club.slug} {player.name} {season.name}"

@@ -21,14 +21,15 @@ from operator import itemgetter
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from clubs.models import Player, Season
+from clubs.models import LADDER_OPTIONS, Player, Season
 from matches.models import Match, MatchStatus
 
 from .ladder import LadderRow, compute_ladder
 from .models import RunStatus, RunTrigger, Standing, StandingsRun
+from .selectors import ladder_options, seasons_by_club
 from .signals import ladders_changed
 
 logger = logging.getLogger(__name__)
@@ -57,9 +58,11 @@ STANDING_FIELDS = (
     "rank",
     "qualified",
     "matches",
+    "counted",
     "wins",
     "draws",
     "losses",
+    "points",
     "net_points",
     "average",
     "best",
@@ -149,11 +152,11 @@ def standings_recalculate_seasons(
         with transaction.atomic():
             # Locks in id order, as every recalculation takes them: no deadlock.
             options = {
-                season: (min_matches, rounding)
-                for season, min_matches, rounding in Season.objects.select_for_update(of=("self",))
+                values["id"]: ladder_options(values)
+                for values in Season.objects.select_for_update(of=("self",))
                 .filter(id__in=ids)
                 .order_by("id")
-                .values_list("id", "club__ladder_min_matches", "club__ladder_rounding")
+                .values("id", **{name: F(f"club__{name}") for name in LADDER_OPTIONS})
             }
             ids = [season for season in ids if season in options]
             if not ids:
@@ -165,12 +168,8 @@ def standings_recalculate_seasons(
             stream = counted_matches(ids).iterator(chunk_size=_STREAM_CHUNK)
             for season, group in groupby(stream, key=itemgetter(0)):
                 rows = list(map(_WITHOUT_SEASON, group))
-                min_matches, rounding = options[season]
                 ladder = compute_ladder(
-                    rows,
-                    names=partial(_with_player_names, names),
-                    min_matches=min_matches,
-                    rounding=rounding,
+                    rows, names=partial(_with_player_names, names), options=options[season]
                 )
                 ladders[season] = (len(rows), ladder)
 
@@ -197,9 +196,11 @@ def standings_recalculate_seasons(
                         row.rank,
                         row.qualified,
                         row.matches,
+                        row.counted,
                         row.wins,
                         row.draws,
                         row.losses,
+                        row.points,
                         row.net_points,
                         row.average,
                         row.best,
@@ -261,8 +262,6 @@ def standings_recalculate_all(
 ) -> list[StandingsRun]:
     """Recalculate the given seasons (default: every season with activity) in this process:
     one transaction per club, for ``manage.py recalculate_standings`` and the benchmark."""
-    from .selectors import seasons_by_club
-
     runs = []
     for club_season_ids in seasons_by_club(season_ids).values():
         runs += standings_recalculate_seasons(season_ids=club_season_ids, trigger=trigger)

@@ -24,7 +24,7 @@ from matches.models import Match, MatchStatus, played_by
 from matches.pdf import draw_pdf, paper_of, pdf_response
 from matches.presenters import signed
 from scoring import selectors
-from scoring.ladder import ROUNDING_NONE
+from scoring.ladder import RANKING_POINTS, ROUNDING_NONE
 from scoring.models import Standing
 
 # Rows of the leaderboard on a page.
@@ -139,6 +139,19 @@ def ladder(request, slug: str, season_id: int | None = None):
     )
 
 
+def league_context(club: Club) -> dict:
+    """What the ladder's pages say of the club's league options: ranked by league points (and
+    the points of a win, a draw and a loss), and how many of each player's best matches count
+    (0: every match)."""
+    return {
+        "by_points": club.ladder_ranking == RANKING_POINTS,
+        "points_win": club.ladder_points_win,
+        "points_draw": club.ladder_points_draw,
+        "points_loss": club.ladder_points_loss,
+        "best_matches": club.ladder_best_matches,
+    }
+
+
 def _ladder_context(request, club: Club, season: Season) -> dict:
     sort = request.GET.get("sort", "rank")
     if sort not in selectors.LADDER_SORTS:
@@ -187,6 +200,7 @@ def _ladder_context(request, club: Club, season: Season) -> dict:
         "min_matches": club.ladder_min_matches,
         "rounded": club.ladder_rounding != ROUNDING_NONE,
         "pdf_url": reverse("scoring:ladder_pdf", args=[club.slug, season.pk]),
+        **league_context(club),
     }
 
 
@@ -214,6 +228,7 @@ def ladder_pdf(request, slug: str, season_id: int | None = None):
         "run": selectors.latest_run(season_id=season.pk),
         "min_matches": club.ladder_min_matches,
         "paper": paper,
+        **league_context(club),
     }
     html = render_to_string("scoring/ladder_pdf.html", context, request=request)
     return pdf_response(draw_pdf(request, html, paper), f"{club.slug} ladder {season.name}")
@@ -248,10 +263,7 @@ def player_page(request, slug: str, player_id: int):
     player = membership.player
     standing = Standing.objects.filter(season=season, player=player).first()
     history = selectors.player_season_history(season_id=season.pk, player_id=player.pk)
-    running, cumulative = 0, []
-    for entry in history:
-        running += entry.net_points
-        cumulative.append(running)
+    cumulative = selectors.running_totals(history)
     big = chart(
         cumulative,
         low=min(cumulative, default=0),
@@ -299,6 +311,7 @@ def player_page(request, slug: str, player_id: int):
             "partners": _split(statistics.partners),
             "opponents": _split(statistics.opponents),
             "season_query": f"?season={season.pk}",
+            **league_context(club),
         },
     )
 

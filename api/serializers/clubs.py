@@ -17,6 +17,14 @@ class ClubSerializer(serializers.ModelSerializer):
             "chicago_vulnerability",
             "ladder_min_matches",
             "ladder_rounding",
+            "ladder_ranking",
+            "ladder_points_win",
+            "ladder_points_draw",
+            "ladder_points_loss",
+            "ladder_best_matches",
             "created_at",
         ]
         read_only_fields = ["id", "created_at"]
+        extra_kwargs = {
+            "ladder_best_matches": {"allow_null": True},
+        }

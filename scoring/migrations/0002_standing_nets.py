@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 def fill_nets(apps, schema_editor):
     """The stored ladders' chart lines, from the same counted matches the ladder read."""
-    from scoring.ladder import compute_ladder
+    from scoring.ladder import LadderOptions, compute_ladder
 
     Standing = apps.get_model("scoring", "Standing")
     Match = apps.get_model("matches", "Match")
@@ -17,7 +17,11 @@ def fill_nets(apps, schema_editor):
                 "north_id", "east_id", "south_id", "west_id", "total_ns", "total_ew", "winner"
             )
         )
-        rows = compute_ladder(matches, names=lambda ids: dict.fromkeys(ids, ""), rounding=rounding)
+        rows = compute_ladder(
+            matches,
+            names=lambda ids: dict.fromkeys(ids, ""),
+            options=LadderOptions(rounding=rounding),
+        )
         for row in rows:
             Standing.objects.filter(season_id=season_id, player_id=row.player_id).update(
                 nets=" ".join(map(str, row.nets))

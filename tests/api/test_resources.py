@@ -14,6 +14,13 @@ def world(world_once):
     return world_once
 
 
+LEAGUE_KEYS = {
+    "ladder_ranking",
+    "ladder_points_win",
+    "ladder_points_draw",
+    "ladder_points_loss",
+    "ladder_best_matches",
+}
 CLUB_KEYS = {
     "id",
     "name",
@@ -25,6 +32,11 @@ CLUB_KEYS = {
     "chicago_vulnerability",
     "ladder_min_matches",
     "ladder_rounding",
+    "ladder_ranking",
+    "ladder_points_win",
+    "ladder_points_draw",
+    "ladder_points_loss",
+    "ladder_best_matches",
     "created_at",
 }
 
@@ -92,6 +104,53 @@ def test_a_director_changes_the_clubs_options(world, director_a):
     assert Club.objects.get(pk=world.a.club.pk).public is True
     assert director_a.put(url, {"name": "x"}).status_code == 405
     assert director_a.delete(url).status_code == 405
+
+
+def test_a_director_sets_the_league_options(world, director_a):
+    url = f"/api/v1/clubs/{world.a.club.pk}/"
+    assert {
+        key: value for key, value in director_a.get(url).json().items() if key in LEAGUE_KEYS
+    } == {
+        "ladder_ranking": "net",
+        "ladder_points_win": 3,
+        "ladder_points_draw": 1,
+        "ladder_points_loss": 0,
+        "ladder_best_matches": 0,
+    }
+    body = {"ladder_ranking": "points", "ladder_points_win": 2, "ladder_best_matches": 12}
+    response = director_a.patch(url, body, format="json")
+    assert response.status_code == 200
+    assert {key: response.json()[key] for key in body} == body
+    response = director_a.patch(url, {"ladder_best_matches": None}, format="json")
+    assert (response.status_code, response.json()["ladder_best_matches"]) == (200, 0)
+    club = Club.objects.get(pk=world.a.club.pk)
+    assert (club.ladder_ranking, club.ladder_points_win, club.ladder_best_matches) == (
+        "points",
+        2,
+        0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "fields"),
+    [
+        ({"ladder_ranking": "goals"}, {"ladder_ranking"}),
+        ({"ladder_points_win": 100}, {"ladder_points_win"}),
+        ({"ladder_points_loss": -1}, {"ladder_points_loss"}),
+        ({"ladder_points_win": "three"}, {"ladder_points_win"}),
+        ({"ladder_points_win": 1, "ladder_points_draw": 2}, {"ladder_points_draw"}),
+        ({"ladder_points_loss": 2}, {"ladder_points_loss"}),
+        ({"ladder_best_matches": -1}, {"ladder_best_matches"}),
+        ({"ladder_best_matches": 10**6}, {"ladder_best_matches"}),
+    ],
+)
+def test_bad_league_options_are_a_400_naming_the_field(world, director_a, body, fields):
+    url = f"/api/v1/clubs/{world.a.club.pk}/"
+    response = director_a.patch(url, {**body, "public": True}, format="json")
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == fields
+    club = Club.objects.get(pk=world.a.club.pk)
+    assert (club.public, club.ladder_points_win, club.ladder_points_draw) == (False, 3, 1)
 
 
 def test_clubs_filter_and_order(world):

@@ -166,6 +166,11 @@ def test_adding_goes_through_the_services(as_alpha, alpha, alpha_director):
             "chicago_vulnerability": "dealer",
             "ladder_min_matches": 0,
             "ladder_rounding": "none",
+            "ladder_ranking": "net",
+            "ladder_points_win": 3,
+            "ladder_points_draw": 1,
+            "ladder_points_loss": 0,
+            "ladder_best_matches": "",
         },
     )
     assert response.status_code == 302

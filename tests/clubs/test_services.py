@@ -61,6 +61,16 @@ def test_club_create_makes_the_creator_a_director_with_admin_access():
         ({"chicago_vulnerability": "both"}, "chicago_vulnerability"),
         ({"ladder_rounding": "up"}, "ladder_rounding"),
         ({"ladder_min_matches": -1}, "ladder_min_matches"),
+        ({"ladder_ranking": "goals"}, "ladder_ranking"),
+        ({"ladder_points_win": 100}, "ladder_points_win"),
+        ({"ladder_points_loss": -1}, "ladder_points_loss"),
+        ({"ladder_points_win": 1, "ladder_points_draw": 2}, "ladder_points_draw"),
+        (
+            {"ladder_points_draw": 0, "ladder_points_loss": 1},
+            "ladder_points_loss",
+        ),
+        ({"ladder_best_matches": -3}, "ladder_best_matches"),
+        ({"ladder_best_matches": "many"}, "ladder_best_matches"),
         ({"name": "  "}, "name"),
     ],
 )
@@ -85,6 +95,54 @@ def test_club_update_changes_the_options_and_refuses_unknown_fields():
     assert club.timezone == "UTC"
     with pytest.raises(TypeError):
         club_update(club=club, created_at=None)
+
+
+def test_a_clubs_league_options_default_to_net_3_1_0_and_every_match():
+    club = club_create(creator=make_user(), name="League", slug="league", country="NL")
+    assert (
+        club.ladder_ranking,
+        club.ladder_points_win,
+        club.ladder_points_draw,
+        club.ladder_points_loss,
+        club.ladder_best_matches,
+    ) == ("net", 3, 1, 0, 0)
+    club_update(
+        club=club,
+        ladder_ranking="points",
+        ladder_points_win=2,
+        ladder_points_draw=1,
+        ladder_points_loss=1,
+        ladder_best_matches=10,
+    )
+    club.refresh_from_db()
+    assert (club.ladder_ranking, club.ladder_points_loss, club.ladder_best_matches) == (
+        "points",
+        1,
+        10,
+    )
+    club_update(club=club, ladder_best_matches=None)  # empty: every match counts
+    club.refresh_from_db()
+    assert club.ladder_best_matches == 0
+
+
+def test_league_points_out_of_order_are_refused_beside_the_field_and_nothing_changes():
+    club = make_club()
+    with pytest.raises(ValidationError) as error:
+        club_update(club=club, ladder_points_win=1, ladder_points_draw=2, ladder_ranking="points")
+    assert error.value.message_dict == {
+        "ladder_points_draw": ["A draw cannot earn more points than a win."]
+    }
+    assert (club.ladder_points_win, club.ladder_ranking) == (3, "net")  # put back
+    club.refresh_from_db()
+    assert (club.ladder_points_win, club.ladder_points_draw, club.ladder_ranking) == (3, 1, "net")
+    with pytest.raises(ValidationError) as error:
+        club_update(club=club, ladder_points_loss=2)
+    assert error.value.message_dict == {
+        "ladder_points_loss": ["A loss cannot earn more points than a draw."]
+    }
+    club_update(club=club, ladder_points_win=1, ladder_points_draw=1, ladder_points_loss=1)
+    club.refresh_from_db()
+    assert (club.ladder_points_win, club.ladder_points_draw, club.ladder_points_loss) == (1, 1, 1)
 
 
 # --- players and memberships -----------------------------------------------------------------

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from clubs.models import Membership
+from clubs.services import club_update
 from scoring.services import standings_recalculate
 from tests.scoring.factories import make_club, make_players, make_season, stored_match
 
@@ -79,9 +80,11 @@ def test_anyone_reads_a_public_clubs_ladder(public_season):
         "position": 1,
         "player": {"id": ann.id, "name": "Ann"},
         "matches": 2,
+        "counted": 2,
         "wins": 2,
         "draws": 0,
         "losses": 0,
+        "points": 6,
         "net_points": 680,
         "average": 340.0,
         "best": 380,
@@ -178,6 +181,29 @@ def test_a_players_season_history(public_season):
     assert [p["name"] for p in third["opponents"]] == ["Eve"]
     assert (third["side"], third["net_points"], third["result"]) == ("EW", 50, "win")
     assert third["finished_early"] is False
+    assert {entry["counted"] for entry in body["results"]} == {True}
+
+
+def test_a_league_ladder_shows_points_and_matches_counted(public_season):
+    club = public_season.club
+    club_update(club=club, ladder_ranking="points", ladder_best_matches=1, ladder_min_matches=0)
+    standings_recalculate(season_id=public_season.id)
+
+    body = APIClient().get(ladder_url(public_season.id)).json()
+    # Best 1: Ann's +380 win; Cid's and Bob's win (one each); Eve's and Dot's one loss.
+    assert [
+        (row["player"]["name"], row["rank"], row["matches"], row["counted"], row["points"],
+         row["wins"], row["net_points"])
+        for row in body["results"]
+    ] == [
+        ("Ann", 1, 2, 1, 3, 1, 380),
+        ("Cid", 1, 2, 1, 3, 1, 380),
+        ("Bob", 3, 2, 1, 3, 1, 300),
+        ("Eve", 4, 1, 1, 0, 0, -300),
+        ("Dot", 5, 1, 1, 0, 0, -380),
+    ]  # fmt: skip
+    history = APIClient().get(history_url(public_season.id, club.players.get(name="Cid").id))
+    assert [entry["counted"] for entry in history.json()["results"]] == [True, False]
 
 
 def test_history_of_someone_outside_the_club_is_a_404(public_season, private_season):

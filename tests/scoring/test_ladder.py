@@ -9,6 +9,7 @@ from scoring.ladder import (
     RATING_K,
     RATING_START,
     CountedMatch,
+    LadderOptions,
     chart_line,
     compute_ladder,
     net_rounder,
@@ -188,7 +189,7 @@ def test_players_below_the_minimum_come_after_the_qualified_and_are_marked():
             two_player(2, 4, 100, 0, "NS"),
         ],
         names=NAMES,
-        min_matches=2,
+        options=LadderOptions(min_matches=2),
     )
     assert [(row.name, row.qualified, row.matches, row.net_points, row.rank) for row in ladder] == [
         ("Cid", True, 2, 400, 1),
@@ -225,7 +226,9 @@ def test_rounding_applies_to_each_match_before_summing():
         two_player(1, 2, 500, 640, "EW"),  # -140 -> -100
     ]
     plain = by_player(compute_ladder(matches, names=NAMES))
-    rounded = by_player(compute_ladder(matches, names=NAMES, rounding="nearest_100"))
+    rounded = by_player(
+        compute_ladder(matches, names=NAMES, options=LadderOptions(rounding="nearest_100"))
+    )
     assert plain[1].net_points == -40
     assert (rounded[1].net_points, rounded[1].best, rounded[1].worst) == (100, 100, -100)
     assert rounded[2].net_points == -100
@@ -241,8 +244,10 @@ def test_rounding_applies_to_each_match_before_summing():
 def test_unknown_rounding_and_negative_minimum_are_refused():
     with pytest.raises(ValueError, match="rounding"):
         net_rounder("nearest_10")
+    with pytest.raises(ValueError, match="rounding"):
+        LadderOptions(rounding="nearest_10")
     with pytest.raises(ValueError, match="min_matches"):
-        compute_ladder([], names={}, min_matches=-1)
+        LadderOptions(min_matches=-1)
 
 
 def test_no_match_no_ladder_and_plain_tuples_are_accepted():
@@ -267,3 +272,170 @@ def test_a_long_seasons_chart_line_keeps_at_most_chart_points_ending_with_the_to
     taken = [running.index(value) for value in line]  # the running sums are all different
     assert taken[-1] == 99 and len({b - a for a, b in pairwise(taken)}) == 1  # even
     assert len(chart_line([1] * CHART_POINTS)) == CHART_POINTS  # all kept up to the limit
+
+
+# --- league options ---------------------------------------------------------------------------
+
+POINTS = LadderOptions(ranking="points")
+
+
+def test_league_points_3_1_0_order_the_ladder_before_net_points():
+    ladder = compute_ladder(
+        [
+            two_player(1, 2, 100, 0, "NS"),  # Ann wins by 100
+            two_player(1, 3, 100, 0, "NS"),  # Ann wins by 100
+            two_player(4, 5, 2000, 0, "NS"),  # Dot wins once by 2000
+            two_player(4, 6, 0, 100, "EW"),  # and loses once
+        ],
+        names=NAMES,
+        options=POINTS,
+    )
+    assert [(row.name, row.points, row.net_points, row.rank) for row in ladder] == [
+        ("Ann", 6, 200, 1),  # two wins: 6 points, fewer net than Dot
+        ("Dot", 3, 1900, 2),
+        ("Fay", 3, 100, 3),
+        ("Bob", 0, -100, 4),
+        ("Cid", 0, -100, 4),  # equal on points, net and matches: a shared rank
+        ("Eve", 0, -2000, 6),
+    ]
+    # The same season by net points: Dot first; points are stored either way.
+    by_net = compute_ladder(
+        [
+            two_player(1, 2, 100, 0, "NS"),
+            two_player(1, 3, 100, 0, "NS"),
+            two_player(4, 5, 2000, 0, "NS"),
+            two_player(4, 6, 0, 100, "EW"),
+        ],
+        names=NAMES,
+    )
+    assert [(row.name, row.points) for row in by_net][:2] == [("Dot", 3), ("Ann", 6)]
+
+
+def test_league_points_2_1_0_count_a_draw_as_half_a_win():
+    options = LadderOptions(ranking="points", points_win=2, points_draw=1, points_loss=0)
+    ladder = compute_ladder(
+        [
+            two_player(1, 2, 100, 100, "tie"),
+            two_player(1, 2, 100, 100, "tie"),  # Ann and Bob: two draws, 2 points each
+            two_player(3, 4, 500, 0, "NS"),  # Cid one win: 2 points, net +500
+        ],
+        names=NAMES,
+        options=options,
+    )
+    assert [(row.name, row.points, row.draws, row.net_points, row.rank) for row in ladder] == [
+        ("Cid", 2, 0, 500, 1),  # equal points, more net
+        ("Ann", 2, 2, 0, 2),
+        ("Bob", 2, 2, 0, 2),
+        ("Dot", 0, 0, -500, 4),
+    ]
+
+
+def test_best_3_of_5_by_net_count_the_three_best_nets():
+    nets = [300, -500, 100, 700, -100]  # Ann's, in playing order: the best 3 are 700, 300, 100
+    ladder = compute_ladder(
+        [two_player(1, 2, max(net, 0), max(-net, 0), "NS" if net > 0 else "EW") for net in nets],
+        names=NAMES,
+        options=LadderOptions(best_matches=3),
+    )
+    ann, bob = by_player(ladder)[1], by_player(ladder)[2]
+    assert (ann.matches, ann.counted, ann.net_points, ann.best, ann.worst) == (5, 3, 1100, 700, 100)
+    assert (ann.wins, ann.draws, ann.losses, ann.average) == (3, 0, 0, 366.67)
+    assert ann.nets == (300, 400, 1100)  # the counted matches, in playing order
+    # Bob's best three: +500, +100, -100.
+    assert (bob.matches, bob.counted, bob.net_points, bob.wins, bob.losses) == (5, 3, 500, 2, 1)
+    # The rating replays all five matches: the same as with every match counting.
+    every = by_player(compute_ladder(
+        [two_player(1, 2, max(net, 0), max(-net, 0), "NS" if net > 0 else "EW") for net in nets],
+        names=NAMES,
+    ))  # fmt: skip
+    assert (ann.rating, bob.rating) == (every[1].rating, every[2].rating)
+    assert every[1].counted == every[1].matches == 5
+
+
+def test_best_n_by_points_prefers_wins_then_net_then_the_earlier_match():
+    options = LadderOptions(ranking="points", best_matches=2)
+    ladder = compute_ladder(
+        [
+            two_player(1, 2, 2000, 0, "EW"),  # Ann: a rubber lost with +2000: a loss
+            two_player(1, 3, 100, 0, "NS"),  # a win +100
+            two_player(1, 4, 600, 0, "NS"),  # a win +600
+            two_player(1, 5, 600, 0, "NS"),  # a win +600, later: not counted
+        ],
+        names=NAMES,
+        options=options,
+    )
+    ann = by_player(ladder)[1]
+    assert (ann.counted, ann.points, ann.net_points, ann.wins, ann.losses) == (2, 6, 1200, 2, 0)
+    # By net, the best two are +2000 (a loss) and the first +600.
+    by_net = by_player(
+        compute_ladder(
+            [
+                two_player(1, 2, 2000, 0, "EW"),
+                two_player(1, 3, 100, 0, "NS"),
+                two_player(1, 4, 600, 0, "NS"),
+                two_player(1, 5, 600, 0, "NS"),
+            ],
+            names=NAMES,
+            options=LadderOptions(best_matches=2),
+        )
+    )[1]
+    assert (by_net.net_points, by_net.wins, by_net.losses, by_net.points) == (2600, 1, 1, 3)
+    assert by_net.nets == (2000, 2600)
+
+
+def test_qualification_counts_matches_played_and_ties_fall_to_fewer_matches():
+    ladder = compute_ladder(
+        [
+            two_player(1, 2, 100, 0, "NS"),
+            two_player(1, 2, 100, 0, "NS"),
+            two_player(1, 2, 0, 100, "EW"),  # Ann: played 3, best 2 count: +200, 2 wins
+            two_player(3, 4, 100, 0, "NS"),
+            two_player(3, 4, 100, 0, "NS"),  # Cid: played 2, both count: +200, 2 wins
+        ],
+        names=NAMES,
+        options=LadderOptions(ranking="points", best_matches=2, min_matches=3),
+    )
+    assert [(row.name, row.qualified, row.matches, row.counted, row.rank) for row in ladder] == [
+        ("Ann", True, 3, 2, 1),
+        ("Bob", True, 3, 2, 2),  # best two of three: a win and a loss
+        ("Cid", False, 2, 2, 3),  # as many points as Ann, but below the minimum of 3 played
+        ("Dot", False, 2, 2, 4),
+    ]
+    # Without the minimum, Ann and Cid are equal on points, net and counted: fewer played first.
+    ladder = compute_ladder(
+        [
+            two_player(1, 2, 100, 0, "NS"),
+            two_player(1, 2, 100, 0, "NS"),
+            two_player(1, 2, 0, 100, "EW"),
+            two_player(3, 4, 100, 0, "NS"),
+            two_player(3, 4, 100, 0, "NS"),
+        ],
+        names=NAMES,
+        options=LadderOptions(ranking="points", best_matches=2),
+    )
+    assert [(row.name, row.rank) for row in ladder][:2] == [("Cid", 1), ("Ann", 2)]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"ranking": "goals"}, "ranking"),
+        ({"best_matches": -1}, "best_matches"),
+        ({"points_win": 100}, "points"),
+        ({"points_loss": -1}, "points"),
+        ({"points_win": 1, "points_draw": 2}, "win >= draw >= loss"),
+        ({"points_draw": 0, "points_loss": 1}, "win >= draw >= loss"),
+    ],
+)
+def test_options_that_make_no_ladder_are_refused(options, message):
+    with pytest.raises(ValueError, match=message):
+        LadderOptions(**options)
+
+
+def test_equal_points_for_every_result_leave_the_order_to_net():
+    flat = LadderOptions(ranking="points", points_win=1, points_draw=1, points_loss=1)
+    matches = [chicago(1, 2, 3, 4, 500, 120, "NS"), chicago(1, 3, 2, 4, 0, 620, "EW")]
+    by_points = compute_ladder(matches, names=NAMES, options=flat)
+    by_net = compute_ladder(matches, names=NAMES)
+    assert [row.player_id for row in by_points] == [row.player_id for row in by_net]
+    assert {row.points for row in by_points} == {2}

@@ -161,3 +161,12 @@ def test_changing_a_ladder_option_recalculates_the_clubs_ladders(
     with django_capture_on_commit_callbacks(execute=True):
         club_update(club=club, name="Ladder Club of Leiden")
     assert runs.count() == runs_before + 1  # nothing a ladder depends on changed
+
+    # Each league option is a ladder option: league points of a win, then best N.
+    with django_capture_on_commit_callbacks(execute=True):
+        club_update(club=club, ladder_ranking="points", ladder_points_win=2)
+    assert runs.count() == runs_before + 2
+    assert set(rows.values_list("points", "net_points")) == {(2, 400), (0, -400)}
+    with django_capture_on_commit_callbacks(execute=True):
+        club_update(club=club, ladder_best_matches=1)
+    assert runs.count() == runs_before + 3

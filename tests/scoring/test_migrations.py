@@ -39,3 +39,17 @@ def test_runs_stored_before_the_charts_scale_get_it_from_their_rows():
     migration.fill_scale(apps, None)
     run.refresh_from_db()
     assert (run.nets_low, run.nets_high) == (-580, 580)
+
+
+def test_standings_stored_before_league_options_get_their_points_and_counted_matches():
+    season = make_season(make_club())
+    ann, bob, cid, dot = make_players(season.club, "Ann", "Bob", "Cid", "Dot")
+    stored_match(season, date(2025, 3, 4), (ann, bob, cid, dot), (500, 120), "NS")
+    stored_match(season, date(2025, 3, 11), (bob, ann, dot, cid), (300, 300), "tie")
+    standings_recalculate(season_id=season.id)
+    stored = set(Standing.objects.values_list("player__name", "counted", "points"))
+    assert stored == {("Ann", 2, 4), ("Cid", 2, 4), ("Bob", 2, 1), ("Dot", 2, 1)}
+    Standing.objects.update(points=0)  # (counted is held to W + D + L by the database)
+    migration = importlib.import_module("scoring.migrations.0004_league_options")
+    migration.fill_points(apps, None)
+    assert set(Standing.objects.values_list("player__name", "counted", "points")) == stored

@@ -99,3 +99,42 @@ def test_seasons_with_activity(season, players):
     quiet = make_season(season.club, year=2024)
     assert seasons_with_activity() == [season.id]
     assert quiet.id not in seasons_with_activity()
+
+
+def test_a_history_says_which_matches_the_best_n_count(season, players):
+    ann, bob, *_ = players
+    season.club.ladder_best_matches = 2
+    season.club.save()
+    stored_match(season, D1, (ann, bob), (100, 0), "NS")  # +100
+    stored_match(season, D2, (ann, bob), (0, 900), "EW")  # -900: not among the best two
+    stored_match(season, D3, (ann, bob), (300, 0), "NS")  # +300
+
+    history = player_season_history(season_id=season.id, player_id=ann.id)
+    assert [(entry.net_points, entry.counted) for entry in history] == [
+        (100, True),  # rounded to the nearest 100 (the club's option)
+        (-900, False),
+        (300, True),
+    ]
+    # Bob's two best are the +900 and the -100.
+    bob_history = player_season_history(season_id=season.id, player_id=bob.id)
+    assert [entry.counted for entry in bob_history] == [True, True, False]
+    # With every match counting, all count.
+    season.club.ladder_best_matches = 0
+    season.club.save()
+    assert all(e.counted for e in player_season_history(season_id=season.id, player_id=ann.id))
+
+
+def test_every_ladder_option_of_a_club_is_an_option_of_the_ladder_and_back():
+    from dataclasses import fields
+
+    from clubs.models import LADDER_OPTIONS
+    from scoring.ladder import LadderOptions
+    from scoring.selectors import club_ladder_options
+
+    assert {name.removeprefix("ladder_") for name in LADDER_OPTIONS} == {
+        field.name for field in fields(LadderOptions)
+    }
+    club = make_club(ladder_ranking="points", ladder_points_win=2, ladder_best_matches=7)
+    assert club_ladder_options(club) == LadderOptions(
+        ranking="points", points_win=2, best_matches=7
+    )

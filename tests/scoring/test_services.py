@@ -84,6 +84,36 @@ def test_club_options_qualification_and_rounding(four):
     ]
 
 
+def test_league_points_and_best_matches_are_stored(four):
+    club = make_club(ladder_ranking="points", ladder_points_win=2, ladder_best_matches=2)
+    season = make_season(club)
+    ann, bob, cid, dot = four
+    stored_match(season, D1, (ann, bob), (100, 0), "NS")  # Ann +100, a win
+    stored_match(season, D2, (ann, bob), (0, 900), "EW")  # Ann -900, a loss: not counted
+    stored_match(season, D3, (ann, bob), (300, 300), "tie")  # a draw
+    stored_match(season, D3, (cid, dot), (2000, 0), "NS")  # Cid +2000 once
+
+    run = standings_recalculate(season_id=season.id)
+
+    rows = {
+        row.player.name: (
+            row.rank, row.matches, row.counted, row.wins, row.draws, row.losses, row.points,
+            row.net_points, row.best, row.worst, row.net_line(),
+        )
+        for row in Standing.objects.filter(season=season).select_related("player")
+    }  # fmt: skip
+    assert rows == {
+        # Bob: his win (+900, 2 points) and the draw (1) count, not the loss (-100).
+        "Bob": (1, 3, 2, 1, 1, 0, 3, 900, 900, 0, [900, 900]),
+        # Ann: as many points; the win (+100) and the draw count, not the loss (-900).
+        "Ann": (2, 3, 2, 1, 1, 0, 3, 100, 100, 0, [100, 100]),
+        # Cid: the most net points, but fewer league points.
+        "Cid": (3, 1, 1, 1, 0, 0, 2, 2000, 2000, 2000, [2000]),
+        "Dot": (4, 1, 1, 0, 0, 1, 0, -2000, -2000, -2000, [-2000]),
+    }
+    assert run.matches_counted == 4
+
+
 def test_only_the_seasons_complete_matches_count(season, four):
     ann, bob, cid, dot = four
     stored_match(season, D1, (ann, bob), (500, 0), "NS")

@@ -25,7 +25,7 @@ from clubs.models import Player
 from clubs.services import club_create, player_create, season_create
 from config.celery import app as celery_app
 from matches.services import match_create
-from scoring.ladder import compute_ladder
+from scoring.ladder import LadderOptions, compute_ladder
 from scoring.models import RunStatus, Standing, StandingsRun
 from scoring.services import counted_matches, standings_recalculate
 from scoring.tasks import pending_key, recalculate_season
@@ -141,7 +141,7 @@ def computed_ladder(season_id: int, min_matches: int = 0) -> list[tuple]:
             row.player_id, row.rank, row.qualified, row.matches, row.wins, row.draws,
             row.losses, row.net_points, row.average, row.best, row.worst, row.rating,
         )
-        for row in compute_ladder(rows, names=names, min_matches=min_matches)
+        for row in compute_ladder(rows, names=names, options=LadderOptions(min_matches))
     ]  # fmt: skip
 
 

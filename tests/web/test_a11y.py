@@ -454,3 +454,32 @@ def test_no_axe_violation_on_the_players_pad(browser, live_server, club, players
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
     assert len(found) == 7
+
+
+@pytest.mark.parametrize("language", ["en", "el"])
+def test_no_axe_violation_on_a_league_ladder(
+    browser,  # noqa: F811
+    live_server,
+    evening,
+    language,
+):
+    """The ladder and the player page with the league options on: the Points and Counted
+    columns, the notes, a match that does not count."""
+    from clubs.services import club_update
+
+    chicago = evening["chicago"]
+    club = chicago.table.session.club
+    season_id = chicago.table.session.season_id
+    club_update(club=club, ladder_ranking="points", ladder_best_matches=1)
+    standings_recalculate(season_id=season_id)
+    page = new_page(browser, live_server, language=language)
+    found = {}
+    for name, url in {
+        "league ladder": reverse("scoring:ladder", args=[club.slug, season_id]),
+        "player of a league": reverse("scoring:player", args=[club.slug, chicago.north_id]),
+    }.items():
+        page.goto(live_server.url + url)
+        found[name] = violations(page)
+    assert page.locator("tr.not-counted").count() >= 1  # the player page's history
+    page.context.close()
+    assert not any(found.values()), found

@@ -156,9 +156,11 @@ def test_the_ladder_lines_are_the_pages(client, club, season, players):
         "Player",
         "Qualified",
         "Matches",
+        "Counted",
         "Wins",
         "Draws",
         "Losses",
+        "Points",
         "Net points",
         "Average",
         "Best",
@@ -168,8 +170,8 @@ def test_the_ladder_lines_are_the_pages(client, club, season, players):
     by_name = {line[2]: line for line in lines}
     anna = by_name["Anna"]
     # Anna: +380 North, +380 North at the night, then -380 East.
-    assert anna[3:9] == ["true", "3", "2", "0", "1", "380"]
-    assert anna[10:12] == ["380", "-380"]
+    assert anna[3:11] == ["true", "3", "3", "2", "0", "1", "6", "380"]  # 3/1/0: 6 points
+    assert anna[12:14] == ["380", "-380"]
     assert len(lines) == season.standings.count()
 
 
@@ -235,10 +237,10 @@ def test_headers_follow_the_language_and_numbers_are_never_localized(
     response = client.get(with_format(page, "csv"), HTTP_ACCEPT_LANGUAGE=language)
     header, *lines = csv_rows(response)
     assert header[2] != "Player"
-    ratings = [line[12] for line in lines]
+    ratings = [line[14] for line in lines]
     assert any("." in rating for rating in ratings), ratings
-    assert not any("," in line[9] + line[12] for line in lines)
-    averages = [float(line[9]) for line in lines]  # parses as a program's number
+    assert not any("," in line[11] + line[14] for line in lines)
+    averages = [float(line[11]) for line in lines]  # parses as a program's number
     assert averages
 
 

@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from clubs.services import membership_set
 from scoring.services import standings_recalculate
@@ -351,3 +352,83 @@ def test_session_sheet_lists_each_tables_matches(
     client.force_login(director)
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'href="{reverse("matches:table", args=[open_match.pk])}">Table page</a>' in html
+
+
+def league(club, **options):
+    """The club's league options set (as a director would) and its ladder recalculated."""
+    from clubs.services import club_update
+
+    club_update(club=club, **options)
+    season = club.seasons.get()
+    standings_recalculate(season_id=season.pk)
+    return season
+
+
+def header_cells(html):
+    table = html.split('id="ladder"')[1].split("</thead>")[0]
+    return [
+        html_text.unescape(re.sub(r"<[^>]+>|[▲▼]", "", cell)).strip()
+        for cell in re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)
+    ]
+
+
+def test_a_ladder_by_net_shows_no_points_or_counted_column(client, season_played):
+    season, *_ = season_played
+    html = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert header_cells(html)[:4] == ["Rank", "Player", "Matches", "W"]
+    assert "Points" not in header_cells(html) and "Counted" not in header_cells(html)
+    assert "league points" not in html
+
+
+def test_a_league_ladder_shows_points_and_orders_by_them(client, season_played, club):
+    season = league(club, ladder_ranking="points", ladder_points_win=2, ladder_points_draw=1)
+    html = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert header_cells(html)[:8] == [
+        "Rank",
+        "Player",
+        "Matches",
+        "W",
+        "D",
+        "L",
+        "Points",
+        "Net points",
+    ]
+    # Wins: Eva, Filip (+590), Chloe (+380), Anna (+380, then a loss): 2 points each; Anna
+    # by net after them; Dimitris and Ben lost everything.
+    assert names_in_order(html) == ["Eva", "Filip", "Chloe", "Anna", "Dimitris", "Ben"]
+    assert "2 for a win, 1 for a draw, 0 for a loss" in html
+    row = html.split('id="ladder"')[1].split("Anna</a>")[1].split("</tr>")[0]
+    assert re.findall(r'<td class="num">([^<]*)</td>', row)[:5] == ["2", "1", "0", "1", "2"]
+    # Sorting by points, and the same in Greek.
+    html = client.get(ladder_url(season, sort="points")).content.decode()
+    assert 'aria-sort="descending"' in html
+    greek = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="el").content.decode()
+    assert "Βαθμοί" in header_cells(greek)
+    assert "2 για νίκη" in greek  # noqa: RUF001 (Greek letters)
+    translation.deactivate()  # the page left Greek active in this thread
+
+
+def test_a_best_n_ladder_shows_matches_counted(client, season_played, club, players):
+    season = league(club, ladder_best_matches=1)
+    html = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert header_cells(html)[:4] == ["Rank", "Player", "Matches", "Counted"]
+    assert "Only each player's best match counts (Counted)" in html
+    # Anna played two and her best (+380) counts: level with Chloe on net and matches counted,
+    # after her on matches played.
+    assert names_in_order(html)[:4] == ["Eva", "Filip", "Chloe", "Anna"]
+    row = html.split('id="ladder"')[1].split("Anna</a>")[1].split("</tr>")[0]
+    assert re.findall(r'<td class="num">([^<]*)</td>', row)[:2] == ["2", "1"]
+    # The player page says which match did not count, and its running total is the ladder's.
+    url = reverse("scoring:player", args=[club.slug, players[0].pk]) + f"?season={season.pk}"
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    history = page.split('id="history"')[1]
+    assert history.count('class="not-counted"') == 1 and "not among the best counted" in history
+    assert "+380" in history.split("</tbody>")[0].rsplit("<tr", 1)[1]  # the running total
+    standing = page.split('id="standing"')[1].split("</table>")[0]
+    assert 'data-label="Counted">1<' in standing
+    polish = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "Liczy się tylko najlepszy mecz" in polish
+    league(club, ladder_best_matches=3)
+    polish = client.get(ladder_url(season), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "Liczą się tylko 3 najlepsze mecze" in polish
+    translation.deactivate()  # the page left Polish active in this thread

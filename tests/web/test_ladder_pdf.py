@@ -4,7 +4,7 @@ import io
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from pypdf import PdfReader
 
 from clubs.models import Membership, Player
@@ -59,9 +59,13 @@ def test_the_greek_ladder(client, season_played):
     assert "Anna" in text
 
 
-def test_a_big_ladder_prints_its_top_and_says_where_the_rest_is(client, club):
+@pytest.mark.parametrize("league", [False, True])
+def test_a_big_ladder_prints_its_top_and_says_where_the_rest_is(client, club, league):
     """300 players stored on the ladder: the first 50 on the one page, with how many there
-    are and the whole ladder's address."""
+    are and the whole ladder's address; also with the league options' two more columns."""
+    if league:
+        club.ladder_ranking, club.ladder_best_matches = "points", 8
+        club.save()
     season = club.seasons.get()
     names = [f"Konstantinos Papadopoulos-Georgiou {n:03}" for n in range(1, 301)]
     created = Player.objects.bulk_create(Player(name=name) for name in names)
@@ -84,9 +88,11 @@ def test_a_big_ladder_prints_its_top_and_says_where_the_rest_is(client, club):
             rank=n,
             qualified=True,
             matches=9,
+            counted=9,
             wins=5,
             draws=0,
             losses=4,
+            points=15,
             net_points=3000 - 10 * n,
             average=(3000 - 10 * n) / 9,
             best=900,
@@ -105,6 +111,8 @@ def test_a_big_ladder_prints_its_top_and_says_where_the_rest_is(client, club):
         rows = [line for line in text.splitlines() if "Papadopoulos-Georgiou" in line]
         assert len(rows) == 50
         first = "1 Konstantinos Papadopoulos-Georgiou 001 9 5 0 4 +2990 +332.2 1599"
+        if league:
+            first = "1 Konstantinos Papadopoulos-Georgiou 001 9 9 5 0 4 15 +2990 +332.2 1599"
         assert rows[0].startswith(first)
         assert "Papadopoulos-Georgiou 051" not in text
 
@@ -121,3 +129,24 @@ def test_a_private_clubs_ladder_pdf(client, make_club, django_user_model):
     text = pages(client.get(url), "private")[0].extract_text()
     assert "No match of this season has been counted yet." in text
     assert client.get(reverse("scoring:ladder_pdf", args=["private", 999999])).status_code == 404
+
+
+def test_a_league_ladder_prints_points_and_matches_counted(client, season_played, players):
+    from clubs.services import club_update
+
+    season = season_played
+    url = reverse("scoring:ladder_pdf", args=[season.club.slug, season.pk])
+    lines = pages(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))[0].extract_text().splitlines()
+    assert not any("Points" in line or "Counted" in line for line in lines)
+    club_update(club=season.club, ladder_ranking="points", ladder_best_matches=5)
+    standings_recalculate(season_id=season.pk)
+    text = pages(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))[0].extract_text()
+    lines = text.splitlines()
+    # Rank, player, matches, counted, W, D, L, points, net.
+    assert any(line.startswith("1 Anna 1 1 1 0 0 3 +380") for line in lines), lines
+    assert any(line.startswith("3 Ben 1 1 0 0 1 0 \u2212380") for line in lines), lines
+    assert "3 for a win, 1 for a draw, 0 for a loss" in " ".join(lines)
+    assert "best 5 matches count" in " ".join(lines)
+    greek = pages(client.get(url, HTTP_ACCEPT_LANGUAGE="el"))[0].extract_text()
+    assert "Βαθμοί" in greek and "Μέτρησαν" in greek
+    translation.deactivate()  # the page left Greek active in this thread

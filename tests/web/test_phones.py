@@ -328,3 +328,21 @@ def test_the_history_import_fits_a_phone_with_its_errors(
         problems += problems_here(page)
     page.context.close()
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", ["en", "el", "nl"])
+def test_a_league_ladder_fits_a_phone(browser, live_server, evening, club, language):
+    """With the Points and Counted columns and their notes, the ladder and the player page
+    still fit 360 and 390 px (the ladder's table scrolls in its own box)."""
+    from clubs.services import club_update
+
+    club_update(club=club, ladder_ranking="points", ladder_best_matches=1)
+    season_id = club.seasons.get().pk
+    standings_recalculate(season_id=season_id)
+    page = new_page(browser, live_server, language=language, phone=True)
+    problems = []
+    for name in ("ladder", "player"):
+        url = live_server.url + evening[name]
+        problems += [f"{name}: {p}" for p in measured(page, url, f"{language}-league-{name}")]
+    page.context.close()
+    assert not problems, "\n".join(problems)

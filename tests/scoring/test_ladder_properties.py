@@ -1,0 +1,249 @@
+"""Properties of the ladder's league options (``scoring.ladder.LadderOptions``) over random
+seasons: the default options give exactly the ladder as it was before them (the former
+implementation is kept below as the reference), best N with N at least every player's matches
+is "every match counts", league points follow the formula, the order never goes up in its key
+and ranks are shared exactly on equal keys."""
+
+from collections import defaultdict
+from dataclasses import replace
+from itertools import pairwise
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.engine import Side, shared_ranks, side_net
+from scoring.ladder import (
+    RANKING_POINTS,
+    RANKINGS,
+    ROUNDINGS,
+    CountedMatch,
+    LadderOptions,
+    chart_line,
+    compute_ladder,
+    net_rounder,
+)
+
+PLAYERS = range(1, 9)
+# Few players and names that collide once folded: ties and equal names are common.
+NAMES = {
+    player: ("ann", "Ann", "bob", "Bob", "cid", "Ann", "dot", "eve")[player - 1]
+    for player in PLAYERS
+}
+
+
+@st.composite
+def a_match(draw) -> CountedMatch:
+    two = draw(st.booleans())
+    seats = draw(st.permutations(list(PLAYERS)))
+    # Few distinct totals: equal nets, draws and equal standings come up often.
+    total_ns = draw(st.sampled_from([0, 50, 100, 150, 300, 620]))
+    total_ew = draw(st.sampled_from([0, 50, 100, 150, 300, 620]))
+    if total_ns != total_ew:
+        # A rubber may go to the side with fewer points: mostly not.
+        winner = draw(
+            st.sampled_from(["NS", "NS", "EW"] if total_ns > total_ew else ["EW", "EW", "NS"])
+        )
+    else:
+        winner = draw(st.sampled_from(["tie", "tie", "NS", "EW"]))
+    south, west = (None, None) if two else (seats[2], seats[3])
+    return CountedMatch(seats[0], seats[1], south, west, total_ns, total_ew, winner)
+
+
+seasons = st.lists(a_match(), max_size=25)
+
+
+@st.composite
+def league_points(draw) -> tuple[int, int, int]:
+    loss = draw(st.integers(0, 3))
+    draw_points = draw(st.integers(loss, 4))
+    return draw(st.integers(draw_points, 5)), draw_points, loss
+
+
+@st.composite
+def options(draw) -> LadderOptions:
+    win, draw_points, loss = draw(league_points())
+    return LadderOptions(
+        min_matches=draw(st.integers(0, 4)),
+        rounding=draw(st.sampled_from(ROUNDINGS)),
+        ranking=draw(st.sampled_from(RANKINGS)),
+        points_win=win,
+        points_draw=draw_points,
+        points_loss=loss,
+        best_matches=draw(st.sampled_from([0, 1, 2, 3, 5])),
+    )
+
+
+def reference_ladder(matches, *, names, min_matches=0, rounding="none"):
+    """``compute_ladder`` as it was before league options (commit db2c73e), less the rating,
+    as (player, position, rank, qualified, matches, W, D, L, net, average, best, worst,
+    chart line) tuples."""
+    rounder = net_rounder(rounding)
+    outcomes_of = {"NS": (2, 0), "EW": (0, 2), "tie": (1, 1)}
+    nets, outcomes = defaultdict(list), defaultdict(list)
+    for north, east, south, west, total_ns, total_ew, winner in matches:
+        net = side_net(total_ns, total_ew, Side.NS)
+        if rounder is not None:
+            net = rounder(net)
+        code_ns, code_ew = outcomes_of[winner]
+        for player, sign, code in (
+            (north, 1, code_ns),
+            (south, 1, code_ns),
+            (east, -1, code_ew),
+            (west, -1, code_ew),
+        ):
+            if player is not None:
+                nets[player].append(sign * net)
+                outcomes[player].append(code)
+    tallies = [(p, len(n), sum(n), n) for p, n in nets.items()]
+
+    def order(item):
+        player, played, net, _nets = item
+        name = names[player]
+        return (played < min_matches, -net, -net / played, played, name.casefold(), name, player)
+
+    tallies.sort(key=order)
+    ranks = shared_ranks([(played >= min_matches, net, played) for _p, played, net, _n in tallies])
+    return [
+        (
+            player,
+            position,
+            rank,
+            played >= min_matches,
+            played,
+            outcomes[player].count(2),
+            outcomes[player].count(1),
+            outcomes[player].count(0),
+            net,
+            round(net / played, 2),
+            max(player_nets),
+            min(player_nets),
+            chart_line(player_nets),
+        )
+        for position, (rank, (player, played, net, player_nets)) in enumerate(
+            zip(ranks, tallies, strict=True), start=1
+        )
+    ]
+
+
+def shape(ladder):
+    return [
+        (
+            row.player_id,
+            row.position,
+            row.rank,
+            row.qualified,
+            row.matches,
+            row.wins,
+            row.draws,
+            row.losses,
+            row.net_points,
+            row.average,
+            row.best,
+            row.worst,
+            row.nets,
+        )
+        for row in ladder
+    ]
+
+
+def key(row, options: LadderOptions) -> tuple:
+    """What orders the ladder, larger first; the name only breaks ties."""
+    by_points = options.ranking == RANKING_POINTS
+    return (
+        row.qualified,
+        row.points if by_points else 0,
+        row.net_points,
+        row.net_points / row.counted,
+        -row.counted,
+        -row.matches,
+    )
+
+
+@given(seasons, st.integers(0, 4), st.sampled_from(ROUNDINGS))
+def test_the_default_options_give_the_ladder_as_it_was(matches, min_matches, rounding):
+    ladder = compute_ladder(
+        matches, names=NAMES, options=LadderOptions(min_matches=min_matches, rounding=rounding)
+    )
+    assert shape(ladder) == reference_ladder(
+        matches, names=NAMES, min_matches=min_matches, rounding=rounding
+    )
+    assert all(row.counted == row.matches for row in ladder)
+    assert [row.points for row in ladder] == [3 * row.wins + row.draws for row in ladder]
+
+
+@given(seasons, options())
+def test_best_n_at_least_every_players_matches_is_every_match_counting(matches, chosen):
+    everything = compute_ladder(matches, names=NAMES, options=replace(chosen, best_matches=0))
+    most = max((row.matches for row in everything), default=0)
+    for best in (most, most + 1):
+        assert compute_ladder(matches, names=NAMES, options=replace(chosen, best_matches=best)) == (
+            everything
+        )
+
+
+@given(seasons, options())
+def test_points_are_the_formula_over_the_counted_matches(matches, chosen):
+    for row in compute_ladder(matches, names=NAMES, options=chosen):
+        assert row.points == (
+            row.wins * chosen.points_win
+            + row.draws * chosen.points_draw
+            + row.losses * chosen.points_loss
+        )
+        assert row.wins + row.draws + row.losses == row.counted
+        expected = min(row.matches, chosen.best_matches) if chosen.best_matches else row.matches
+        assert row.counted == expected
+        assert row.worst <= row.average <= row.best
+        assert row.nets[-1] == row.net_points  # the chart ends at the counted total
+
+
+@given(seasons, options())
+def test_the_order_never_goes_up_and_equal_keys_share_exactly_one_rank(matches, chosen):
+    ladder = compute_ladder(matches, names=NAMES, options=chosen)
+    keys = [key(row, chosen) for row in ladder]
+    assert keys == sorted(keys, reverse=True)
+    assert [row.position for row in ladder] == list(range(1, len(ladder) + 1))
+    for previous, row in pairwise(ladder):
+        if key(previous, chosen) == key(row, chosen):
+            assert row.rank == previous.rank
+        else:
+            assert row.rank == row.position
+    if ladder:
+        assert ladder[0].rank == 1
+
+
+@given(seasons, options())
+def test_the_best_n_are_the_best_by_the_ranking_key(matches, chosen):
+    """No choice of N matches gives a player a higher ranking total than the counted ones:
+    more points (by points), or more net (by net; by points, at the most points)."""
+    chosen = replace(chosen, best_matches=chosen.best_matches or 2)
+    every = {
+        row.player_id: row
+        for row in compute_ladder(matches, names=NAMES, options=replace(chosen, best_matches=0))
+    }
+    rounder = net_rounder(chosen.rounding)
+    worth = {"win": chosen.points_win, "draw": chosen.points_draw, "loss": chosen.points_loss}
+    per_player = defaultdict(list)
+    for north, east, south, west, total_ns, total_ew, winner in matches:
+        net = side_net(total_ns, total_ew, Side.NS)
+        net = rounder(net) if rounder else net
+        results = {"NS": ("win", "loss"), "EW": ("loss", "win"), "tie": ("draw", "draw")}[winner]
+        for player, sign, result in (
+            (north, 1, results[0]),
+            (south, 1, results[0]),
+            (east, -1, results[1]),
+            (west, -1, results[1]),
+        ):
+            if player is not None:
+                per_player[player].append((worth[result], sign * net))
+    for row in compute_ladder(matches, names=NAMES, options=chosen):
+        assert row.rating == every[row.player_id].rating  # the rating replays every match
+        played = per_player[row.player_id]
+        if chosen.ranking == RANKING_POINTS:
+            top = sorted(played, reverse=True)[: chosen.best_matches]
+            assert (row.points, row.net_points) == (
+                sum(p for p, _n in top),
+                sum(n for _p, n in top),
+            )
+        else:
+            top = sorted((n for _p, n in played), reverse=True)[: chosen.best_matches]
+            assert row.net_points == sum(top)
