@@ -21,7 +21,7 @@ from scoring.engine import (
     Strain,
     score_match,
 )
-from scoring.ladder import compute_ladder
+from scoring.ladder import LadderOptions, compute_ladder
 from scoring.statistics import (
     ContractCount,
     DealPoints,
@@ -351,7 +351,7 @@ def test_every_count_adds_up(season, rounding):
         for row in compute_ladder(
             [(m.north, m.east, m.south, m.west, m.total_ns, m.total_ew, m.winner) for m in matches],
             names=NAMES,
-            rounding=rounding,
+            options=LadderOptions(rounding=rounding),
         )
     }
     for player in NAMES:
