@@ -11,6 +11,9 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from clubs.services import club_create
 from matches.models import Match
@@ -344,5 +347,15 @@ def test_a_league_ladder_fits_a_phone(browser, live_server, evening, club, langu
     for name in ("ladder", "player"):
         url = live_server.url + evening[name]
         problems += [f"{name}: {p}" for p in measured(page, url, f"{language}-league-{name}")]
+    # What a phone shows of the ladder: rank, player, matches, the points it is ranked by and
+    # the net points (the rest on the player page).
+    page.goto(live_server.url + evening["ladder"])
+    shown = page.eval_on_selector_all(
+        "#ladder thead th", "cells => cells.filter(c => c.offsetParent).map(c => c.innerText)"
+    )
     page.context.close()
     assert not problems, "\n".join(problems)
+    with translation.override(language):
+        wanted = [_("Rank"), _("Player"), _("Matches"), pgettext("league points", "Points")]
+        wanted.append(_("Net points"))
+    assert [" ".join(text.split()).rstrip(" ▲▼") for text in shown] == wanted
