@@ -346,18 +346,26 @@ _SHEET_HEADERS = (
 )
 
 
+def _over(result: DealResult) -> int | None:
+    """Tricks taken over the contract (negative: down); None when passed out."""
+    if isinstance(result, Played):
+        return result.tricks - result.contract.level - 6
+    return None
+
+
 def match_deals_export(*, match: Match) -> Export:
     """The match's score sheet, a line a deal as the sheet page shows it: the counted deal's
     number (empty for a passed-out Chicago deal), dealer, vulnerability, contract, declarer,
-    tricks, result, each side's points on the deal, the partscores after it and the running
-    totals; then the closing items of a rubber finished early, under their names."""
+    tricks, result (a number: tricks over the contract, 0 made exactly, -1 one down; not the
+    sheet's "=", "+1", "-1", which a spreadsheet reads as a formula or a number anyway), each
+    side's points on the deal, the partscores after it and the running totals; then the closing
+    items of a rubber finished early, under their names."""
     sheet, lines = match_sheet_lines(match=match)
     rows: list[list[Cell]] = []
     total_ns = total_ew = 0
     for line in lines:
         row = line.row
         total_ns, total_ew = total_ns + row.ns, total_ew + row.ew
-        played = not isinstance(row.result, PassedOut)
         rows.append(
             [
                 row.number,
@@ -366,7 +374,7 @@ def match_deals_export(*, match: Match) -> Export:
                 line.contract,
                 line.declarer,
                 row.result.tricks if isinstance(row.result, Played) else None,
-                line.result if played else "",
+                _over(row.result),
                 row.ns,
                 row.ew,
                 row.partscore_ns,

@@ -363,3 +363,21 @@ def test_libreoffice_opens_the_xlsx(client, club, season, players, tmp_path):
     converted = (tmp_path / "deals.csv").read_text(encoding="utf-8")
     expected = csv_rows(client.get(with_format(page, "csv")))
     assert list(csv.reader(io.StringIO(converted))) == expected
+
+
+def test_a_sheets_result_is_a_number_not_formula_like_text(client, club, season, players):
+    """The sheet shows "=", "+1", "-1"; the download writes the tricks over the contract as a
+    number, so neither the neutralising quote nor a spreadsheet's guess touches it."""
+    page, _api = sheet(club, season, players)
+    header, *lines = csv_rows(client.get(with_format(page, "csv")))
+    _header, *cells = xlsx_rows(client.get(with_format(page, "xlsx")))
+    at = {name: index for index, name in enumerate(header)}
+    played = [line for line in lines if line[at["Contract"]] and line[at["Tricks"]]]
+    assert played
+    for line, xlsx_line in zip(lines, cells, strict=True):
+        if line in played:
+            level = int(line[at["Contract"]][0])
+            over = int(line[at["Tricks"]]) - level - 6
+            assert line[at["Result"]] == str(over)
+            assert xlsx_line[at["Result"]] == over
+    assert {line[at["Result"]] for line in played} >= {"0"}
