@@ -15,6 +15,7 @@ import csv
 import datetime
 import io
 import re
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -231,6 +232,7 @@ def read(
         if problems:
             return reading
         rows: list[Row] = []
+        failed: list[int] = []  # the lines of rows refused on their own
         for cells in records:
             line = records.line_num
             if not any(cell.strip() for cell in cells):
@@ -243,6 +245,8 @@ def read(
             row = _row(line, cells, columns, reading.errors)
             if row is not None:
                 rows.append(row)
+            else:
+                failed.append(line)
     except csv.Error as error:
         message = _("The file cannot be read as CSV: %(error)s.")
         reading.errors.append(LineError(records.line_num, FILE, message % {"error": error}))
@@ -250,7 +254,15 @@ def read(
     if reading.rows == 0:
         message = _("The file has a header row but no deal.")
         reading.errors.append(LineError(1, FILE, message))
-    for match in group(rows):
+    matches = group(rows)
+    for index, match in enumerate(matches):
+        # A refused row between this match's neighbours may have been one of its deals: its
+        # deals after it cannot be checked against the rules (the dealer, the deal count)
+        # without a false error, so the match waits until the row is corrected.
+        after = matches[index - 1].rows[-1].line if index else 0
+        before_next = matches[index + 1].first.line if index + 1 < len(matches) else sys.maxsize
+        if any(after < line < before_next for line in failed):
+            continue
         before = len(reading.errors)
         _check_match(match, reading.errors)
         if len(reading.errors) == before:

@@ -351,3 +351,21 @@ def test_a_seasons_deals_export_imports_again_with_its_dealers(club, season, dir
     assert copy.first_dealer == "E"
     fields = ("kind", "status", "winner", "total_ns", "total_ew")
     assert [getattr(copy, f) for f in fields] == [getattr(match, f) for f in fields]
+
+
+def test_a_bad_row_brings_no_false_error_on_the_rows_after_it(club, season, director):
+    """Line 4 (the Chicago's third deal) is refused: its fourth is not checked as if it were
+    the third (no false dealer error)."""
+    rows = GOOD.splitlines()
+    dealt = [f"{rows[0]},dealer"] + [
+        f"{row},{seat}" for row, seat in zip(rows[1:5], "NEES", strict=True)
+    ]  # passed out: E deals again
+    data = "\n".join(dealt) + "\n"
+    assert (
+        season_history_import(season=season, data=data, actor=director, dry_run=True).errors == []
+    )
+    dealt[3] = dealt[3].replace("3NTX,E,8", "3NTX,E,14")
+    report = season_history_import(
+        season=season, data="\n".join(dealt) + "\n", actor=director, dry_run=True
+    )
+    assert [(e.line, e.field) for e in report.errors] == [(4, "tricks")]

@@ -60,6 +60,9 @@ def test_a_bad_row_is_shown_by_line_and_column_and_nothing_can_be_imported(
     text = response.content.decode()
     assert "1 error: nothing was written." in text
     assert '<td class="num">5</td><td>Tricks</td>' in text
+    assert "9 deals read." in text
+    # What a file with errors would write is not known: no count of matches or new players.
+    assert "deals to write" not in text and "to add to the club" not in text
     assert "content" not in response.context or not response.context["content"]
     assert 'name="content"' not in text
     assert not Match.objects.exists()
