@@ -1,10 +1,12 @@
 """Fixtures for the pages: compiled catalogs, clubs with players and matches."""
 
+import time
 from datetime import date
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import OperationalError
 from django.utils.translation import trans_real
 
 from clubs.management.commands.compile_catalogs import catalog_compile
@@ -87,3 +89,19 @@ def new_match(club, players):
 @pytest.fixture
 def worked_chicago(new_match):
     return play(new_match(), WORKED_CHICAGO)
+
+
+def while_polled(write, *, attempts: int = 40):
+    """``write()`` from the test's thread while open pages poll the live server. The tests'
+    in-memory SQLite shares one cache between threads and locks a table the server's thread is
+    reading (SQLITE_LOCKED: no busy timeout applies), so a refused write is tried again a moment
+    later; any other error, or the same one for two seconds, is raised. PostgreSQL never
+    refuses."""
+    for attempt in range(attempts):
+        try:
+            return write()
+        except OperationalError as error:
+            if "locked" not in str(error) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05)
+    raise AssertionError("unreachable")

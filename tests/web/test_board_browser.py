@@ -8,7 +8,7 @@ import pytest
 from nights.models import TableCode
 from nights.selectors import current_match
 from nights.services import night_round_start, night_start, table_entry_answer, table_entry_submit
-from tests.web.conftest import DAY
+from tests.web.conftest import DAY, while_polled
 from tests.web.test_browser import browser, new_page  # noqa: F401 (the browser fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,10 +37,14 @@ def test_the_board_refreshes_itself_and_keeps_the_focus(
     page.locator("#renew-1").focus()
     # A deal entered at the table and rejected by the opponents, while the board is open.
     seats = current_match(code=code).seat_ids
-    entry = table_entry_submit(
-        code=code, sequence=1, entered_by=seats["N"], contract="4S", declarer="N", tricks=10
+    entry = while_polled(
+        lambda: table_entry_submit(
+            code=code, sequence=1, entered_by=seats["N"], contract="4S", declarer="N", tricks=10
+        )
     )
-    table_entry_answer(code=code, entry=entry.pk, player=seats["E"], accept=False)
+    while_polled(
+        lambda: table_entry_answer(code=code, entry=entry.pk, player=seats["E"], accept=False)
+    )
     expect(page.locator("#table-1.flagged")).to_be_visible(timeout=12_000)
     expect(page.locator(f"#accept-{entry.pk}")).to_be_visible()
     assert page.evaluate("document.activeElement.id") == "renew-1"

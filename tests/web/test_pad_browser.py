@@ -21,7 +21,7 @@ from matches.selectors import match_sheet, match_with_players
 from nights.models import EntryState, TableCode, TableEntry
 from nights.selectors import current_match
 from nights.services import night_close, night_round_start, night_start
-from tests.web.conftest import DAY
+from tests.web.conftest import DAY, while_polled
 from tests.web.test_a11y import violations
 from tests.web.test_browser import browser, new_page  # noqa: F401  (the fixture)
 
@@ -259,7 +259,7 @@ def test_a_table_enters_a_whole_chicago_from_four_phones(
     pw.goto(f"{live_server.url}/table/")
     assert pw.url == f"{live_server.url}/t/"
     # The director closes the night: the pads say the code opens nothing any more.
-    night_close(night=night)
+    while_polled(lambda: night_close(night=night))
     expect(pe.locator("#pad-gone")).to_be_visible(timeout=POLLED)
     check("pad, the code no longer valid", pe)
     for page in (pn, pe, ps, pw):
