@@ -1,9 +1,10 @@
 from rest_framework import serializers
 
+from api.serializers.common import StrictInput
 from clubs.models import Club
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(StrictInput, serializers.ModelSerializer):
     class Meta:
         model = Club
         fields = [

@@ -1,3 +1,6 @@
+from collections.abc import Mapping
+
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -8,6 +11,37 @@ from scoring.engine import ItemKind, Side
 SIDES = [side.value for side in Side]
 SEATS = SeatChoice.choices
 ITEM_KINDS = [kind.value for kind in ItemKind]
+
+
+class StrictInput:
+    """A serializer mixin that refuses every body field it does not accept, naming it: an
+    unknown or misspelt key, or a field the answer shows but a client cannot set (``id``, a
+    session's ``club`` and ``date`` once it exists). Ignored in silence, such a field would get
+    a 200 that changed nothing. ``unchangeable`` names writable fields refused all the same,
+    with ``unchangeable_message``."""
+
+    unchangeable: tuple[str, ...] = ()
+    unchangeable_message = _("This field cannot be set or changed.")
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            fields = self.fields  # type: ignore[attr-defined]
+            writable = {name for name, field in fields.items() if not field.read_only}
+            errors: dict[str, list[str]] = {}
+            for name in data:
+                if name in self.unchangeable:
+                    errors[name] = [str(self.unchangeable_message)]
+                elif name in fields and name not in writable:
+                    errors[name] = [gettext("This field cannot be set or changed.")]
+                elif name not in writable:
+                    allowed = ", ".join(sorted(writable))
+                    errors[name] = [
+                        gettext("Unknown field; this body accepts: %(fields)s.")
+                        % {"fields": allowed}
+                    ]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)  # type: ignore[misc]
 
 
 class SidePointsSerializer(serializers.Serializer):

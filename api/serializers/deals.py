@@ -17,6 +17,7 @@ from api.serializers.common import (
     PlayerRefSerializer,
     ScoreItemSerializer,
     SidePointsSerializer,
+    StrictInput,
     VulnerableField,
     side_points,
 )
@@ -173,7 +174,7 @@ class ScoreSheetSerializer(serializers.Serializer):
         }
 
 
-class DealInputSerializer(serializers.Serializer):
+class DealInputSerializer(StrictInput, serializers.Serializer):
     """A deal's result: ``{"contract": "4SX", "declarer": "N", "tricks": 10}`` or
     ``{"passed_out": true}``."""
 

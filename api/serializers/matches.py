@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers.common import SidePointsSerializer, side_points
+from api.serializers.common import SidePointsSerializer, StrictInput, side_points
 from api.serializers.fields import MemberSessionField, MemberTableField, WritableClubField
 from api.serializers.tables import PendingField
 from matches.models import KindChoice, Match, SeatChoice, WinnerChoice
@@ -78,7 +78,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return match.winner or None
 
 
-class MatchCreateSerializer(serializers.Serializer):
+class MatchCreateSerializer(StrictInput, serializers.Serializer):
     club = WritableClubField(help_text=_("The club the match is played at."))
     kind = serializers.ChoiceField(choices=KindChoice.choices)
     played_on = serializers.DateField(

@@ -8,7 +8,12 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from api.ids import MAX_ID
-from api.serializers.common import PlayerRefSerializer, SidePointsSerializer, side_points
+from api.serializers.common import (
+    PlayerRefSerializer,
+    SidePointsSerializer,
+    StrictInput,
+    side_points,
+)
 from api.serializers.fields import WritableClubField
 from clubs.services import TABLE_NUMBER_MAX
 from matches.models import MatchStatus, WinnerChoice
@@ -21,30 +26,10 @@ from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
 GROUP_MAX_LENGTH = 40
 
 
-class StrictSerializer(serializers.Serializer):
-    """Refuses a body field the serializer does not know (or cannot change), naming it: a
-    misspelt field silently ignored would leave the night unchanged."""
+class StrictSerializer(StrictInput, serializers.Serializer):
+    """A body of named fields, each refused when unknown or unchangeable (``StrictInput``)."""
 
-    unchangeable: tuple[str, ...] = ()
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            known = {name for name, field in self.fields.items() if not field.read_only}
-            errors: dict[str, list[str]] = {}
-            for name in data:
-                if name in self.unchangeable:
-                    errors[name] = [
-                        gettext("This field cannot be changed once the night is started.")
-                    ]
-                elif name not in known:
-                    allowed = ", ".join(sorted(known))
-                    errors[name] = [
-                        gettext("Unknown field; this body accepts: %(fields)s.")
-                        % {"fields": allowed}
-                    ]
-            if errors:
-                raise serializers.ValidationError(errors)
-        return super().to_internal_value(data)
+    unchangeable_message = _("This field cannot be changed once the night is started.")
 
 
 class NightSessionSerializer(serializers.Serializer):

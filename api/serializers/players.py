@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.serializers.common import StrictInput
 from api.serializers.fields import WritableClubField
 from clubs.models import Player, Role
 
@@ -54,14 +55,14 @@ class PlayerSerializer(serializers.ModelSerializer):
         return MembershipSerializer(self._visible(player), many=True).data
 
 
-class PlayerCreateSerializer(serializers.Serializer):
+class PlayerCreateSerializer(StrictInput, serializers.Serializer):
     club = WritableClubField(help_text=_("The club the new player joins."))
     name = serializers.CharField(max_length=100)
     role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
     active = serializers.BooleanField(default=True)
 
 
-class PlayerUpdateSerializer(serializers.Serializer):
+class PlayerUpdateSerializer(StrictInput, serializers.Serializer):
     """Change a player's name (shared by all their clubs); ``role`` and ``active`` (with
     ``club``, by default the player's ``club``) set their membership of a club the client
     writes."""

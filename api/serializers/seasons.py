@@ -1,12 +1,12 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from api.serializers.common import ErrorSerializer
+from api.serializers.common import ErrorSerializer, StrictInput
 from api.serializers.fields import WritableClubField
 from clubs.models import Season
 
 
-class SeasonSerializer(serializers.ModelSerializer):
+class SeasonSerializer(StrictInput, serializers.ModelSerializer):
     club = WritableClubField(help_text=_("The club; set when the season is created."))
 
     class Meta:

@@ -1,12 +1,13 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from api.serializers.common import StrictInput
 from api.serializers.fields import MemberSessionField, WritableClubField
 from clubs.models import Session, Table, TableSeats
 from clubs.services import TABLE_NUMBER_MAX
 
 
-class SessionSerializer(serializers.ModelSerializer):
+class SessionSerializer(StrictInput, serializers.ModelSerializer):
     """A club's evening on a date, in the club's season covering the date."""
 
     club = WritableClubField(help_text=_("The club; set when the session is created."))
@@ -30,7 +31,7 @@ class SessionSerializer(serializers.ModelSerializer):
         return fields
 
 
-class TableSerializer(serializers.ModelSerializer):
+class TableSerializer(StrictInput, serializers.ModelSerializer):
     session = MemberSessionField(help_text=_("The session the table is in."))
     club = serializers.IntegerField(source="session.club_id", read_only=True)
     number = serializers.IntegerField(
