@@ -346,13 +346,6 @@ _SHEET_HEADERS = (
 )
 
 
-def _over(result: DealResult) -> int | None:
-    """Tricks taken over the contract (negative: down); None when passed out."""
-    if isinstance(result, Played):
-        return result.tricks - result.contract.level - 6
-    return None
-
-
 def match_deals_export(*, match: Match) -> Export:
     """The match's score sheet, a line a deal as the sheet page shows it: the counted deal's
     number (empty for a passed-out Chicago deal), dealer, vulnerability, contract, declarer,
@@ -374,7 +367,7 @@ def match_deals_export(*, match: Match) -> Export:
                 line.contract,
                 line.declarer,
                 row.result.tricks if isinstance(row.result, Played) else None,
-                _over(row.result),
+                row.result.overtricks if isinstance(row.result, Played) else None,
                 row.ns,
                 row.ew,
                 row.partscore_ns,
