@@ -80,6 +80,35 @@ class ServerError(exceptions.APIException):
     default_code = "server_error"
 
 
+# Codes raised with ``code=`` instead of their exception class's ``default_code``, by status
+# (config/errors.py). tests/api/test_error_codes.py finds every such ``code=`` in the code base
+# and fails while one is missing here.
+EXPLICIT_CODES: dict[int, tuple[str, ...]] = {
+    status.HTTP_400_BAD_REQUEST: ("too_many_fields",),
+}
+
+
+def _exception_classes(cls: type[exceptions.APIException]):
+    yield cls
+    for sub in cls.__subclasses__():
+        yield from _exception_classes(sub)
+
+
+def codes_by_status() -> dict[int, list[str]]:
+    """Every ``code`` an error body can carry, by HTTP status: the ``default_code`` of each
+    API exception class (DRF's and ours; a ``ValidationError``'s body is always ``invalid``,
+    ``error_body``) and ``EXPLICIT_CODES``. The schema's error bodies declare ``code`` as this
+    enum (api.schema), so a new exception class or status is declared by defining it."""
+    found: dict[int, set[str]] = {}
+    for cls in _exception_classes(exceptions.APIException):
+        if cls is exceptions.APIException:
+            continue
+        found.setdefault(cls.status_code, set()).add(str(cls.default_code))
+    for code, names in EXPLICIT_CODES.items():
+        found.setdefault(code, set()).update(names)
+    return {code: sorted(names) for code, names in sorted(found.items())}
+
+
 def _rename(field: str, renames: dict[str, str]) -> str:
     if field == NON_FIELD_ERRORS:
         return api_settings.NON_FIELD_ERRORS_KEY

@@ -1,15 +1,25 @@
 """OpenAPI additions: the API key scheme, the error responses every operation can give, the
-Idempotency-Key header on POST, and anonymous access where public clubs can be read."""
+Idempotency-Key header on POST, and anonymous access where public clubs can be read.
+
+``postprocess`` (a SPECTACULAR_SETTINGS hook) then makes the schema one a generated client can
+trust, for every operation alike: each status's error body has ``code`` as the enum of the codes
+the API can answer with that status (``api.errors.codes_by_status``), and the response headers
+are declared (``RESPONSE_HEADERS``).
+"""
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
-from rest_framework import permissions
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import permissions, serializers
 from rest_framework.renderers import JSONRenderer
 
 from api import idempotency
-from api.serializers.common import ErrorSerializer
+from api.errors import codes_by_status
+from api.ids import MAX_ID
+from api.serializers.common import ErrorSerializer, StrictInput
 from clubs.exports import MEDIA_TYPES
 
 ERROR_DESCRIPTIONS = {
@@ -20,7 +30,31 @@ ERROR_DESCRIPTIONS = {
     "409": _("The match accepts no such change now (e.g. a fifth Chicago deal)."),
     "422": _("The Idempotency-Key was used before for a different request."),
     "429": _("Too many requests: retry after the Retry-After header's seconds."),
+    "304": _("Not modified: the answer is the one whose ETag was sent in If-None-Match."),
+    "406": _(
+        "No answer in a media type the Accept header allows (JSON; CSV or XLSX for a download)."
+    ),
+    "412": _("The deal changed since the ETag sent in If-Match: fetch it again and retry."),
+    "413": _("The request body is too large."),
+    "415": _("The body is not JSON (or, for an import, not a CSV file)."),
+    "503": _("The database cannot be reached at the moment: retry after Retry-After's seconds."),
 }
+
+
+IF_NONE_MATCH = OpenApiParameter(
+    name="If-None-Match",
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description=_("An ETag of an earlier answer: a 304 with no body while it is unchanged."),
+)
+IF_MATCH = OpenApiParameter(
+    name="If-Match",
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description=_("The ETag of the deal as last read: a 412 if it has changed since."),
+)
 
 
 class ClubAPIKeyScheme(OpenApiAuthenticationExtension):
@@ -52,12 +86,6 @@ EXPORT_SCHEMAS = {
 
 
 class AutoSchema(openapi.AutoSchema):
-    def get_override_parameters(self):
-        parameters = list(super().get_override_parameters())
-        if self.method == "POST":
-            parameters.append(idempotency.PARAMETER)
-        return parameters
-
     def get_auth(self):
         auths = super().get_auth()
         if (
@@ -69,7 +97,8 @@ class AutoSchema(openapi.AutoSchema):
         return auths
 
     def _error_codes(self) -> list[str]:
-        codes = ["401", "429"]
+        # 406: content negotiation (an Accept no renderer offers); 503: the database down.
+        codes = ["401", "406", "429", "503"]
         if self.method in permissions.SAFE_METHODS:
             if (
                 self._is_list_view()
@@ -82,7 +111,50 @@ class AutoSchema(openapi.AutoSchema):
             codes += ["400", "403", "404", "409"]
             if self.method == "POST":
                 codes.append("422")
+            if self.method in ("PUT", "PATCH", "DELETE") and self._preconditioned():
+                codes.append("412")
+            if self.method in ("POST", "PUT", "PATCH"):
+                codes += ["413", "415"]  # a body over the limit, or not of a parser's type
         return codes
+
+    def _preconditioned(self) -> bool:
+        """A write that honours If-Match (a 412 when the ETag no longer matches)."""
+        return bool(getattr(self.view, "if_match", False))
+
+    def _not_modified(self) -> bool:
+        """A read answered with an ETag, and a 304 for If-None-Match (api.cache)."""
+        return self.method == "GET"
+
+    def get_override_parameters(self):
+        parameters = list(super().get_override_parameters())
+        if self.method == "POST":
+            parameters.append(idempotency.PARAMETER)
+        if self._not_modified():
+            parameters.append(IF_NONE_MATCH)
+        if self.method in ("PUT", "PATCH", "DELETE") and self._preconditioned():
+            parameters.append(IF_MATCH)
+        return parameters
+
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        # Another row's id: 1 to MAX_ID (anything else is a 400, api.serializers.fields).
+        if (
+            isinstance(field, serializers.PrimaryKeyRelatedField)
+            and schema.get("type") == "integer"
+        ):
+            schema.setdefault("minimum", 1)
+            schema.setdefault("maximum", MAX_ID)
+        return schema
+
+    def _map_basic_serializer(self, serializer, direction):
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(serializer, StrictInput):
+            schema["additionalProperties"] = False  # an unknown field is a 400 naming it
+        if direction == "response" and isinstance(serializer, serializers.ModelSerializer):
+            # A model's serializer writes every field it has, always (a field optional in a
+            # request, having a default, is still in every answer).
+            schema["required"] = list(schema.get("properties", {}))
+        return schema
 
     def _get_response_for_code(
         self, serializer, status_code, media_types=None, direction="response"
@@ -110,4 +182,104 @@ class AutoSchema(openapi.AutoSchema):
                 response = self._get_response_for_code(ErrorSerializer, code, direction=direction)
                 response["description"] = str(ERROR_DESCRIPTIONS[code])
                 responses[code] = response
+        if self._not_modified():
+            responses["304"] = {"description": str(ERROR_DESCRIPTIONS["304"])}
         return dict(sorted(responses.items()))
+
+
+# --- Postprocessing: error codes per status and response headers -----------------------------
+
+ERROR_COMPONENT = "Error"
+
+
+def _header(description, schema: dict | None = None, *, required: bool = False) -> dict:
+    return {
+        "description": str(description),
+        "required": required,
+        "schema": schema or {"type": "string"},
+    }
+
+
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Limit": _header(_("Requests allowed in the current window."), {"type": "integer"}),
+    "RateLimit-Remaining": _header(_("Requests left in the current window."), {"type": "integer"}),
+    "RateLimit-Reset": _header(_("Seconds until the window starts again."), {"type": "integer"}),
+}
+
+
+def _headers_for(method: str, status: str) -> dict[str, dict]:
+    """The headers an answer of ``status`` to ``method`` carries (only X-Request-ID always)."""
+    headers = {
+        "X-Request-ID": _header(
+            _(
+                "The request's id (the one sent in X-Request-ID when it is a sane token); the "
+                "logs name it."
+            ),
+            required=True,
+        ),
+        **RATE_LIMIT_HEADERS,
+    }
+    if method == "get" and status in ("200", "304"):
+        headers["ETag"] = _header(_("The answer's version, for If-None-Match."))
+        headers["Last-Modified"] = _header(_("When what the answer shows last changed."))
+    if status == "201":
+        headers["Location"] = _header(_("The address of what was created."))
+    if method == "post" and status.startswith("2"):
+        headers[idempotency.REPLAYED_HEADER] = _header(
+            _(
+                "true when this is the stored answer to an earlier request with the same "
+                "Idempotency-Key."
+            ),
+            {"type": "string", "enum": ["true"]},
+        )
+    if status in ("429", "503"):
+        headers["Retry-After"] = _header(
+            _("Seconds to wait before trying again."), {"type": "integer", "minimum": 0}
+        )
+    return headers
+
+
+def _error_component(schemas: dict, status: str, codes: list[str]) -> str:
+    name = f"{ERROR_COMPONENT}{status}"
+    if name not in schemas:
+        base = schemas[ERROR_COMPONENT]
+        properties = dict(base["properties"])
+        properties["code"] = {
+            **properties["code"],
+            "enum": codes,
+            "description": f"The error's kind: one of {', '.join(codes)}.",
+        }
+        schemas[name] = {**base, "properties": properties}
+    return name
+
+
+def postprocess(result, generator, request, public):
+    """Every operation's answers: the error body of each status with its ``code`` enum, and
+    the headers (``_headers_for``)."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name, component in schemas.items():
+        if name.startswith("Paginated"):  # count, next, previous, results: always there
+            component["required"] = list(component.get("properties", {}))
+    codes = {str(status): names for status, names in codes_by_status().items()}
+    error_ref = f"#/components/schemas/{ERROR_COMPONENT}"
+    used_plain_error = False
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            for status, response in operation["responses"].items():
+                for media in response.get("content", {}).values():
+                    if media.get("schema", {}).get("$ref") != error_ref:
+                        continue
+                    if status in codes:
+                        ref = _error_component(schemas, status, codes[status])
+                        media["schema"] = {"$ref": f"#/components/schemas/{ref}"}
+                    else:
+                        used_plain_error = True
+                response["headers"] = {
+                    **_headers_for(method, status),
+                    **response.get("headers", {}),
+                }
+    if not used_plain_error and ERROR_COMPONENT in schemas:
+        del schemas[ERROR_COMPONENT]
+    return result

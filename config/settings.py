@@ -270,6 +270,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": "/api/v1/",
     "COMPONENT_SPLIT_REQUEST": True,  # request bodies without the read-only fields
+    # Error codes per status and the response headers, on every operation (api.schema).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.postprocess",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "SeatEnum": "matches.models.SeatChoice",
         "SideEnum": ["NS", "EW"],
