@@ -70,12 +70,14 @@ class OrderingFilter(BaseFilterBackend):
     def get_ordering(self, request, view) -> list[str]:
         fields: dict[str, str] = view.ordering_fields
         raw = request.query_params.get(ORDERING_PARAM)
-        if raw is None:
+        wanted = [part.strip() for part in (raw or "").split(",") if part.strip()]
+        if not wanted:
+            # Not given, or empty: how a client sends an empty list ("?ordering=", the
+            # schema's comma-separated array).
             wanted = list(view.ordering)
         else:
-            wanted = [part.strip() for part in raw.split(",") if part.strip()]
             bad = [term for term in wanted if term.removeprefix("-") not in fields]
-            if bad or not wanted:
+            if bad:
                 message = gettext(
                     "unknown ordering %(bad)s; order by %(names)s, '-' for descending"
                 )
@@ -84,7 +86,7 @@ class OrderingFilter(BaseFilterBackend):
                         ORDERING_PARAM: [
                             message
                             % {
-                                "bad": ", ".join(repr(b) for b in bad) or repr(raw),
+                                "bad": ", ".join(repr(b) for b in bad),
                                 "names": ", ".join(fields),
                             }
                         ]

@@ -7,9 +7,14 @@ the API can answer with that status (``api.errors.codes_by_status``), and the re
 are declared (``RESPONSE_HEADERS``).
 """
 
+import re
+
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular import openapi
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import (
+    OpenApiAuthenticationExtension,
+    OpenApiSerializerExtension,
+)
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
@@ -20,7 +25,9 @@ from api import idempotency
 from api.errors import codes_by_status
 from api.ids import MAX_ID
 from api.serializers.common import ErrorSerializer, StrictInput
+from api.serializers.deals import CONTRACT_PATTERN
 from clubs.exports import MEDIA_TYPES
+from clubs.models import time_zone_names, validate_timezone
 
 ERROR_DESCRIPTIONS = {
     "400": _("Invalid input: `errors` names each bad field or query parameter and why."),
@@ -69,6 +76,55 @@ class ClubAPIKeyScheme(OpenApiAuthenticationExtension):
             _("A club's API key: `Authorization: Api-Key <key>`, read-only or read-write.")
         )
         return definition
+
+
+class DealBodyExtension(OpenApiSerializerExtension):
+    """A deal's body as the server reads it: passed out, or contract + declarer + tricks
+    (``scoring.engine.make_result``); a PATCH gives any of the fields. The contract as
+    ``CONTRACT_PATTERN``."""
+
+    target_class = "api.serializers.deals.DealInputSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        properties = schema.get("properties", {})
+        if "contract" in properties:
+            properties["contract"]["pattern"] = CONTRACT_PATTERN
+        if direction != "request" or auto_schema.method == "PATCH":
+            return schema
+        played = ["contract", "declarer", "tricks"]
+        common = {k: v for k, v in properties.items() if k not in ("passed_out", *played)}
+        # Each body's variants are named apart (a generated client makes a class of each).
+        name = type(self.target).__name__.removesuffix("Serializer")
+
+        def variant(title, description, fields, required):
+            chosen = {name: {**properties[name]} for name in fields}
+            for shape in chosen.values():
+                shape.pop("nullable", None)
+            return {
+                "type": "object",
+                "title": title,
+                "properties": {
+                    # Not an enum [true] / [false], which generated clients cannot read (no
+                    # boolean enums in openapi-python-client, no const before OpenAPI 3.1).
+                    "passed_out": {**properties["passed_out"], "description": description},
+                    **chosen,
+                    **common,
+                },
+                "required": required,
+                "additionalProperties": False,
+            }
+
+        return {
+            "oneOf": [
+                variant(
+                    f"{name}PassedOut", str(_("true: all players passed.")), [], ["passed_out"]
+                ),
+                variant(f"{name}Played", str(_("false, or not given.")), played, played),
+            ],
+            "description": str(_("Passed out, or a contract, its declarer and the tricks.")),
+        }
 
 
 # What a download's answer is (api.exports): CSV text, or an XLSX file.
@@ -144,6 +200,9 @@ class AutoSchema(openapi.AutoSchema):
         ):
             schema.setdefault("minimum", 1)
             schema.setdefault("maximum", MAX_ID)
+        if validate_timezone in getattr(field, "validators", ()):
+            # The IANA names this system knows, as the validator checks.
+            schema["enum"] = sorted(time_zone_names())
         return schema
 
     def _map_basic_serializer(self, serializer, direction):
@@ -282,4 +341,34 @@ def postprocess(result, generator, request, public):
                 }
     if not used_plain_error and ERROR_COMPONENT in schemas:
         del schemas[ERROR_COMPONENT]
+    for component in schemas.values():
+        _name_enum(component)
+    for path_item in result.get("paths", {}).values():
+        for operation in path_item.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                schema = parameter.get("schema", {})
+                _name_enum(schema.get("items", schema))
     return result
+
+
+def _var_name(value: str) -> str:
+    """A readable constant name for an enum value: ``-played_on`` is ``PLAYED_ON_DESC``,
+    ``Etc/GMT+1`` ``ETC_GMT_PLUS_1``, ``America/Port-au-Prince`` ``AMERICA_PORT_AU_PRINCE``."""
+    descending = value.startswith("-")
+    text = re.sub(r"\+(?=\d)", "_PLUS_", value.removeprefix("-"))
+    text = re.sub(r"-(?=\d)", "_MINUS_", text)
+    name = re.sub(r"[^0-9A-Za-z]+", "_", text).strip("_").upper()
+    return f"{name}_DESC" if descending else name
+
+
+def _name_enum(schema: dict) -> None:
+    """``x-enum-varnames`` for a string enum whose values are no constant names themselves
+    (generated clients name its members by them instead of VALUE_1, VALUE_3...)."""
+    values = schema.get("enum")
+    if not values or not all(isinstance(v, str) and v for v in values):
+        return
+    if all(re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", v) for v in values):
+        return
+    names = [_var_name(v) for v in values]
+    if len(set(names)) == len(names) and all(re.match(r"[A-Z]", n) for n in names):
+        schema["x-enum-varnames"] = names

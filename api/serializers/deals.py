@@ -6,6 +6,7 @@ the breakdown: one item per line of the score sheet (``kind``, ``side``, ``point
 ``below_line``).
 """
 
+import re
 from typing import cast
 
 from django.utils.translation import gettext_lazy as _
@@ -25,7 +26,7 @@ from api.serializers.tables import DealEntrySerializer, deal_entry
 from matches.messages import engine_message
 from matches.models import KindChoice, MatchStatus, WinnerChoice
 from nights.selectors import deal_confirmations
-from scoring.engine import InvalidInput, PassedOut, parse_contract, parse_seat
+from scoring.engine import InvalidInput, PassedOut, parse_contract
 
 # Engine fields that are parts of the API's `contract`.
 CONTRACT_PARTS = {"level": "contract", "strain": "contract", "doubling": "contract"}
@@ -174,6 +175,13 @@ class ScoreSheetSerializer(serializers.Serializer):
         }
 
 
+# A contract as the API takes it: a level 1 to 7, a strain (C, D, H, S, NT or N) and X or XX
+# if doubled, any case. The schema states it, and the API refuses what does not match it even
+# where the engine would read it ("3 NT", "1♥").
+CONTRACT_PATTERN = r"^[1-7]([CcDdHhSs]|[Nn][Tt]?)([Xx][Xx]?)?$"
+_CONTRACT_RE = re.compile(CONTRACT_PATTERN)
+
+
 class DealInputSerializer(StrictInput, serializers.Serializer):
     """A deal's result: ``{"contract": "4SX", "declarer": "N", "tricks": 10}`` or
     ``{"passed_out": true}``."""
@@ -187,8 +195,8 @@ class DealInputSerializer(StrictInput, serializers.Serializer):
         max_length=20,
         help_text=_('Level 1-7, strain C D H S NT, X or XX if doubled: "4S", "3NTX".'),
     )
-    declarer = serializers.CharField(
-        required=False, allow_null=True, max_length=10, help_text=_("N, E, S or W.")
+    declarer = serializers.ChoiceField(
+        choices=SEATS, required=False, allow_null=True, help_text=_("N, E, S or W.")
     )
     tricks = serializers.IntegerField(
         required=False,
@@ -206,17 +214,14 @@ class DealInputSerializer(StrictInput, serializers.Serializer):
         if value is None:
             return None
         try:
-            return str(parse_contract(value))
+            contract = str(parse_contract(value))
         except InvalidInput as error:
             raise serializers.ValidationError(engine_message(error)) from None
-
-    def validate_declarer(self, value):
-        if value is None:
-            return None
-        try:
-            return parse_seat(value).value
-        except InvalidInput as error:
-            raise serializers.ValidationError(engine_message(error)) from None
+        if not _CONTRACT_RE.fullmatch(value):
+            raise serializers.ValidationError(
+                _('Write the contract as a level, a strain and X or XX if doubled: "4S", "3NTX".')
+            )
+        return contract
 
 
 class DealCreateSerializer(DealInputSerializer):
