@@ -78,6 +78,14 @@ class ClubAPIKeyScheme(OpenApiAuthenticationExtension):
         return definition
 
 
+def _not_null(shape: dict) -> dict:
+    """``shape`` without null (a nullable type, or an enum with None)."""
+    shape = {key: value for key, value in shape.items() if key != "nullable"}
+    if "enum" in shape:
+        shape["enum"] = [value for value in shape["enum"] if value is not None]
+    return shape
+
+
 class DealBodyExtension(OpenApiSerializerExtension):
     """A deal's body as the server reads it: passed out, or contract + declarer + tricks
     (``scoring.engine.make_result``); a PATCH gives any of the fields. The contract as
@@ -99,9 +107,7 @@ class DealBodyExtension(OpenApiSerializerExtension):
         name = type(self.target).__name__.removesuffix("Serializer")
 
         def variant(title, description, fields, required):
-            chosen = {name: {**properties[name]} for name in fields}
-            for shape in chosen.values():
-                shape.pop("nullable", None)
+            chosen = {field: _not_null(properties[field]) for field in fields}
             return {
                 "type": "object",
                 "title": title,
@@ -316,6 +322,14 @@ def postprocess(result, generator, request, public):
     """Every operation's answers: the error body of each status with its ``code`` enum, and
     the headers (``_headers_for``)."""
     schemas = result.get("components", {}).get("schemas", {})
+    for path_item in result.get("paths", {}).values():
+        for operation in path_item.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            for media in (body or {}).get("content", {}).values():
+                ref = media.get("schema", {}).get("$ref", "")
+                component = schemas.get(ref.rsplit("/", 1)[-1], {})
+                if component.get("required") or component.get("oneOf"):
+                    body["required"] = True  # a body without its required fields is a 400
     for name, component in schemas.items():
         if name.startswith("Paginated"):  # count, next, previous, results: always there
             component["required"] = list(component.get("properties", {}))

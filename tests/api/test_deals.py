@@ -46,7 +46,7 @@ def record(client, match_url, **body):
 
 
 def test_recording_a_deal_returns_it_with_its_score(world, director_a, match_url):
-    response = record(director_a, match_url, contract="3NTX", declarer="e", tricks=8)
+    response = record(director_a, match_url, contract="3NTX", declarer="E", tricks=8)
     assert response.status_code == 201, response.json()
     deal = response.json()
     assert set(deal) == ROW_KEYS | {"match"}
@@ -63,6 +63,26 @@ def test_recording_a_deal_returns_it_with_its_score(world, director_a, match_url
     ]
     stored = Deal.objects.get(match=world.a.match, sequence=2)
     assert (stored.contract, stored.declarer, stored.tricks) == ("3NTX", "E", 8)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"contract": "3NT", "declarer": "e", "tricks": 8}, "declarer"),
+        ({"contract": "3NT", "declarer": "East", "tricks": 8}, "declarer"),
+        ({"contract": "3 NT", "declarer": "E", "tricks": 8}, "contract"),
+        ({"contract": "1\u2665", "declarer": "E", "tricks": 8}, "contract"),
+    ],
+)
+def test_the_api_takes_a_deal_as_its_schema_states_it(world, director_a, match_url, body, field):
+    """The seat enum and the contract's pattern (api.serializers.deals.CONTRACT_PATTERN), not
+    every spelling the engine reads."""
+    response = record(director_a, match_url, **body)
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {field}
+    assert not Deal.objects.filter(match=world.a.match, sequence=2).exists()
+    lower = record(director_a, match_url, contract="3ntx", declarer="E", tricks=8)
+    assert lower.status_code == 201 and lower.json()["contract"] == "3NTX"
 
 
 def test_a_passed_out_chicago_deal_has_no_number_and_the_same_dealer_deals_again(
