@@ -54,6 +54,15 @@ class IdempotencyKeyReused(exceptions.APIException):
     default_code = "idempotency_key_reused"
 
 
+class PreconditionFailed(exceptions.APIException):
+    """A write whose If-Match no longer names the current version (the deals' PUT, PATCH and
+    DELETE: ``if_match`` on the view, api.schema)."""
+
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = _("It changed since you read it: fetch it again and retry.")
+    default_code = "precondition_failed"
+
+
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = _("The request body is too large.")

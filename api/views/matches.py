@@ -173,6 +173,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
     paginated_action = True
     http_method_names = ["get", "post", "put", "patch", "delete", "head"]
     service_error_fields = CONTRACT_PARTS
+    if_match = True  # the schema: If-Match and 412 on PUT, PATCH and DELETE (api.schema)
     queryset = Match.objects.none()  # for the schema: the rows are deals of one match
 
     def get_match(self) -> Match:
