@@ -82,6 +82,9 @@ def exportable(build: Callable[..., Export]):
         def view_method(view, request, *args, **kwargs):
             renderer = getattr(request, "accepted_renderer", None)
             if isinstance(renderer, ExportRenderer):
+                paginator = getattr(view, "paginator", None)
+                if paginator is not None and hasattr(paginator, "check_params"):
+                    paginator.check_params(request)  # bad paging is a 400 here too
                 return export_response(build(view, request, **kwargs), renderer.format)
             return method(view, request, *args, **kwargs)
 

@@ -132,7 +132,7 @@ class HistoryEntrySerializer(serializers.Serializer):
 # --- Filter and pagination ------------------------------------------------------------------
 
 
-@extend_schema_field({"type": "integer", "minimum": 0})
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": 2**31 - 1})
 class WholeNumberFilter(django_filters.Filter):
     field_class = forms.IntegerField
 

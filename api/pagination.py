@@ -38,10 +38,14 @@ class PageNumberPagination(pagination.PageNumberPagination):
             request, self.page_size_query_param, default=self.page_size, maximum=MAX_PAGE_SIZE
         )
 
+    def check_params(self, request) -> tuple[int, int]:
+        """``page`` and ``page_size``, each a 400 naming it unless a whole number in range
+        (also for a download, which is one file of every row: api.exports)."""
+        return _int_param(request, self.page_query_param, default=1), self.get_page_size(request)
+
     def paginate_queryset(self, queryset, request, view=None):
         self.request = request
-        page_size = self.get_page_size(request)
-        number = _int_param(request, self.page_query_param, default=1)
+        number, page_size = self.check_params(request)
         paginator = self.django_paginator_class(queryset, page_size)
         try:
             self.page = paginator.page(number)

@@ -184,23 +184,20 @@ _CONTRACT_RE = re.compile(CONTRACT_PATTERN)
 
 class DealInputSerializer(StrictInput, serializers.Serializer):
     """A deal's result: ``{"contract": "4SX", "declarer": "N", "tricks": 10}`` or
-    ``{"passed_out": true}``."""
+    ``{"passed_out": true}``. A field not given is left out, never null (the schema's
+    ``DealBodyExtension``, api.schema)."""
 
     passed_out = serializers.BooleanField(
         required=False, help_text=_("true when all players passed; then nothing else is given.")
     )
     contract = serializers.CharField(
         required=False,
-        allow_null=True,
         max_length=20,
         help_text=_('Level 1-7, strain C D H S NT, X or XX if doubled: "4S", "3NTX".'),
     )
-    declarer = serializers.ChoiceField(
-        choices=SEATS, required=False, allow_null=True, help_text=_("N, E, S or W.")
-    )
+    declarer = serializers.ChoiceField(choices=SEATS, required=False, help_text=_("N, E, S or W."))
     tricks = serializers.IntegerField(
         required=False,
-        allow_null=True,
         min_value=0,
         max_value=13,
         help_text=_("Tricks declarer's side took, 0 to 13."),
@@ -211,8 +208,6 @@ class DealInputSerializer(StrictInput, serializers.Serializer):
     )
 
     def validate_contract(self, value):
-        if value is None:
-            return None
         try:
             contract = str(parse_contract(value))
         except InvalidInput as error:

@@ -162,3 +162,14 @@ def test_a_wrong_method_is_a_405(world, director_a):
     response = director_a.delete(f"/api/v1/matches/{world.a.match.pk}/")
     assert response.status_code == 405
     assert response.json()["code"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize("query", ["page=null", "page_size=-5", "page_size=101"])
+def test_a_download_refuses_bad_paging_as_the_json_list_does(world, director_a, query):
+    """A download is every row in one file, yet ``page`` and ``page_size`` are the list's
+    parameters, checked the same (a generated client sends them for either)."""
+    url = f"/api/v1/matches/{world.a.match.pk}/deals/?format=csv"
+    assert director_a.get(url).status_code == 200
+    response = director_a.get(f"{url}&{query}")
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {query.split("=")[0]}
