@@ -3,9 +3,12 @@
 Every operation gets generated requests (valid and invalid ones, and the methods it does not
 allow), sent with a director of club A's token over a small world of data, and every
 response must be no server error and have a status code, content type, headers and body that
-the schema documents. About half the generated ids are swapped for ids that exist, so the
-operations run on real objects as well as missing ones. Derandomized and kept small so the
-suite stays fast.
+the schema documents; a required header left out, an unsupported method (405 with Allow) and
+ignored credentials are checked too. (``negative_data_rejection`` and
+``positive_data_acceptance`` are not yet: empty query parameters are still accepted, and some
+400s are rules no schema states, such as a slug already taken.) About half the generated ids
+are swapped for ids that exist, so the operations run on real objects as well as missing ones.
+Derandomized and kept small so the suite stays fast.
 """
 
 import json
@@ -21,10 +24,14 @@ from rest_framework.authtoken.models import Token
 from rest_framework.utils.encoders import JSONEncoder
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
+    allow_header_conformance,
     content_type_conformance,
+    ignored_auth,
+    missing_required_header,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
+    unsupported_method,
 )
 
 from clubs.models import Session
@@ -37,6 +44,10 @@ CHECKS = [
     content_type_conformance,
     response_headers_conformance,
     response_schema_conformance,
+    missing_required_header,
+    unsupported_method,
+    allow_header_conformance,
+    ignored_auth,
 ]
 
 
