@@ -4,7 +4,8 @@ Idempotency-Key header on POST, and anonymous access where public clubs can be r
 ``postprocess`` (a SPECTACULAR_SETTINGS hook) then makes the schema one a generated client can
 trust, for every operation alike: each status's error body has ``code`` as the enum of the codes
 the API can answer with that status (``api.errors.codes_by_status``), and the response headers
-are declared (``RESPONSE_HEADERS``).
+are declared (``_headers_for``); a deal's body is "passed out, or contract + declarer + tricks"
+(``DealBodyExtension``); fields a response always has are required.
 """
 
 import re
@@ -325,7 +326,9 @@ def postprocess(result, generator, request, public):
     for path_item in result.get("paths", {}).values():
         for operation in path_item.values():
             body = operation.get("requestBody") if isinstance(operation, dict) else None
-            for media in (body or {}).get("content", {}).values():
+            if not body:
+                continue
+            for media in body.get("content", {}).values():
                 ref = media.get("schema", {}).get("$ref", "")
                 component = schemas.get(ref.rsplit("/", 1)[-1], {})
                 if component.get("required") or component.get("oneOf"):
