@@ -345,7 +345,13 @@ def postprocess(result, generator, request, public):
                 continue
             for status, response in operation["responses"].items():
                 for media in response.get("content", {}).values():
-                    if media.get("schema", {}).get("$ref") != error_ref:
+                    ref = media.get("schema", {}).get("$ref", "")
+                    if ref != error_ref:
+                        # An error body of its own (a refused import: the error shape and
+                        # more): its code, too, is one of the status's.
+                        own = schemas.get(ref.rsplit("/", 1)[-1], {}).get("properties", {})
+                        if status in codes and "code" in own and "enum" not in own["code"]:
+                            own["code"] = {**own["code"], "enum": codes[status]}
                         continue
                     if status in codes:
                         ref = _error_component(schemas, status, codes[status])
