@@ -76,3 +76,70 @@ def test_the_schema_and_docs_are_served_without_a_cdn(client):
     html = page.content.decode()
     sources = re.findall(r'(?:src|href)="([^"]+)"', html)
     assert sources and all(not re.match(r"^(https?:)?//", s) for s in sources), sources
+
+
+def test_the_schema_is_one_a_generated_client_can_trust():
+    from drf_spectacular.generators import SchemaGenerator
+
+    from api.serializers.deals import CONTRACT_PATTERN
+
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    components = document["components"]["schemas"]
+    operations = [
+        (method, path, operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+    ]
+    for method, path, operation in operations:
+        for status, response in operation["responses"].items():
+            headers = response["headers"]
+            assert headers["X-Request-ID"]["required"] is True, (method, path, status)
+            assert not headers["RateLimit-Remaining"]["required"]
+            if method == "get" and status == "200":
+                assert {"ETag", "Last-Modified"} <= set(headers)
+            if status == "201":
+                assert "Location" in headers
+            if method == "post" and status.startswith("2"):
+                assert "Idempotent-Replayed" in headers
+            if status in ("429", "503"):
+                assert "Retry-After" in headers
+        if method == "get":
+            assert "304" in operation["responses"]
+            assert any(p["name"] == "If-None-Match" for p in operation["parameters"])
+    deals = document["paths"]["/api/v1/matches/{match_id}/deals/{sequence}/"]
+    for method in ("put", "patch", "delete"):
+        assert "412" in deals[method]["responses"]
+        assert any(p["name"] == "If-Match" for p in deals[method]["parameters"])
+
+    # A deal's body: passed out, or contract + declarer + tricks; never null, nothing else.
+    passed_out, played = components["DealCreateRequest"]["oneOf"]
+    assert passed_out["required"] == ["passed_out"] and not passed_out["additionalProperties"]
+    assert set(played["required"]) == {"contract", "declarer", "tricks"}
+    contract = played["properties"]["contract"]
+    assert contract["pattern"] == CONTRACT_PATTERN and "nullable" not in contract
+    assert played["properties"]["declarer"]["allOf"] == [{"$ref": "#/components/schemas/SeatEnum"}]
+    assert components["SeatEnum"]["enum"] == ["N", "E", "S", "W"]
+    create = document["paths"]["/api/v1/matches/{match_id}/deals/"]["post"]
+    assert create["requestBody"]["required"] is True
+    key = next(p for p in create["parameters"] if p["name"] == "Idempotency-Key")
+    assert (key["schema"]["minLength"], key["schema"]["maxLength"]) == (1, 255)
+
+    # Time zones are IANA names; fields an answer always has are required.
+    assert "Europe/Athens" in components["TimezoneEnum"]["enum"]
+    club = components["Club"]
+    assert set(club["required"]) == set(club["properties"])
+    assert set(components["PaginatedClubList"]["required"]) == {
+        "count",
+        "next",
+        "previous",
+        "results",
+    }
+    assert components["ClubRequest"]["additionalProperties"] is False
+
+    # ordering: an array sent comma-separated, its members named readably.
+    listing = document["paths"]["/api/v1/clubs/"]["get"]
+    ordering = next(p for p in listing["parameters"] if p["name"] == "ordering")
+    assert (ordering["style"], ordering["explode"]) == ("form", False)
+    items = ordering["schema"]["items"]
+    named = dict(zip(items["enum"], items["x-enum-varnames"], strict=True))
+    assert named["-name"] == "NAME_DESC" and named["name"] == "NAME"
