@@ -1,5 +1,6 @@
 from collections.abc import Mapping
 
+from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -41,7 +42,36 @@ class StrictInput:
                     ]
             if errors:
                 raise serializers.ValidationError(errors)
+            if not isinstance(data, QueryDict):  # JSON: each value of its field's type
+                wrong = {
+                    name: [str(fields[name].error_messages["invalid"])]
+                    for name, value in data.items()
+                    if not _json_type_ok(fields[name], value)
+                }
+                if wrong:  # with every other bad field, as always
+                    rest = {name: value for name, value in data.items() if name not in wrong}
+                    try:
+                        super().to_internal_value(rest)  # type: ignore[misc]
+                    except serializers.ValidationError as error:
+                        if isinstance(error.detail, dict):
+                            raise serializers.ValidationError({**error.detail, **wrong}) from None
+                    raise serializers.ValidationError(wrong)
         return super().to_internal_value(data)  # type: ignore[misc]
+
+
+def _json_type_ok(field: serializers.Field, value: object) -> bool:
+    """Whether a JSON body's ``value`` has the type the schema states for ``field``: DRF also
+    takes ``"true"``, ``0`` or ``"5"`` for a boolean or a number, and ``5`` for text, which a
+    client generated from the schema never sends (and a typo should not pass for)."""
+    if value is None:
+        return True  # the field's allow_null decides
+    if isinstance(field, serializers.BooleanField):
+        return isinstance(value, bool)
+    if isinstance(field, serializers.IntegerField):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(field, serializers.CharField):
+        return isinstance(value, str)
+    return True
 
 
 class SidePointsSerializer(serializers.Serializer):

@@ -228,8 +228,8 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         serializer = DealInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entry: dict[str, Any] = serializer.validated_data
-        if partial and entry.get("passed_out"):
-            entry = {"passed_out": True}
+        if partial and (entry.get("passed_out") or (not entry and deal.passed_out)):
+            entry = {"passed_out": True}  # also an empty change to a passed-out deal
         elif partial:  # what is not given stays as it was entered
             kept = {
                 "contract": deal.contract,

@@ -247,10 +247,31 @@ def test_patch_changes_only_the_fields_given(director_a, match_url):
     )
     deal = director_a.patch(f"{match_url}/deals/1/", {"passed_out": True}, format="json").json()
     assert deal["passed_out"] is True and deal["contract"] is None
+    # Nothing given: a passed-out deal stays one.
+    unchanged = director_a.patch(f"{match_url}/deals/1/", {}, format="json")
+    assert unchanged.status_code == 200 and unchanged.json()["passed_out"] is True
     deal = director_a.patch(
         f"{match_url}/deals/1/", {"contract": "1D", "declarer": "W", "tricks": 7}, format="json"
     ).json()
     assert (deal["passed_out"], deal["contract"], deal["declarer"]) == (False, "1D", "W")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"contract": "4S", "declarer": "N", "tricks": "10"}, "tricks"),
+        ({"contract": 4, "declarer": "N", "tricks": 10}, "contract"),
+        ({"passed_out": 1}, "passed_out"),
+        ({"passed_out": "true"}, "passed_out"),
+    ],
+)
+def test_a_value_not_of_its_schema_type_is_a_400(world, director_a, match_url, body, field):
+    """A JSON body's values have the schema's types (api.serializers.common.StrictInput): DRF
+    alone would read "10" as 10 and 1 as true."""
+    response = director_a.put(f"{match_url}/deals/1/", body, format="json")
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {field}
+    assert Deal.objects.get(match=world.a.match, sequence=1).tricks == 10
 
 
 def test_put_with_bad_input_changes_nothing(world, director_a, match_url):

@@ -520,7 +520,7 @@ def test_match_filters(world, director_a):
             {"club", "name", "start_date", "end_date"},
         ),
         ("/api/v1/sessions/", {"date": "31.12.2025"}, {"club", "date"}),
-        ("/api/v1/sessions/", {"date": "2025-05-01", "notes": 7}, {"club"}),
+        ("/api/v1/sessions/", {"date": "2025-05-01", "notes": 7}, {"club", "notes"}),
         (
             "/api/v1/tables/",
             {"session": "x", "number": 0, "seats": "four"},
