@@ -10,6 +10,7 @@ are declared (``_headers_for``); a deal's body is "passed out, or contract + dec
 
 import re
 
+from django.db.models import Model
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular import openapi
 from drf_spectacular.extensions import (
@@ -208,7 +209,8 @@ class AutoSchema(openapi.AutoSchema):
         ):
             # A change to an object that exists: its serializer's fields as for one (a
             # session's club and date are read-only then, and a 400 if sent).
-            serializer.instance = serializer.Meta.model()
+            model: type[Model] = serializer.Meta.model
+            serializer.instance = model()
             serializer.__dict__.pop("fields", None)  # computed again, for the instance
         return serializer
 
