@@ -1,7 +1,8 @@
 """Filtering and ordering for list endpoints, strict about their query parameters.
 
 Every list accepts only its filters, ``ordering``, ``page`` and ``page_size``: any other
-query parameter is a 400 naming it (a misspelt filter silently ignored would return the
+query parameter is a 400 naming it, and so is one given twice or empty (``api.middleware``,
+for every endpoint) (a misspelt filter silently ignored would return the
 wrong rows). A ``club`` filter accepts only a club whose rows of that list the client reads;
 any other id, of a club that exists or not, is a 400 naming ``club`` (a player list filtered
 by another club would tell which of the client's players belong to it). ``ordering`` takes
@@ -165,6 +166,12 @@ class ClubIdFilter(IdFilter):
         return check
 
 
+@extend_schema_field({"type": "string", "minLength": 1})
+class TextFilter(django_filters.CharFilter):
+    """A text, never empty: ``?search=`` is a 400 naming it (``api.middleware``), as the
+    schema's ``minLength`` says."""
+
+
 @extend_schema_field({"type": "boolean"})
 class BoolFilter(django_filters.TypedChoiceFilter):
     """true or false; anything else is a 400 (django-filter's BooleanFilter ignores it)."""
@@ -176,9 +183,9 @@ class BoolFilter(django_filters.TypedChoiceFilter):
 
 
 class ClubFilter(django_filters.FilterSet):
-    slug = django_filters.CharFilter(help_text=_("The club with this slug."))
+    slug = TextFilter(help_text=_("The club with this slug."))
     public = BoolFilter(help_text=_("Public clubs only, or private only."))
-    search = django_filters.CharFilter(
+    search = TextFilter(
         field_name="name", lookup_expr="icontains", help_text=_("Part of the name, any case.")
     )
 
@@ -196,9 +203,7 @@ class PlayerFilter(django_filters.FilterSet):
         clubs=access.member_clubs,
         help_text=_("A club the player belongs to."),
     )
-    search = django_filters.CharFilter(
-        method="filter_search", help_text=_("Part of the player's name, any case.")
-    )
+    search = TextFilter(method="filter_search", help_text=_("Part of the player's name, any case."))
     active = BoolFilter(
         method="filter_membership",
         help_text=_("Players active (or inactive) in club, or in any of your clubs without it."),

@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "api.middleware.StrictQueryMiddleware",  # in the client's language: a 414, a bad query
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -254,6 +255,10 @@ REST_FRAMEWORK = {
 # The pages' throttles (config.page_throttle): anonymous requests per IP address (counted as
 # the API's, NUM_PROXIES above), score sheet PDFs at a rate of their own; signed-in users,
 # the API, /health/ and static files are not counted. Over them: 429 with Retry-After.
+# The longest URL (path and query) the API reads: a longer one is a 414 in the API's error shape
+# (api.middleware). Gunicorn (limit_request_line) and nginx let longer ones through to it.
+API_MAX_URL_LENGTH = 4096
+
 PAGE_THROTTLE_ANON = os.environ.get("PAGE_THROTTLE_ANON", "120/min")
 PDF_THROTTLE_ANON = os.environ.get("PDF_THROTTLE_ANON", "10/min")
 

@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -190,6 +191,12 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         ):
             raise PermissionDenied(gettext("You do not direct this club."))
         return match
+
+    def created_location(self, data) -> str | None:
+        return reverse(
+            "api:match-deal",
+            kwargs={"match_id": self.kwargs["match_id"], "sequence": data["sequence"]},
+        )
 
     def _deal_response(self, match, row, code=status.HTTP_200_OK) -> Response:
         return Response(DealSerializer(row, context={"match": match}).data, status=code)

@@ -1,0 +1,58 @@
+"""What the API refuses before any view reads the request, in the API's error shape:
+
+- a URL longer than ``API_MAX_URL_LENGTH`` characters (path and query): 414 ``uri_too_long``.
+  Gunicorn lets longer request lines through (``limit_request_line`` in
+  docker/gunicorn.conf.py) up to nginx's own limit, so below that Partscore answers, in JSON;
+- a query parameter given more than once (``?page_size=abc&page_size=5``): 400 naming it. No
+  endpoint reads a parameter as a list, and taking the last one (as Django does) would hide
+  the client's mistake;
+- a query parameter with an empty value (``?season=``): 400 naming it. An empty filter
+  ignored in silence would return every row instead of the ones asked for.
+"""
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions, status
+
+from api import errors
+
+
+class URITooLong(exceptions.APIException):
+    status_code = status.HTTP_414_REQUEST_URI_TOO_LONG
+    default_detail = _("The URL is too long.")
+    default_code = "uri_too_long"
+
+
+def query_errors(request: HttpRequest) -> dict[str, list[str]]:
+    """Each repeated or empty query parameter, with why it is refused."""
+    found: dict[str, list[str]] = {}
+    for name, values in request.GET.lists():
+        if len(values) > 1:
+            found[name] = [gettext("given %(count)d times; give it once") % {"count": len(values)}]
+        elif values[0] == "":
+            found[name] = [gettext("empty; give a value or leave the parameter out")]
+    return found
+
+
+class StrictQueryMiddleware:
+    """Under /api/ only; the pages keep Django's own answers."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info.startswith("/api/"):
+            length = len(request.get_full_path())
+            if length > settings.API_MAX_URL_LENGTH:
+                detail = gettext(
+                    "The URL is %(length)d characters long; the API accepts at most %(limit)d."
+                ) % {"length": length, "limit": settings.API_MAX_URL_LENGTH}
+                return errors.response_for(URITooLong(detail))
+            found = query_errors(request)
+            if found:
+                return errors.response_for(exceptions.ValidationError(found))
+        return self.get_response(request)

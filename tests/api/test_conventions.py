@@ -1,0 +1,105 @@
+"""The API's conventions: ``Location`` on every 201, ``If-Match`` on a deal's writes (412 when
+stale), the ``RateLimit-*`` headers, and a stable code beside each field's message."""
+
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.matches.test_season_import import GOOD
+
+
+def seats(players) -> dict:
+    return dict(zip("NESW", (player.pk for player in players), strict=True))
+
+
+def assert_created_at(client, response, path: str) -> None:
+    """A 201 whose Location is ``path``, and a GET of it answers 200."""
+    assert response.status_code == 201, response.content
+    assert response["Location"] == path
+    assert client.get(path).status_code == 200
+
+
+# --- Location on every 201 ------------------------------------------------------------------
+
+
+def test_every_created_resource_says_where_it_is(world, director_a):
+    a = world.a
+    club = director_a.post(
+        "/api/v1/clubs/", {"name": "Gamma", "slug": "gamma", "country": "ES"}, format="json"
+    )
+    assert_created_at(director_a, club, f"/api/v1/clubs/{club.json()['id']}/")
+    player = director_a.post("/api/v1/players/", {"club": a.club.pk, "name": "New"}, format="json")
+    assert_created_at(director_a, player, f"/api/v1/players/{player.json()['id']}/")
+    season = director_a.post(
+        "/api/v1/seasons/",
+        {"club": a.club.pk, "name": "2026", "start_date": "2026-01-01", "end_date": "2026-12-31"},
+        format="json",
+    )
+    assert_created_at(director_a, season, f"/api/v1/seasons/{season.json()['id']}/")
+    session = director_a.post(
+        "/api/v1/sessions/", {"club": a.club.pk, "date": "2025-05-01"}, format="json"
+    )
+    assert_created_at(director_a, session, f"/api/v1/sessions/{session.json()['id']}/")
+    again = director_a.post(
+        "/api/v1/sessions/", {"club": a.club.pk, "date": "2025-05-01"}, format="json"
+    )
+    assert again.status_code == 200 and not again.has_header("Location")  # nothing created
+    table = director_a.post("/api/v1/tables/", {"session": session.json()["id"]}, format="json")
+    assert_created_at(director_a, table, f"/api/v1/tables/{table.json()['id']}/")
+    match = director_a.post(
+        "/api/v1/matches/",
+        {
+            "club": a.club.pk,
+            "kind": "chicago",
+            "played_on": "2025-06-01",
+            "seats": seats(a.players),
+        },
+        format="json",
+    )
+    match_id = match.json()["id"]
+    assert_created_at(director_a, match, f"/api/v1/matches/{match_id}/")
+    deal = director_a.post(
+        f"/api/v1/matches/{match_id}/deals/",
+        {"contract": "3NT", "declarer": "N", "tricks": 9},
+        format="json",
+    )
+    assert_created_at(director_a, deal, f"/api/v1/matches/{match_id}/deals/1/")
+
+
+def test_a_replayed_201_says_where_too(world, director_a):
+    url = f"/api/v1/matches/{world.a.match.pk}/deals/"
+    body = {"contract": "1NT", "declarer": "E", "tricks": 7}
+    first = director_a.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="loc-1")
+    again = director_a.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="loc-1")
+    assert first.status_code == again.status_code == 201
+    assert first["Location"] == again["Location"] == f"{url}2/"
+
+
+def test_a_night_its_rounds_and_its_table_codes_say_where_they_are(world, director_a):
+    body = {
+        "club": world.a.club.pk,
+        "date": "2025-05-09",
+        "players": [player.pk for player in world.a.players],
+        "movement": "round_robin",
+        "rounds": 3,
+    }
+    night = director_a.post("/api/v1/nights/", body, format="json")
+    night_id = night.json()["id"]
+    assert_created_at(director_a, night, f"/api/v1/nights/{night_id}/")
+    round = director_a.post(f"/api/v1/nights/{night_id}/rounds/", format="json")
+    assert_created_at(director_a, round, f"/api/v1/nights/{night_id}/")
+    code = director_a.post(f"/api/v1/nights/{night_id}/tables/1/code/")
+    assert_created_at(director_a, code, f"/api/v1/nights/{night_id}/board/")
+
+
+def test_an_import_says_where_the_deals_it_wrote_are(world, director_a):
+    season = world.a.season
+    file = SimpleUploadedFile("season.csv", GOOD.encode(), content_type="text/csv")
+    response = director_a.post(
+        f"/api/v1/seasons/{season.pk}/import/", {"file": file}, format="multipart"
+    )
+    assert_created_at(director_a, response, f"/api/v1/seasons/{season.pk}/deals/")
+    file = SimpleUploadedFile("season.csv", GOOD.encode(), content_type="text/csv")
+    dry = director_a.post(
+        f"/api/v1/seasons/{season.pk}/import/?dry_run=true", {"file": file}, format="multipart"
+    )
+    assert dry.status_code == 200 and not dry.has_header("Location")
