@@ -66,6 +66,15 @@ class BadRequest(exceptions.APIException):
     default_code = "bad_request"
 
 
+class PreconditionFailed(exceptions.APIException):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = _(
+        "The data changed since your copy (If-Match names another ETag); fetch it again, "
+        "then retry with its ETag."
+    )
+    default_code = "precondition_failed"
+
+
 class ServiceUnavailable(exceptions.APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_detail = _(

@@ -10,7 +10,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 
-from api import access
+from api import access, preconditions
 from api.cache import cached_read, filter_owner, path_owner
 from api.exports import ExportsMixin, exportable
 from api.filters import MatchFilter
@@ -228,7 +228,15 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         scored = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
         return self._deal_response(match, scored.row, status.HTTP_201_CREATED)
 
+    def _stale(self, request, match_id, sequence) -> Response | None:
+        """The 412 for an ``If-Match`` that is not the deal's current ETag (api.preconditions)."""
+        return preconditions.refused(
+            request, lambda: self.retrieve(request, match_id=match_id, sequence=sequence)
+        )
+
     def update(self, request, match_id=None, sequence=None, partial=False):
+        if stale := self._stale(request, match_id, sequence):
+            return stale
         match = self.get_match()
         deal = self._stored_deal(match, sequence)
         serializer = DealInputSerializer(data=request.data)
@@ -252,6 +260,8 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         return self.update(request, match_id=match_id, sequence=sequence, partial=True)
 
     def destroy(self, request, match_id=None, sequence=None):
+        if stale := self._stale(request, match_id, sequence):
+            return stale
         match = self.get_match()
         deal = self._stored_deal(match, sequence)
         # The service refuses (409) unless this is still the last deal when the match is locked.

@@ -1,7 +1,7 @@
 """The API's conventions: ``Location`` on every 201, ``If-Match`` on a deal's writes (412 when
 stale), the ``RateLimit-*`` headers, and a stable code beside each field's message."""
 
-
+import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.matches.test_season_import import GOOD
@@ -103,3 +103,77 @@ def test_an_import_says_where_the_deals_it_wrote_are(world, director_a):
         f"/api/v1/seasons/{season.pk}/import/?dry_run=true", {"file": file}, format="multipart"
     )
     assert dry.status_code == 200 and not dry.has_header("Location")
+
+
+# --- If-Match on a deal's writes ----------------------------------------------------------
+
+
+@pytest.fixture(params=["read cache on", "read cache off"])
+def cache_mode(request, settings):
+    settings.API_READ_CACHE = request.param == "read cache on"
+
+
+def deal_url(world, sequence=1) -> str:
+    return f"/api/v1/matches/{world.a.match.pk}/deals/{sequence}/"
+
+
+def test_a_deal_is_changed_with_the_etag_a_get_gave(world, director_a, cache_mode):
+    url = deal_url(world)
+    etag = director_a.get(url)["ETag"]
+    changed = director_a.patch(url, {"tricks": 11}, format="json", HTTP_IF_MATCH=etag)
+    assert changed.status_code == 200, changed.content
+    assert changed.json()["tricks"] == 11
+    # The copy is stale now: a 412 naming the current ETag, and nothing written.
+    stale = director_a.patch(url, {"tricks": 8}, format="json", HTTP_IF_MATCH=etag)
+    assert stale.status_code == 412
+    assert stale.json()["code"] == "precondition_failed" and stale.json()["errors"] == {}
+    current = director_a.get(url)
+    assert current.json()["tricks"] == 11
+    assert stale["ETag"] == current["ETag"] != etag
+    body = {"contract": "4S", "declarer": "N", "tricks": 9}
+    assert director_a.put(url, body, format="json", HTTP_IF_MATCH=etag).status_code == 412
+    put = director_a.put(url, body, format="json", HTTP_IF_MATCH=current["ETag"])
+    assert put.status_code == 200 and put.json()["tricks"] == 9
+
+
+@pytest.mark.parametrize(
+    ("header", "status"),
+    [
+        ("*", 200),
+        ("{etag}", 200),
+        ('"other", {etag}', 200),  # any of a list
+        ("W/{etag}", 412),  # If-Match compares strongly: a weak ETag matches nothing
+        ('"other"', 412),
+        ("not an etag", 400),
+    ],
+)
+def test_if_match_compares_as_rfc_9110_says(world, director_a, cache_mode, header, status):
+    url = deal_url(world)
+    etag = director_a.get(url)["ETag"]
+    response = director_a.patch(
+        url, {"tricks": 11}, format="json", HTTP_IF_MATCH=header.format(etag=etag)
+    )
+    assert response.status_code == status, response.content
+    if status == 400:
+        assert list(response.json()["errors"]) == ["If-Match"]
+    assert director_a.get(url).json()["tricks"] == (11 if status == 200 else 10)
+
+
+def test_a_deal_is_removed_only_with_its_current_etag(world, director_a, cache_mode):
+    url = deal_url(world)
+    etag = director_a.get(url)["ETag"]
+    director_a.patch(url, {"tricks": 9}, format="json")  # no If-Match: still allowed
+    assert director_a.delete(url, HTTP_IF_MATCH=etag).status_code == 412
+    assert director_a.get(url).status_code == 200
+    current = director_a.get(url)["ETag"]
+    assert director_a.delete(url, HTTP_IF_MATCH=current).status_code == 204
+    assert director_a.get(url).status_code == 404
+
+
+def test_if_match_does_not_tell_another_club_about_its_deals(world, cache_mode):
+    director_b = world.client("director_b")
+    url = deal_url(world)
+    assert director_b.patch(url, {"tricks": 9}, format="json", HTTP_IF_MATCH="*").status_code == 404
+    reader = world.client("read_key_a")
+    assert reader.patch(url, {"tricks": 9}, format="json", HTTP_IF_MATCH="*").status_code == 403
+    assert director_b.delete(deal_url(world, 7), HTTP_IF_MATCH="*").status_code == 404
