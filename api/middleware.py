@@ -8,6 +8,11 @@
   the client's mistake;
 - a query parameter with an empty value (``?season=``): 400 naming it. An empty filter
   ignored in silence would return every row instead of the ones asked for.
+
+And it adds to every answer the API's throttles counted (``api.throttling``) the
+``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` headers
+(draft-ietf-httpapi-ratelimit-headers): the requests allowed per window, how many are left,
+and the seconds until one more is (a 429 also says ``Retry-After``).
 """
 
 from collections.abc import Callable
@@ -19,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
 
 from api import errors
+from api.throttling import quota
 
 
 class URITooLong(exceptions.APIException):
@@ -38,21 +44,28 @@ def query_errors(request: HttpRequest) -> dict[str, list[str]]:
     return found
 
 
-class StrictQueryMiddleware:
+class APIMiddleware:
     """Under /api/ only; the pages keep Django's own answers."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path_info.startswith("/api/"):
-            length = len(request.get_full_path())
-            if length > settings.API_MAX_URL_LENGTH:
-                detail = gettext(
-                    "The URL is %(length)d characters long; the API accepts at most %(limit)d."
-                ) % {"length": length, "limit": settings.API_MAX_URL_LENGTH}
-                return errors.response_for(URITooLong(detail))
-            found = query_errors(request)
-            if found:
-                return errors.response_for(exceptions.ValidationError(found))
-        return self.get_response(request)
+        if not request.path_info.startswith("/api/"):
+            return self.get_response(request)
+        length = len(request.get_full_path())
+        if length > settings.API_MAX_URL_LENGTH:
+            detail = gettext(
+                "The URL is %(length)d characters long; the API accepts at most %(limit)d."
+            ) % {"length": length, "limit": settings.API_MAX_URL_LENGTH}
+            return errors.response_for(URITooLong(detail))
+        found = query_errors(request)
+        if found:
+            return errors.response_for(exceptions.ValidationError(found))
+        response = self.get_response(request)
+        counted = quota(request)
+        if counted is not None:
+            response["RateLimit-Limit"] = str(counted.limit)
+            response["RateLimit-Remaining"] = str(counted.remaining)
+            response["RateLimit-Reset"] = str(counted.reset)
+        return response

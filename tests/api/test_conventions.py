@@ -2,7 +2,10 @@
 stale), the ``RateLimit-*`` headers, and a stable code beside each field's message."""
 
 import pytest
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
+from redis.exceptions import RedisError
+from rest_framework.throttling import SimpleRateThrottle
 
 from tests.matches.test_season_import import GOOD
 
@@ -177,3 +180,53 @@ def test_if_match_does_not_tell_another_club_about_its_deals(world, cache_mode):
     reader = world.client("read_key_a")
     assert reader.patch(url, {"tricks": 9}, format="json", HTTP_IF_MATCH="*").status_code == 403
     assert director_b.delete(deal_url(world, 7), HTTP_IF_MATCH="*").status_code == 404
+
+
+# --- RateLimit-* headers --------------------------------------------------------------------
+
+
+@pytest.fixture
+def low_rates(monkeypatch):
+    # DRF reads the rates once, at import; the test suite runs with high ones.
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {"anon": "3/min", "user": "4/min", "api_key": "2/min"}
+    )
+
+
+def limits(response) -> tuple[int, int, int]:
+    return tuple(int(response[f"RateLimit-{name}"]) for name in ("Limit", "Remaining", "Reset"))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(("role", "limit"), [("director_a", 4), ("read_key_a", 2)])
+def test_each_answer_says_what_is_left_of_the_rate(world, low_rates, role, limit):
+    client = world.client(role)
+    cache.clear()
+    answers = [client.get("/api/v1/clubs/") for _ in range(limit + 1)]
+    assert [a.status_code for a in answers] == [200] * limit + [429]
+    assert [limits(a)[:2] for a in answers] == [
+        (limit, left) for left in range(limit - 1, -1, -1)
+    ] + [(limit, 0)]
+    assert all(0 < limits(a)[2] <= 60 for a in answers)
+    assert int(answers[-1]["Retry-After"]) == limits(answers[-1])[2]
+    assert answers[-1].json()["code"] == "throttled"
+
+
+def test_errors_count_and_say_so_too(world, low_rates):
+    cache.clear()
+    anonymous = world.client("anonymous")
+    response = anonymous.get("/api/v1/nothing/")
+    assert response.status_code == 404 and limits(response)[:2] == (3, 2)
+
+
+def test_without_the_cache_there_are_no_ratelimit_headers(world, low_rates, monkeypatch):
+    def down(*args, **kwargs):
+        raise RedisError("down")
+
+    monkeypatch.setattr(SimpleRateThrottle, "cache", type("Down", (), {"get": down})())
+    response = world.client("director_a").get("/api/v1/clubs/")
+    assert response.status_code == 200
+    assert not response.has_header("RateLimit-Limit")
+
+
+def test_the_pages_have_no_ratelimit_headers(world, low_rates, client):
+    assert not client.get("/").has_header("RateLimit-Limit")
