@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema_field
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.filters import BaseFilterBackend
 from rest_framework.settings import api_settings
 
@@ -60,7 +60,9 @@ class StrictFilterBackend(DjangoFilterBackend):
         if unknown:
             names = ", ".join(sorted(allowed))
             message = gettext("unknown query parameter; this list accepts: %(names)s")
-            raise ValidationError({name: [message % {"names": names}] for name in unknown})
+            raise ValidationError(
+                {name: [ErrorDetail(message % {"names": names}, "unknown")] for name in unknown}
+            )
         return super().filter_queryset(request, queryset, view)
 
 
@@ -83,11 +85,14 @@ class OrderingFilter(BaseFilterBackend):
                 raise ValidationError(
                     {
                         ORDERING_PARAM: [
-                            message
-                            % {
-                                "bad": ", ".join(repr(b) for b in bad) or repr(raw),
-                                "names": ", ".join(fields),
-                            }
+                            ErrorDetail(
+                                message
+                                % {
+                                    "bad": ", ".join(repr(b) for b in bad) or repr(raw),
+                                    "names": ", ".join(fields),
+                                },
+                                "unknown_ordering",
+                            )
                         ]
                     }
                 )

@@ -15,13 +15,16 @@ And it adds to every answer the API's throttles counted (``api.throttling``) the
 and the seconds until one more is (a 429 also says ``Retry-After``).
 """
 
+import functools
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
+from rest_framework.exceptions import ErrorDetail
 
 from api import errors
 from api.throttling import quota
@@ -33,14 +36,27 @@ class URITooLong(exceptions.APIException):
     default_code = "uri_too_long"
 
 
-def query_errors(request: HttpRequest) -> dict[str, list[str]]:
+# Empty values a page of the API's asks for itself: the docs page loads its script as
+# ``/api/v1/docs/?script=`` (drf-spectacular's SwaggerSplitView).
+EMPTY_ALLOWED = {"api:docs": {"script"}}
+
+
+@functools.cache
+def _empty_allowed() -> dict[str, set[str]]:
+    return {reverse(name): names for name, names in EMPTY_ALLOWED.items()}
+
+
+def query_errors(request: HttpRequest) -> dict[str, list[ErrorDetail]]:
     """Each repeated or empty query parameter, with why it is refused."""
-    found: dict[str, list[str]] = {}
+    found: dict[str, list[ErrorDetail]] = {}
+    may_be_empty = _empty_allowed().get(request.path_info, set())
     for name, values in request.GET.lists():
         if len(values) > 1:
-            found[name] = [gettext("given %(count)d times; give it once") % {"count": len(values)}]
-        elif values[0] == "":
-            found[name] = [gettext("empty; give a value or leave the parameter out")]
+            message = gettext("given %(count)d times; give it once") % {"count": len(values)}
+            found[name] = [ErrorDetail(message, "repeated")]
+        elif values[0] == "" and name not in may_be_empty:
+            message = gettext("empty; give a value or leave the parameter out")
+            found[name] = [ErrorDetail(message, "empty")]
     return found
 
 

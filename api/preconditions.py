@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from django.utils.http import parse_etags
 from django.utils.translation import gettext
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.response import Response
 
 from api.errors import PreconditionFailed, error_body
@@ -56,7 +56,7 @@ def refused(request, read: Callable[[], object]) -> Response | None:
         return None
     if not parse_etags(header):
         message = gettext('not an ETag: send the ETag a GET gave (e.g. "abc...") or *')
-        raise ValidationError({HEADER: [message]})
+        raise ValidationError({HEADER: [ErrorDetail(message, "not_an_etag")]})
     current = current_etag(request, read)
     if matches(current, header):
         return None

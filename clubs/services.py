@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from clubs.models import LADDER_OPTIONS, Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import club_ids_directed_by, club_role, is_director, season_covering
 from clubs.signals import club_changed, club_scoring_changed, seasons_changed
-from clubs.validators import as_date, clean_name, clean_notes
+from clubs.validators import as_date, clean_name, clean_notes, field_error
 
 DIRECTORS_GROUP = "Directors"
 # What a director may do in the admin (scoped to their own clubs by the admin itself).
@@ -111,12 +111,12 @@ def _save(instance: Model, *, field: str, message: str) -> None:
         with transaction.atomic():
             instance.save()
     except IntegrityError:
-        raise ValidationError({field: [message]}) from None
+        raise field_error(field, message, "taken") from None
 
 
 def _check_active(active: object) -> bool:
     if not isinstance(active, bool):
-        raise ValidationError({"active": [_("Active is true or false.")]})
+        raise field_error("active", _("Active is true or false."), "not_boolean")
     return active
 
 
@@ -127,8 +127,10 @@ class NotPermitted(ValidationError):
 
 def _check_role(role: object) -> str:
     if role not in Role.values:
-        raise ValidationError(
-            {"role": [_("Role must be one of: %(roles)s.") % {"roles": ", ".join(Role.values)}]}
+        raise field_error(
+            "role",
+            _("Role must be one of: %(roles)s.") % {"roles": ", ".join(Role.values)},
+            "unknown_role",
         )
     return str(role)
 
@@ -202,7 +204,7 @@ def club_create(
     """Create a club; the creator becomes its director (their player, linked to the user
     account, is created if they have none) and gets the directors' admin access."""
     if creator is None or not getattr(creator, "is_authenticated", False) or creator.pk is None:
-        raise ValidationError({"creator": [_("A club is created by a signed-in user.")]})
+        raise field_error("creator", _("A club is created by a signed-in user."), "not_signed_in")
     club = Club(
         name=clean_name(name, field="name"),
         slug=slug,
@@ -288,16 +290,14 @@ def _check_keeps_a_director(club_ids: Iterable[int], *, field: str) -> None:
     able = Membership.objects.filter(role=Role.DIRECTOR, player__user__is_active=True)
     club = Club.objects.filter(pk__in=club_ids).exclude(pk__in=able.values("club_id")).first()
     if club is not None:
-        raise ValidationError(
-            {
-                field: [
-                    _(
-                        "%(club)s needs at least one director who can sign in "
-                        "(linked to an active user account)."
-                    )
-                    % {"club": club}
-                ]
-            }
+        raise field_error(
+            field,
+            _(
+                "%(club)s needs at least one director who can sign in "
+                "(linked to an active user account)."
+            )
+            % {"club": club},
+            "last_director",
         )
 
 
@@ -432,7 +432,7 @@ def player_membership_update(
         player = player_update(player=player, actor=actor, club=club, **fields)
     if membership:
         if club is None:
-            raise ValidationError({"club": [_("Choose a club.")]})
+            raise field_error("club", _("Choose a club."), "required")
         membership_set(club=club, player=player, actor=actor, **membership)
     return player
 
@@ -443,11 +443,13 @@ def player_membership_update(
 def _check_season(season: Season) -> None:
     _full_clean(season, validate_constraints=False)
     if season.end_date < season.start_date:
-        raise ValidationError({"end_date": [_("The season ends before it starts.")]})
+        raise field_error("end_date", _("The season ends before it starts."), "ends_before_start")
     others = Season.objects.filter(club_id=season.club_id).exclude(pk=season.pk)
     if others.filter(name=season.name).exists():
-        raise ValidationError(
-            {"name": [_("The club already has a season named %(name)s.") % {"name": season.name}]}
+        raise field_error(
+            "name",
+            _("The club already has a season named %(name)s.") % {"name": season.name},
+            "name_taken",
         )
     overlapping = (
         others.filter(start_date__lte=season.end_date, end_date__gte=season.start_date)
@@ -460,17 +462,15 @@ def _check_season(season: Season) -> None:
             if overlapping.start_date <= season.start_date <= overlapping.end_date
             else "end_date"
         )
-        raise ValidationError(
-            {
-                field: [
-                    _("The season overlaps %(name)s (%(start)s to %(end)s).")
-                    % {
-                        "name": overlapping.name,
-                        "start": overlapping.start_date.isoformat(),
-                        "end": overlapping.end_date.isoformat(),
-                    }
-                ]
-            }
+        raise field_error(
+            field,
+            _("The season overlaps %(name)s (%(start)s to %(end)s).")
+            % {
+                "name": overlapping.name,
+                "start": overlapping.start_date.isoformat(),
+                "end": overlapping.end_date.isoformat(),
+            },
+            "season_overlap",
         )
     if season.pk is not None:
         sessions = Session.objects.filter(season=season)
@@ -480,13 +480,11 @@ def _check_season(season: Season) -> None:
         ):
             first = outside.order_by("date").first()
             if first is not None:
-                raise ValidationError(
-                    {
-                        field: [
-                            _("The season has a session on %(date)s outside these dates.")
-                            % {"date": first.date.isoformat()}
-                        ]
-                    }
+                raise field_error(
+                    field,
+                    _("The season has a session on %(date)s outside these dates.")
+                    % {"date": first.date.isoformat()},
+                    "sessions_outside",
                 )
 
 
@@ -545,13 +543,11 @@ def session_ensure(
     if session is None:
         season = season_covering(club, date)
         if season is None:
-            raise ValidationError(
-                {
-                    "date": [
-                        _("No season of %(club)s covers %(date)s: create a season first.")
-                        % {"club": club, "date": date.isoformat()}
-                    ]
-                }
+            raise field_error(
+                "date",
+                _("No season of %(club)s covers %(date)s: create a season first.")
+                % {"club": club, "date": date.isoformat()},
+                "no_season",
             )
         try:
             with transaction.atomic():
@@ -568,7 +564,7 @@ def session_ensure(
 @transaction.atomic
 def session_update(*, session: Session, notes: str) -> Session:
     if not isinstance(notes, str):
-        raise ValidationError({"notes": [_("Notes must be text.")]})
+        raise field_error("notes", _("Notes must be text."), "not_text")
     session.notes = clean_notes(notes, field="notes")
     session.save(update_fields=["notes"])
     club_changed.send(sender=Club, club_ids=[session.club_id])
@@ -579,7 +575,7 @@ def session_update(*, session: Session, notes: str) -> Session:
 def table_create(*, session: Session, number: int | None = None, seats: int = 4) -> Table:
     """A new table in ``session``: ``number`` None takes the next free number."""
     if isinstance(seats, bool) or not isinstance(seats, int) or int(seats) not in (2, 4):
-        raise ValidationError({"seats": [_("A table has four seats or two.")]})
+        raise field_error("seats", _("A table has four seats or two."), "invalid_seats")
     # Lock the session so that two tables created at once get different numbers.
     Session.objects.select_for_update().filter(pk=session.pk).first()
     tables = Table.objects.filter(session=session)
@@ -591,10 +587,12 @@ def table_create(*, session: Session, number: int | None = None, seats: int = 4)
         or not 0 < number <= TABLE_NUMBER_MAX
     ):
         message = _("A table number is a whole number from 1 to %(max)d.")
-        raise ValidationError({"number": [message % {"max": TABLE_NUMBER_MAX}]})
+        raise field_error("number", message % {"max": TABLE_NUMBER_MAX}, "out_of_range")
     if tables.filter(number=number).exists():
-        raise ValidationError(
-            {"number": [_("Table %(number)s already exists in this session.") % {"number": number}]}
+        raise field_error(
+            "number",
+            _("Table %(number)s already exists in this session.") % {"number": number},
+            "number_taken",
         )
     table = Table(session=session, number=number, seats=int(seats))
     _save(table, field="number", message=_("This table number is taken."))

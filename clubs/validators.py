@@ -29,6 +29,13 @@ _NOTES_CONTROLS = frozenset("\n\r\t")
 _BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+def field_error(field: str, message: Any, code: str) -> ValidationError:
+    """A ValidationError naming ``field``, its message with a stable ``code`` (short
+    snake_case, e.g. ``season_overlap``): the API shows the code beside the translated
+    message (``codes`` in api.errors), for programs that must not read the words."""
+    return ValidationError({field: ValidationError(message, code=code)})
+
+
 def _code(char: str) -> str:
     return f"U+{ord(char):04X}"
 
@@ -56,9 +63,9 @@ def clean_name(value, *, field: str):
                 "A name may not contain control, invisible or text-direction characters "
                 "(found %(code)s)."
             )
-            raise ValidationError({field: [message % {"code": _code(char)}]})
+            raise field_error(field, message % {"code": _code(char)}, "forbidden_character")
     if value and not any(_visible(char) for char in value):
-        raise ValidationError({field: [_("A name needs at least one visible character.")]})
+        raise field_error(field, _("A name needs at least one visible character."), "blank")
     return value
 
 
@@ -74,7 +81,7 @@ def clean_notes(value, *, field: str):
                 "Notes may hold line breaks and tabs, but no other control character and no "
                 "text-direction override (found %(code)s)."
             )
-            raise ValidationError({field: [message % {"code": _code(char)}]})
+            raise field_error(field, message % {"code": _code(char)}, "forbidden_character")
     return value
 
 
@@ -82,15 +89,15 @@ def as_date(value: Any, *, field: str) -> datetime.date:
     """``value`` (a date, or a text such as "2025-03-14") as a date; a ValidationError on
     ``field`` if it is none, or a date with a time."""
     if isinstance(value, datetime.datetime):
-        raise ValidationError({field: [_("Give a date without a time, e.g. 2025-03-14.")]})
+        raise field_error(field, _("Give a date without a time, e.g. 2025-03-14."), "has_time")
     if isinstance(value, datetime.date):
         return value
     try:
         parsed = DateField().to_python(value)
     except ValidationError as error:
-        raise ValidationError({field: error.messages}) from None
+        raise ValidationError({field: error.error_list}) from None
     if parsed is None:
-        raise ValidationError({field: [_("A date is required, e.g. 2025-03-14.")]})
+        raise field_error(field, _("A date is required, e.g. 2025-03-14."), "required")
     return parsed
 
 

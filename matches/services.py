@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Membership, Player, Season, Session, Table
 from clubs.services import Actor, player_create, session_get_or_create, table_create
 from clubs.signals import club_changed, seasons_changed
-from clubs.validators import as_date, clean_name, folded
+from clubs.validators import as_date, clean_name, field_error, folded
 from matches import season_csv
 from matches.messages import engine_message
 from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus
@@ -85,7 +85,7 @@ def _refusals() -> Iterator[None]:
     try:
         yield
     except InvalidInput as error:
-        raise ValidationError({error.field: [engine_message(error)]}) from None
+        raise field_error(error.field, engine_message(error), "not_allowed") from None
     except MatchComplete as error:
         raise MatchConflict(engine_message(error)) from None
 
@@ -172,7 +172,7 @@ def _lock(match: Match | int) -> Locked:
             session_id=joined.pop("session_id"),
             vulnerability=joined.pop("chicago_vulnerability"),
         )
-    raise ValidationError({"match": [_("This match does not exist.")]})
+    raise field_error("match", _("This match does not exist."), "does_not_exist")
 
 
 def _refuse_if_abandoned(locked: Locked) -> None:
@@ -265,33 +265,36 @@ def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
     and E at a table of two), each by a player (or a player's id) who is an active member of
     ``club``, no one twice. Errors name the seat (``seats.N``), or ``seats`` for the whole."""
     if not isinstance(seats, Mapping):
-        raise ValidationError({"seats": [_("Give the players by seat: N, E, S and W.")]})
+        raise field_error("seats", _("Give the players by seat: N, E, S and W."), "not_by_seat")
     wanted = tuple(Seat)[: kind.seats]
     given: dict[Seat, Player | int] = {}
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, Any] = {}
     for key, player in seats.items():
         try:
             seat = parse_seat(key, field="seats")
         except InvalidInput:
             message = _("%(seat)r is not a seat: use N, E, S or W.") % {"seat": key}
-            errors.setdefault("seats", []).append(message)
+            errors.setdefault("seats", []).append(ValidationError(message, code="not_a_seat"))
             continue
         if player is None:
             continue
         if seat not in wanted:
-            errors[SEAT_ERRORS[seat]] = [
+            errors[SEAT_ERRORS[seat]] = ValidationError(
                 _("A two-player match uses seats N and E only; %(seat)s must be empty.")
-                % {"seat": seat.value}
-            ]
+                % {"seat": seat.value},
+                code="seat_not_used",
+            )
         elif (isinstance(player, Player) and player.pk is not None) or (
             isinstance(player, int) and not isinstance(player, bool)
         ):
             given[seat] = player
         else:
-            errors[SEAT_ERRORS[seat]] = [_("Seat %(seat)s must be a player.") % {"seat": seat}]
+            message = _("Seat %(seat)s must be a player.") % {"seat": seat}
+            errors[SEAT_ERRORS[seat]] = ValidationError(message, code="not_a_player")
     for seat in wanted:
         if seat not in given and SEAT_ERRORS[seat] not in errors:
-            errors[SEAT_ERRORS[seat]] = [_("Seat %(seat)s has no player.") % {"seat": seat}]
+            message = _("Seat %(seat)s has no player.") % {"seat": seat}
+            errors[SEAT_ERRORS[seat]] = ValidationError(message, code="required")
     ids = {
         seat: player.pk if isinstance(player, Player) else player for seat, player in given.items()
     }
@@ -305,25 +308,28 @@ def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
     for seat, pk in ids.items():
         membership = memberships.get(pk)
         if membership is None and isinstance(given[seat], int):
-            errors[SEAT_ERRORS[seat]] = [
-                _("There is no player %(id)s in %(club)s.") % {"id": pk, "club": club}
-            ]
+            errors[SEAT_ERRORS[seat]] = ValidationError(
+                _("There is no player %(id)s in %(club)s.") % {"id": pk, "club": club},
+                code="no_such_player",
+            )
         elif membership is None:
-            errors[SEAT_ERRORS[seat]] = [
+            errors[SEAT_ERRORS[seat]] = ValidationError(
                 _("%(player)s (seat %(seat)s) is not a member of %(club)s.")
-                % {"player": given[seat], "seat": seat.value, "club": club}
-            ]
+                % {"player": given[seat], "seat": seat.value, "club": club},
+                code="not_a_member",
+            )
         elif not membership.active:
-            errors[SEAT_ERRORS[seat]] = [
+            errors[SEAT_ERRORS[seat]] = ValidationError(
                 _("%(player)s (seat %(seat)s) is inactive.")
-                % {"player": membership.player, "seat": seat.value}
-            ]
+                % {"player": membership.player, "seat": seat.value},
+                code="inactive",
+            )
         else:
             by_seat[seat] = membership.player
     if errors:
         raise ValidationError(errors)
     if len(set(ids.values())) != len(ids):
-        raise ValidationError({"seats": [_("A player can sit in only one seat.")]})
+        raise field_error("seats", _("A player can sit in only one seat."), "seated_twice")
     return by_seat
 
 
@@ -350,7 +356,7 @@ def match_create(
     ``session``, ``table``, ``played_on`` or ``first_dealer``.
     """
     if not isinstance(club, Club) or club.pk is None:
-        raise ValidationError({"club": [_("Choose a club.")]})
+        raise field_error("club", _("Choose a club."), "required")
     with _refusals():
         kind = parse_kind(kind)
         first_dealer = parse_seat(first_dealer, field="first_dealer")
@@ -358,16 +364,20 @@ def match_create(
     if played_on is not None:
         played_on = as_date(played_on, field="played_on")
     if session is not None and session.club_id != club.pk:
-        raise ValidationError({"session": [_("This session belongs to another club.")]})
+        raise field_error("session", _("This session belongs to another club."), "other_club")
     if table is not None:
         if table.session.club_id != club.pk:
-            raise ValidationError({"table": [_("This table belongs to another club.")]})
+            raise field_error("table", _("This table belongs to another club."), "other_club")
         if session is not None and table.session_id != session.pk:
-            raise ValidationError({"table": [_("This table is not in the given session.")]})
+            raise field_error(
+                "table", _("This table is not in the given session."), "other_session"
+            )
         session = table.session
     if session is not None and played_on is not None and session.date != played_on:
-        raise ValidationError(
-            {"played_on": [_("The session is on %(date)s.") % {"date": session.date.isoformat()}]}
+        raise field_error(
+            "played_on",
+            _("The session is on %(date)s.") % {"date": session.date.isoformat()},
+            "date_mismatch",
         )
     seats_at_table = table.seats if table is not None else kind.seats
     # The engine checks that the kind fits the table and the first dealer fits the kind.
@@ -380,7 +390,7 @@ def match_create(
         try:
             session = session_get_or_create(club=club, date=played_on)
         except ValidationError as error:
-            raise ValidationError({"played_on": error.message_dict["date"]}) from None
+            raise ValidationError({"played_on": error.error_dict["date"]}) from None
     if table is None:
         table = table_create(session=session, seats=seats_at_table)
 
@@ -432,8 +442,10 @@ def deal_record(
     sequence = len(deals) + 1
     if expected_sequence is not None:
         if isinstance(expected_sequence, bool) or not isinstance(expected_sequence, int):
-            raise ValidationError(
-                {"expected_sequence": [_("expected_sequence must be a whole number.")]}
+            raise field_error(
+                "expected_sequence",
+                _("expected_sequence must be a whole number."),
+                "not_whole_number",
             )
         if expected_sequence != sequence:
             raise MatchConflict(
@@ -471,11 +483,15 @@ def deal_check(
     _refuse_if_abandoned(locked)
     results = [deal.result for deal in _deals(locked)]
     if isinstance(sequence, bool) or not isinstance(sequence, int):
-        raise ValidationError({"sequence": [_("The deal's sequence is a whole number.")]})
+        raise field_error(
+            "sequence", _("The deal's sequence is a whole number."), "not_whole_number"
+        )
     if sequence == len(results) + 1:
         return _score(locked, results, new=result).rows[-1]
     if not 1 <= sequence <= len(results):
-        raise ValidationError({"sequence": [_("This match has no deal %(n)s.") % {"n": sequence}]})
+        raise field_error(
+            "sequence", _("This match has no deal %(n)s.") % {"n": sequence}, "no_such_deal"
+        )
     results[sequence - 1] = result
     return _score(locked, results).rows[sequence - 1]
 
@@ -504,9 +520,13 @@ def deal_correct(
     _refuse_if_abandoned(locked)
     deals = _deals(locked)
     if isinstance(sequence, bool) or not isinstance(sequence, int):
-        raise ValidationError({"sequence": [_("The deal's sequence is a whole number.")]})
+        raise field_error(
+            "sequence", _("The deal's sequence is a whole number."), "not_whole_number"
+        )
     if not 1 <= sequence <= len(deals):
-        raise ValidationError({"sequence": [_("This match has no deal %(n)s.") % {"n": sequence}]})
+        raise field_error(
+            "sequence", _("This match has no deal %(n)s.") % {"n": sequence}, "no_such_deal"
+        )
     if last_only:
         _refuse_unless_last(deals, sequence)
     index = sequence - 1
@@ -553,8 +573,10 @@ def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     won, 100 for a partscore in the unfinished game, then more points wins."""
     locked = _lock(match)
     if locked.match.kind == Kind.CHICAGO:
-        raise ValidationError(
-            {"kind": [_("Only a rubber can be finished early; a Chicago is always four deals.")]}
+        raise field_error(
+            "kind",
+            _("Only a rubber can be finished early; a Chicago is always four deals."),
+            "not_a_rubber",
         )
     _refuse_if_abandoned(locked)
     if locked.match.status == MatchStatus.COMPLETE:
@@ -883,7 +905,7 @@ def season_history_import(
     ``max_rows`` limit the file (the page's and the API's limits by default).
     """
     if not isinstance(season, Season) or season.pk is None:
-        raise ValidationError({"season": [_("Choose a season.")]})
+        raise field_error("season", _("Choose a season."), "required")
     report = HistoryImport(season=season, dry_run=dry_run)
     reading = season_csv.read(
         data, names=history_header_names(), max_bytes=max_bytes, max_rows=max_rows

@@ -111,4 +111,4 @@ def unknown_version(request, version="", *args, **kwargs):
             "path": request.path,
             "versions": versions,
         }
-    raise NotFound(message, code="unknown_version" if version not in API_VERSIONS else None)
+    raise NotFound(message)

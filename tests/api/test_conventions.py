@@ -230,3 +230,105 @@ def test_without_the_cache_there_are_no_ratelimit_headers(world, low_rates, monk
 
 def test_the_pages_have_no_ratelimit_headers(world, low_rates, client):
     assert not client.get("/").has_header("RateLimit-Limit")
+
+
+# --- A stable code beside each field's message ------------------------------------------------
+
+
+def codes(response) -> dict:
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert set(body["codes"]) == set(body["errors"])
+    assert all(len(body["codes"][f]) == len(body["errors"][f]) for f in body["errors"])
+    return body["codes"]
+
+
+def test_each_field_error_has_a_code_the_same_in_every_language(world, director_a):
+    url = f"/api/v1/matches/{world.a.match.pk}/deals/"
+    bad = {"contract": "4S", "declarer": "N", "tricks": 14}
+    english = director_a.post(url, bad, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    greek = director_a.post(url, bad, format="json", HTTP_ACCEPT_LANGUAGE="el")
+    assert english.json()["errors"] != greek.json()["errors"]  # translated
+    assert codes(english) == codes(greek) == {"tricks": ["max_value"]}
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body", "expected"),
+    [
+        # DRF's own codes
+        ("post", "/api/v1/players/", {}, {"club": ["required"], "name": ["required"]}),
+        ("post", "/api/v1/players/", {"name": "X", "colour": 1}, {"colour": ["unknown_field"]}),
+        ("patch", "/api/v1/seasons/{season}/", {"club": 2}, {"club": ["read_only"]}),
+        # the services' codes
+        (
+            "post",
+            "/api/v1/seasons/",
+            {"club": "{club}", "name": "X", "start_date": "2025-06-01", "end_date": "2025-07-01"},
+            {"start_date": ["season_overlap"]},
+        ),
+        (
+            "post",
+            "/api/v1/seasons/",
+            {
+                "club": "{club}",
+                "name": "2025",
+                "start_date": "2027-06-01",
+                "end_date": "2027-07-01",
+            },
+            {"name": ["name_taken"]},
+        ),
+        (
+            "post",
+            "/api/v1/seasons/",
+            {"club": "{club}", "name": "Z", "start_date": "2027-06-01", "end_date": "2027-05-01"},
+            {"end_date": ["ends_before_start"]},
+        ),
+        (
+            "post",
+            "/api/v1/sessions/",
+            {"club": "{club}", "date": "2030-01-01"},
+            {"date": ["no_season"]},
+        ),
+        # the engine's
+        (
+            "post",
+            "/api/v1/matches/{match}/deals/",
+            {"contract": "4S", "declarer": "N", "tricks": 10, "passed_out": True},
+            None,
+        ),
+        # query parameters
+        ("get", "/api/v1/players/?colour=red", None, {"colour": ["unknown"]}),
+        ("get", "/api/v1/players/?ordering=colour", None, {"ordering": ["unknown_ordering"]}),
+        ("get", "/api/v1/players/?search=", None, {"search": ["empty"]}),
+        ("get", "/api/v1/players/?page=1&page=1", None, {"page": ["repeated"]}),
+    ],
+)
+def test_codes_name_what_went_wrong(world, director_a, method, url, body, expected):
+    a = world.a
+    url = url.format(season=a.season.pk, match=a.match.pk)
+    if body is not None:
+        body = {k: a.club.pk if v == "{club}" else v for k, v in body.items()}
+    response = getattr(director_a, method)(url, body, format="json")
+    found = codes(response)
+    if expected is None:  # whatever the engine named, a code of its own
+        assert found and all(code == ["not_allowed"] for code in found.values()), found
+    else:
+        assert found == expected
+
+
+def test_a_match_with_a_stranger_names_the_seat_and_why(world, director_a):
+    a, b = world.a, world.b
+    players = [*a.players[:3], b.players[0]]
+    body = {
+        "club": a.club.pk,
+        "kind": "chicago",
+        "played_on": "2025-06-01",
+        "seats": seats(players),
+    }
+    found = codes(director_a.post("/api/v1/matches/", body, format="json"))
+    assert list(found.values()) == [["no_such_player"]]  # by id: not one of the club's
+
+
+def test_errors_that_name_no_field_have_no_codes(world, director_a):
+    body = director_a.get("/api/v1/matches/999999/").json()
+    assert body["errors"] == body["codes"] == {}

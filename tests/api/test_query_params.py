@@ -84,7 +84,7 @@ def test_an_unknown_version_is_a_404_naming_it(world, director_a, path):
     version = path.split("/")[2]
     for method in ("get", "post", "delete"):
         body = refused(getattr(director_a, method)(path), 404)
-        assert body["code"] == "unknown_version"
+        assert body["code"] == "not_found"
         assert version in body["detail"] and "/api/v1/" in body["detail"]
 
 

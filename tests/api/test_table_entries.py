@@ -258,7 +258,7 @@ def test_who_settles_an_entry(world, code, role, status):
         assert entry.state == EntryState.CONFIRMED
         assert entry.settled_by_director
     else:
-        assert set(response.json()) == {"code", "detail", "errors"}
+        assert set(response.json()) == {"code", "detail", "errors", "codes"}
         assert entry.state == EntryState.REJECTED
 
 
