@@ -17,3 +17,11 @@ class ApiConfig(AppConfig):
         club_changed.connect(generations.club_generation_bump)
         match_changed.connect(generations.match_generation_bump)
         ladders_changed.connect(generations.ladder_generation_bump)
+
+        # CORS: the origins the clubs list (api.cors).
+        from corsheaders.signals import check_request_enabled
+
+        from api import cors
+
+        check_request_enabled.connect(cors.request_allowed)
+        club_changed.connect(cors.forget_origins)

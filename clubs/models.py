@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.validators import validate_api_origins
 from scoring.engine import ChicagoVulnerability
 
 
@@ -139,6 +140,17 @@ class Club(models.Model):
         help_text=_(
             "Only each player's best this many matches of a season count on the ladder; "
             "0 or empty: every match counts."
+        ),
+    )
+    api_origins = models.JSONField(
+        _("API origins"),
+        default=list,
+        blank=True,
+        validators=[validate_api_origins],
+        help_text=_(
+            "The web addresses (origins) of browser apps allowed to call the API for this "
+            "club, e.g. https://app.example.org: https only, no path. The app still needs an "
+            "API key or a token."
         ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)

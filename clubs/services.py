@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from clubs.models import LADDER_OPTIONS, Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import club_ids_directed_by, club_role, is_director, season_covering
 from clubs.signals import club_changed, club_scoring_changed, seasons_changed
-from clubs.validators import as_date, clean_name, clean_notes, field_error
+from clubs.validators import as_date, clean_name, clean_notes, clean_origins, field_error
 
 DIRECTORS_GROUP = "Directors"
 # What a director may do in the admin (scoped to their own clubs by the admin itself).
@@ -58,6 +58,7 @@ CLUB_FIELDS = frozenset(
         "ladder_points_draw",
         "ladder_points_loss",
         "ladder_best_matches",
+        "api_origins",
     }
 )
 
@@ -200,6 +201,7 @@ def club_create(
     ladder_points_draw: int = 1,
     ladder_points_loss: int = 0,
     ladder_best_matches: int | None = 0,
+    api_origins: list[str] | None = None,
 ) -> Club:
     """Create a club; the creator becomes its director (their player, linked to the user
     account, is created if they have none) and gets the directors' admin access."""
@@ -220,6 +222,7 @@ def club_create(
         ladder_points_draw=ladder_points_draw,
         ladder_points_loss=ladder_points_loss,
         ladder_best_matches=_best_matches(ladder_best_matches),
+        api_origins=clean_origins(api_origins, field="api_origins"),
     )
     _full_clean(club)
     _save(club, field="slug", message=_("A club with this slug already exists."))
@@ -255,6 +258,8 @@ def club_update(*, club: Club, actor: Actor = None, **fields: object) -> Club:
                 value = clean_name(value, field="name")
             elif name == "ladder_best_matches":
                 value = _best_matches(value)
+            elif name == "api_origins":
+                value = clean_origins(value, field="api_origins")
             setattr(club, name, value)
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))

@@ -17,6 +17,7 @@ The services call these; the API and the admin show the error beside the field i
 import datetime
 import unicodedata
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
 from django.forms import DateField
@@ -34,6 +35,73 @@ def field_error(field: str, message: Any, code: str) -> ValidationError:
     snake_case, e.g. ``season_overlap``): the API shows the code beside the translated
     message (``codes`` in api.errors), for programs that must not read the words."""
     return ValidationError({field: ValidationError(message, code=code)})
+
+
+MAX_API_ORIGINS = 20
+"""The most origins a club lists for its browser apps (``Club.api_origins``)."""
+MAX_ORIGIN_LENGTH = 200
+
+
+def _origin(value: object) -> str | None:
+    """``value`` as an origin (``https://host`` or ``https://host:port``, lower case), or None
+    if it is not one: another scheme, a path, a query, a user name, a wildcard."""
+    if not isinstance(value, str) or len(value) > MAX_ORIGIN_LENGTH:
+        return None
+    text = value.strip().removesuffix("/")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        return None
+    host = parts.hostname or ""
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789.-")
+    if (
+        parts.scheme.lower() != "https"
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+        or not host
+        or not set(host) <= allowed
+        or host.startswith((".", "-"))
+        or host.endswith((".", "-"))
+        or ".." in host
+    ):
+        return None
+    return f"https://{host}" + (f":{port}" if port not in (None, 443) else "")
+
+
+def clean_origins(value: object, *, field: str) -> list[str]:
+    """``value`` (a list of texts) as the origins a club's browser apps run at: each
+    ``https://host[:port]`` (no path), lower case, once; a ValidationError on ``field``
+    naming the first that is not one."""
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple):
+        raise field_error(field, _("Give the origins as a list."), "not_a_list")
+    if len(value) > MAX_API_ORIGINS:
+        message = _("At most %(max)d origins.")
+        raise field_error(field, message % {"max": MAX_API_ORIGINS}, "too_many")
+    origins: list[str] = []
+    for item in value:
+        origin = _origin(item)
+        if origin is None:
+            message = _(
+                "%(value)r is not an origin: give https:// and the host name (and a port if "
+                "needed), without a path, e.g. https://app.example.org"
+            )
+            raise field_error(field, message % {"value": item}, "not_an_origin")
+        if origin not in origins:
+            origins.append(origin)
+    return origins
+
+
+def validate_api_origins(value: object) -> None:
+    """The model's validator: what ``clean_origins`` refuses."""
+    try:
+        clean_origins(value, field="api_origins")
+    except ValidationError as error:
+        raise ValidationError(error.message_dict["api_origins"][0], code="not_an_origin") from None
 
 
 def _code(char: str) -> str:

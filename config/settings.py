@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "axes",
     "csp",
+    "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
     "rest_framework_api_key",
@@ -83,6 +84,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.logging.RequestLogMiddleware",  # first: request id and one log line per request
+    "corsheaders.middleware.CorsMiddleware",  # before anything that answers (api.cors)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -255,6 +257,34 @@ REST_FRAMEWORK = {
 # The pages' throttles (config.page_throttle): anonymous requests per IP address (counted as
 # the API's, NUM_PROXIES above), score sheet PDFs at a rate of their own; signed-in users,
 # the API, /health/ and static files are not counted. Over them: 429 with Retry-After.
+# CORS (django-cors-headers): under /api/ only, for the origins the clubs list (api.cors, which
+# answers its check_request_enabled signal); no cookies: apps send a key or token.
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "accept-language",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+    "if-modified-since",
+    "x-request-id",
+)
+CORS_EXPOSE_HEADERS = (
+    "ETag",
+    "Last-Modified",
+    "Location",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "X-Request-ID",
+    "Content-Disposition",
+)
+
 # The longest URL (path and query) the API reads: a longer one is a 414 in the API's error shape
 # (api.middleware). Gunicorn (limit_request_line) and nginx let longer ones through to it.
 API_MAX_URL_LENGTH = 4096
