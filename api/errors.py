@@ -107,7 +107,7 @@ DEFAULT_CODE = "invalid"
 def _details(errors: list[DjangoValidationError]) -> list[ErrorDetail]:
     """Django's errors as DRF's messages, each with its code."""
     return [
-        ErrorDetail(message, code=error.code or DEFAULT_CODE)
+        ErrorDetail(str(message), code=error.code or DEFAULT_CODE)
         for error in errors
         for message in error
     ]

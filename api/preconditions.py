@@ -10,6 +10,7 @@ aside so that it answers in full.
 """
 
 from collections.abc import Callable
+from typing import Any
 
 from django.utils.http import parse_etags
 from django.utils.translation import gettext
@@ -37,7 +38,7 @@ def matches(current: str | None, header: str) -> bool:
     return not current.startswith("W/") and current in wanted
 
 
-def current_etag(request, read: Callable[[], object]) -> str | None:
+def current_etag(request, read: Callable[[], Any]) -> str | None:
     """The ETag of ``read()`` (the view's GET of the same URL), answered in full."""
     meta = request.META
     kept = {name: meta.pop(name) for name in _CONDITIONAL if name in meta}
@@ -48,7 +49,7 @@ def current_etag(request, read: Callable[[], object]) -> str | None:
     return response.get("ETag") if getattr(response, "status_code", None) == 200 else None
 
 
-def refused(request, read: Callable[[], object]) -> Response | None:
+def refused(request, read: Callable[[], Any]) -> Response | None:
     """None when the write may go ahead (no ``If-Match``, or it matches); otherwise the 412
     to answer, with the current ETag."""
     header = request.headers.get(HEADER)

@@ -48,6 +48,11 @@ class AllowWhenCacheIsDown(SimpleRateThrottle):
     throttles, ``config.page_throttle``, too)."""
 
     kind = "API throttle"  # for the log
+    # Set by SimpleRateThrottle (its rate, and in allow_request the request's history).
+    num_requests: int
+    duration: int
+    history: list[float]
+    now: float
 
     def allow_request(self, request, view):
         try:

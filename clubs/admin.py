@@ -222,7 +222,7 @@ class OriginsField(forms.CharField):
         return value
 
     def to_python(self, value):
-        text = super().to_python(value)
+        text = super().to_python(value) or ""
         return [line.strip() for line in text.splitlines() if line.strip()]
 
     def has_changed(self, initial, data):
