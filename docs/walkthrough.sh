@@ -26,7 +26,7 @@ api /clubs/ -d '{"name": "Athens Bridge Club", "slug": "athens", "country": "GR"
 #  "timezone":"Europe/Athens","public":true,"chicago_vulnerability":"dealer",
 #  "ladder_min_matches":0,"ladder_rounding":"none","ladder_ranking":"net",
 #  "ladder_points_win":3,"ladder_points_draw":1,"ladder_points_loss":0,
-#  "ladder_best_matches":0,"created_at":"…"}
+#  "ladder_best_matches":0,"api_origins":[],"created_at":"…"}
 CLUB=$(field id)
 
 api /seasons/ -d '{"club": '$CLUB', "name": "Spring 2025",
