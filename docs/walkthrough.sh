@@ -78,7 +78,7 @@ api /matches/$MATCH/deals/ -d '{"contract": "3NTX", "declarer": "E", "tricks": 8
 
 api /matches/$MATCH/deals/ -d '{"contract": "2H", "declarer": "S", "tricks": 14}'
 # 400 {"code":"invalid","detail":"tricks: must be 0 to 13",
-#  "errors":{"tricks":["must be 0 to 13"]}}
+#  "errors":{"tricks":["must be 0 to 13"]},"codes":{"tricks":["max_value"]}}
 
 api /matches/$MATCH/deals/ -d '{"contract": "2H", "declarer": "S", "tricks": 9}'
 # 201 {"match":41,"sequence":4,"number":3,"dealer":"S","vulnerable":["NS"],…"tricks":9,

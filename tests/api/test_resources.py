@@ -29,6 +29,7 @@ CLUB_KEYS = {
     "language",
     "timezone",
     "public",
+    "api_origins",
     "chicago_vulnerability",
     "ladder_min_matches",
     "ladder_rounding",
