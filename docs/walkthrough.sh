@@ -96,7 +96,7 @@ api /matches/$MATCH/deals/ -d '{"contract": "1NT", "declarer": "W", "tricks": 7}
 
 api /matches/$MATCH/deals/ -d '{"contract": "1NT", "declarer": "N", "tricks": 7}'
 # 409 {"code":"conflict","detail":"a Chicago match is exactly 4 deals and all 4 have been
-#  played; it accepts no further deal","errors":{}}
+#  played; it accepts no further deal","errors":{},"codes":{}}
 
 # A public club's score sheet: no credentials needed.
 call /matches/$MATCH/score-sheet/
