@@ -209,7 +209,7 @@ class DeliveryAdmin(admin.ModelAdmin):
     ]
     list_filter = ["status"]
     list_select_related = ["event", "endpoint"]
-    fields = [
+    readonly_fields = [
         "endpoint",
         "event",
         "status",
@@ -221,7 +221,6 @@ class DeliveryAdmin(admin.ModelAdmin):
         "retry_until",
         "created_at",
     ]
-    readonly_fields = fields
     actions = ["send_again"]
 
     def get_queryset(self, request):

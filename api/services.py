@@ -2,6 +2,7 @@
 sends them). Errors are ``ValidationError`` keyed by field."""
 
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -52,7 +53,9 @@ def _clean_events(events: object) -> list[str]:
 
 
 @transaction.atomic
-def webhook_create(*, club: Club, url: str, events: Sequence[str], actor=None) -> WebhookEndpoint:
+def webhook_create(
+    *, club: Club, url: str, events: Sequence[str], actor: Any = None
+) -> WebhookEndpoint:
     """Register an endpoint for some of the club's events; its signing secret is made here."""
     return WebhookEndpoint.objects.create(
         club=club,

@@ -109,7 +109,7 @@ def resolve(url: str) -> Target:
         infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
         raise Refused(_("The host name does not resolve: %(error)s") % {"error": error}) from None
-    addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
     for ip in addresses:
         if loopback_ok and ip.is_loopback:
             continue

@@ -11,21 +11,22 @@ from api.serializers.fields import WritableClubField
 class EventSerializer(serializers.ModelSerializer):
     club = serializers.IntegerField(source="club_id", read_only=True)
     type = serializers.ChoiceField(choices=EventType.choices, read_only=True)
-    data = serializers.JSONField(
-        read_only=True,
-        help_text=_(
-            "The object as the API showed it when the event happened: a deal, a match, a "
-            "round of a night; for a deleted deal its match, sequence and what was entered; "
-            "for a ladder its season and where to read it."
-        ),
-    )
 
     class Meta:
         model = Event
         fields = ["id", "type", "created_at", "club", "data"]
         read_only_fields = fields
         extra_kwargs = {
-            "id": {"help_text": _("Increases with every event: pass the last one seen as `since`.")}
+            "id": {
+                "help_text": _("Increases with every event: pass the last one seen as `since`.")
+            },
+            "data": {
+                "help_text": _(
+                    "The object as the API showed it when the event happened: a deal, a match, "
+                    "a round of a night; for a deleted deal its match, sequence and what was "
+                    "entered; for a ladder its season and where to read it."
+                )
+            },
         }
 
 
