@@ -303,6 +303,9 @@ SPECTACULAR_SETTINGS = {
         "ScoreItemKindEnum": "api.serializers.common.ITEM_KINDS",
         "PendingStateEnum": "api.serializers.tables.PENDING_STATES",
         "SettledStateEnum": "api.serializers.tables.SETTLED_STATES",
+        "StatusEnum": "matches.models.MatchStatus",  # its name before deliveries had a status
+        "EventTypeEnum": "api.models.EventType",
+        "DeliveryStatusEnum": "api.models.DeliveryStatus",
     },
 }
 
