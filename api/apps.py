@@ -13,7 +13,7 @@ class ApiConfig(AppConfig):
         )
         from clubs import generations
         from clubs.signals import club_changed
-        from matches.signals import deal_changed, match_changed, match_ended
+        from matches.signals import changes_batched, deal_changed, match_changed, match_ended
         from nights.signals import round_started
         from scoring.signals import ladders_changed
 
@@ -22,6 +22,7 @@ class ApiConfig(AppConfig):
         match_changed.connect(generations.match_generation_bump)
         ladders_changed.connect(generations.ladder_generation_bump)
         # Events (the events list and webhooks), written in the change's transaction.
+        changes_batched.connect(events.on_changes_batched)
         deal_changed.connect(events.on_deal_changed)
         match_ended.connect(events.on_match_ended)
         ladders_changed.connect(events.on_ladders_changed)

@@ -35,7 +35,7 @@ from matches.messages import engine_message
 from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus
 from matches.season_csv import LineError
 from matches.selectors import sheet_of
-from matches.signals import deal_changed, match_changed, match_ended
+from matches.signals import changes_batched, deal_changed, match_changed, match_ended
 from scoring.engine import (
     DealResult,
     DealRow,
@@ -122,16 +122,22 @@ _batched_seasons: ContextVar[set[int] | None] = ContextVar("batched_seasons", de
 def season_changes_batched() -> Iterator[None]:
     """Within this block, the services collect the seasons they change and the ladders are
     told once, at the end (for bulk loads such as the demo: one recalculation per season
-    instead of one per deal)."""
+    instead of one per deal); ``changes_batched`` tells the apps above where it starts and
+    ends (or aborts), so that they may write what they record of each change at once."""
     if _batched_seasons.get() is not None:  # nested: the outer block tells the ladders
         yield
         return
     season_ids: set[int] = set()
     token = _batched_seasons.set(season_ids)
+    changes_batched.send(sender=Match, phase="start")
     try:
         yield
+    except BaseException:
+        changes_batched.send(sender=Match, phase="abort")
+        raise
     finally:
         _batched_seasons.reset(token)
+    changes_batched.send(sender=Match, phase="end")
     _seasons_changed(season_ids)
 
 

@@ -14,3 +14,7 @@ match_changed = Signal()
 deal_changed = Signal()
 # match_ended: action ("completed" or "abandoned"), match (the Match), club_id.
 match_ended = Signal()
+# changes_batched: phase ("start", "end" or "abort"), from ``season_changes_batched`` (bulk
+# loads: a season's history import, the demo), so that the apps above may collect what the
+# block announces and write it at once at its end (still inside its transaction).
+changes_batched = Signal()

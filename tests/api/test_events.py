@@ -176,3 +176,50 @@ def test_the_list_is_oldest_first_and_filters_by_type(world, director_a):
     assert ids == sorted(ids)
     deleted = events(director_a, "?type=deal.deleted")
     assert [event["type"] for event in deleted] == ["deal.deleted"]
+
+
+# --- a bulk load: a season's history import ------------------------------------------------
+
+
+def test_an_import_writes_each_changes_event_in_order_as_the_api_shows_it(world, director_a):
+    from tests.api.test_season_import import upload
+    from tests.matches.test_season_import import GOOD
+
+    endpoint = WebhookEndpoint.objects.create(
+        club=world.a.club,
+        url="https://hooks.example/in",
+        events=["deal.recorded", "match.completed", "match.abandoned"],
+        secret="s",
+    )
+    since = last_id()
+    response = upload(director_a, world.a.season, GOOD)
+    assert response.status_code == 201, response.content
+    listed = events(director_a, f"?since={since}&page_size=100")
+    types = [event["type"] for event in listed]
+    assert types.count("deal.recorded") == 9
+    ended = [event for event in listed if event["type"].startswith("match.")]
+    assert {event["data"]["id"] for event in ended} <= set(response.json()["match_ids"])
+    # Each deal as the API shows it now (nothing changed since), each after its match started.
+    for event in listed:
+        if event["type"] == "deal.recorded":
+            data = event["data"]
+            shown = director_a.get(f"/api/v1/matches/{data['match']}/deals/{data['sequence']}/")
+            assert data == shown.json()
+        else:
+            assert event["data"] == director_a.get(f"/api/v1/matches/{event['data']['id']}/").json()
+    assert Delivery.objects.filter(endpoint=endpoint).count() == len(listed) - types.count(
+        "ladder.updated"
+    )
+
+
+def test_a_refused_import_writes_no_event(world, director_a):
+    from tests.api.test_season_import import upload
+    from tests.matches.test_season_import import GOOD
+
+    since = last_id()
+    assert upload(director_a, world.a.season, GOOD).status_code == 201
+    written = last_id()
+    assert written > since
+    # The same file again: its matches are recorded already, so it is refused as a whole.
+    assert upload(director_a, world.a.season, GOOD).status_code == 400
+    assert last_id() == written
