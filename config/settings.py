@@ -162,6 +162,32 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 55},  # one at a time: a late one is dropped, not piled up
     },
 }
+# Webhooks (api.webhooks): deliveries that are due (retries, lost messages, dead workers)
+# are queued every WEBHOOKS_SWEEP_SECONDS; a failed attempt is tried again after
+# WEBHOOKS_BACKOFF_SECONDS, doubled each time up to WEBHOOKS_BACKOFF_MAX_SECONDS, for
+# WEBHOOKS_RETRY_SECONDS (a day), then the endpoint is disabled. A worker holds a delivery
+# for WEBHOOKS_LEASE_SECONDS (more than the timeout). WEBHOOKS_ALLOW_HTTP_LOOPBACK allows
+# http:// to 127.0.0.1 / ::1 (tests, development): never in production.
+WEBHOOKS_TIMEOUT = float(os.environ.get("WEBHOOKS_TIMEOUT", "5"))
+WEBHOOKS_BACKOFF_SECONDS = float(os.environ.get("WEBHOOKS_BACKOFF_SECONDS", "60"))
+WEBHOOKS_BACKOFF_MAX_SECONDS = float(os.environ.get("WEBHOOKS_BACKOFF_MAX_SECONDS", "3600"))
+WEBHOOKS_RETRY_SECONDS = float(os.environ.get("WEBHOOKS_RETRY_SECONDS", str(24 * 3600)))
+WEBHOOKS_LEASE_SECONDS = float(os.environ.get("WEBHOOKS_LEASE_SECONDS", "60"))
+WEBHOOKS_SWEEP_SECONDS = float(os.environ.get("WEBHOOKS_SWEEP_SECONDS", "60"))
+WEBHOOKS_ALLOW_HTTP_LOOPBACK = env_bool("WEBHOOKS_ALLOW_HTTP_LOOPBACK", False)
+# Mail (a disabled webhook endpoint's directors are told): SMTP as the environment says.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "partscore@localhost")
+CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
+    "task": "api.deliver_webhooks_due",
+    "schedule": WEBHOOKS_SWEEP_SECONDS,
+    "options": {"expires": max(WEBHOOKS_SWEEP_SECONDS - 5, 1)},
+}
 # Redis hands a task whose worker died (acks late, never acknowledged) to another worker
 # after this many seconds; it must exceed the longest task (CELERY_TASK_TIME_LIMIT). Tests
 # set a few seconds, and then lost tasks are looked for every second instead of every 100 s.
@@ -312,6 +338,9 @@ SPECTACULAR_SETTINGS = {
         "ScoreItemKindEnum": "api.serializers.common.ITEM_KINDS",
         "PendingStateEnum": "api.serializers.tables.PENDING_STATES",
         "SettledStateEnum": "api.serializers.tables.SETTLED_STATES",
+        "StatusEnum": "matches.models.MatchStatus",  # its name before deliveries had a status
+        "EventTypeEnum": "api.models.EventType",
+        "DeliveryStatusEnum": "api.models.DeliveryStatus",
     },
 }
 

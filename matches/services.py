@@ -35,7 +35,7 @@ from matches.messages import engine_message
 from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus
 from matches.season_csv import LineError
 from matches.selectors import sheet_of
-from matches.signals import match_changed
+from matches.signals import changes_batched, deal_changed, match_changed, match_ended
 from scoring.engine import (
     DealResult,
     DealRow,
@@ -122,16 +122,22 @@ _batched_seasons: ContextVar[set[int] | None] = ContextVar("batched_seasons", de
 def season_changes_batched() -> Iterator[None]:
     """Within this block, the services collect the seasons they change and the ladders are
     told once, at the end (for bulk loads such as the demo: one recalculation per season
-    instead of one per deal)."""
+    instead of one per deal); ``changes_batched`` tells the apps above where it starts and
+    ends (or aborts), so that they may write what they record of each change at once."""
     if _batched_seasons.get() is not None:  # nested: the outer block tells the ladders
         yield
         return
     season_ids: set[int] = set()
     token = _batched_seasons.set(season_ids)
+    changes_batched.send(sender=Match, phase="start")
     try:
         yield
+    except BaseException:
+        changes_batched.send(sender=Match, phase="abort")
+        raise
     finally:
         _batched_seasons.reset(token)
+    changes_batched.send(sender=Match, phase="end")
     _seasons_changed(season_ids)
 
 
@@ -223,9 +229,11 @@ TOTALS = ("status", "winner", "finished_early", "total_ns", "total_ew")
 """What the services store on a match from its sheet."""
 
 
-def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: str) -> None:
-    """The sheet's totals, status and winner on the locked match."""
+def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: str) -> bool:
+    """The sheet's totals, status and winner on the locked match; True when this made the
+    match complete."""
     match = locked.match
+    was_complete = match.status == MatchStatus.COMPLETE
     if match.status != MatchStatus.ABANDONED:
         match.status = MatchStatus.COMPLETE if sheet.complete else MatchStatus.IN_PROGRESS
         match.winner = sheet.winner.value if sheet.complete and sheet.winner else ""
@@ -234,6 +242,23 @@ def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: s
     match.total_ew = sheet.total_ew
     _attribute(match, actor, reason)
     match.save(update_fields=[*TOTALS, "updated_at"])
+    return not was_complete and match.status == MatchStatus.COMPLETE
+
+
+def _deal_changed(
+    locked: Locked, action: str, deal: Deal, row: DealRow | None, *, completed: bool
+) -> None:
+    """Tell the apps above what happened to the deal (``deal_changed``) and, when it made
+    the match complete, that the match ended (``match_ended``)."""
+    deal_changed.send(
+        sender=Deal, action=action, match=locked.match, club_id=locked.club_id, deal=deal, row=row
+    )
+    if completed:
+        _match_ended(locked, "completed")
+
+
+def _match_ended(locked: Locked, action: str) -> None:
+    match_ended.send(sender=Match, action=action, match=locked.match, club_id=locked.club_id)
 
 
 def _refuse_unless_last(deals: list[Deal], sequence: int) -> None:
@@ -459,8 +484,11 @@ def deal_record(
     deal = Deal(match=locked.match, sequence=sequence, **_entered(result))
     _attribute(deal, actor, _("deal recorded"))
     deal.save()
-    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence})
+    completed = _store_totals(
+        locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence}
+    )
     _season_changed(locked)
+    _deal_changed(locked, "recorded", deal, sheet.rows[-1], completed=completed)
     return ScoredDeal(deal=deal, row=sheet.rows[-1])
 
 
@@ -538,8 +566,11 @@ def deal_correct(
         setattr(corrected, name, value)
     _attribute(corrected, actor, _("deal corrected"))
     corrected.save()
-    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence})
+    completed = _store_totals(
+        locked, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence}
+    )
     _season_changed(locked)
+    _deal_changed(locked, "corrected", corrected, sheet.rows[index], completed=completed)
     return ScoredDeal(deal=corrected, row=sheet.rows[index])
 
 
@@ -562,6 +593,7 @@ def deal_delete_last(
     last.delete()
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s deleted") % {"n": last.sequence})
     _season_changed(locked)
+    _deal_changed(locked, "deleted", last, None, completed=False)
 
 
 # --- the end of a match --------------------------------------------------------------------
@@ -582,8 +614,10 @@ def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     if locked.match.status == MatchStatus.COMPLETE:
         raise MatchConflict(_("This rubber is already complete."))
     sheet = _score(locked, [deal.result for deal in _deals(locked)], finished=True)
-    _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
+    completed = _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
     _season_changed(locked)
+    if completed:
+        _match_ended(locked, "completed")
     return locked.match
 
 
@@ -601,6 +635,7 @@ def match_abandon(*, match: Match | int, actor: Actor | str = None) -> Match:
     _attribute(abandoned, actor, _("match abandoned"))
     abandoned.save()
     _season_changed(locked)
+    _match_ended(locked, "abandoned")
     return abandoned
 
 

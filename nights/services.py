@@ -42,6 +42,7 @@ from nights.models import (
 )
 from nights.models import TieRule as TieRuleChoice
 from nights.selectors import current_match, night_plan
+from nights.signals import round_started
 from scoring.engine import InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
 from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
@@ -217,6 +218,7 @@ def night_round_start(
     for number, _seats in tables:
         if not TableCode.objects.filter(night=night, table_number=number, revoked_at=None).exists():
             _new_code(night, number)
+    round_started.send(sender=Round, night=night, round=round, club_id=club.pk)
     return round
 
 
