@@ -64,6 +64,7 @@ class StandingSerializer(serializers.ModelSerializer):
             "worst",
             "rating",
             "qualified",
+            "updated_at",
         ]
         read_only_fields = fields
         extra_kwargs = {
@@ -94,6 +95,12 @@ class StandingSerializer(serializers.ModelSerializer):
             "best": {"help_text": _("The best match's net points.")},
             "worst": {"help_text": _("The worst match's net points.")},
             "rating": {"help_text": _("Elo-style rating at the end of the season's matches.")},
+            "updated_at": {
+                "help_text": _(
+                    "When the recalculation that wrote this line ran (each rewrites every line "
+                    "of the season)."
+                )
+            },
             "qualified": {
                 "help_text": _(
                     "Played at least the club's qualification minimum; players who did not "

@@ -17,6 +17,7 @@ from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Model, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import LADDER_OPTIONS, Club, Membership, Player, Role, Season, Session, Table
@@ -413,6 +414,9 @@ def membership_set(
     if active is not None:
         membership.active = active
     membership.save()
+    # The membership shows on the player (``role``, ``active``, ``memberships``): the player
+    # changed, for whoever polls it (``updated_at``; a QuerySet update runs no auto_now).
+    Player.objects.filter(pk=player.pk).update(updated_at=timezone.now())
     if was_director and membership.role != Role.DIRECTOR:
         _check_keeps_a_director([club.pk], field="role")
     club_changed.send(sender=Club, club_ids=[club.pk])
@@ -570,7 +574,7 @@ def session_update(*, session: Session, notes: str) -> Session:
     if not isinstance(notes, str):
         raise ValidationError({"notes": [_("Notes must be text.")]})
     session.notes = clean_notes(notes, field="notes")
-    session.save(update_fields=["notes"])
+    session.save(update_fields=["notes", "updated_at"])
     club_changed.send(sender=Club, club_ids=[session.club_id])
     return session
 

@@ -24,8 +24,9 @@ class ClubSerializer(StrictInput, serializers.ModelSerializer):
             "ladder_points_loss",
             "ladder_best_matches",
             "created_at",
+            "updated_at",
         ]
-        read_only_fields = ["id", "created_at"]
+        read_only_fields = ["id", "created_at", "updated_at"]
         extra_kwargs = {
             "ladder_best_matches": {"allow_null": True},
         }

@@ -191,8 +191,11 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
             raise PermissionDenied(gettext("You do not direct this club."))
         return match
 
-    def _deal_response(self, match, row, code=status.HTTP_200_OK) -> Response:
-        return Response(DealSerializer(row, context={"match": match}).data, status=code)
+    def _deal_response(self, match, row, code=status.HTTP_200_OK, deal=None) -> Response:
+        context: dict[str, Any] = {"match": match}
+        if deal is not None:  # just saved: the newest of the deals up to it
+            context["updated"] = {deal.sequence: deal.updated_at}
+        return Response(DealSerializer(row, context=context).data, status=code)
 
     @exportable(
         lambda view, request, **kwargs: selectors.match_deals_export(match=view.get_match())
@@ -219,7 +222,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         serializer = DealCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         scored = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
-        return self._deal_response(match, scored.row, status.HTTP_201_CREATED)
+        return self._deal_response(match, scored.row, status.HTTP_201_CREATED, scored.deal)
 
     def update(self, request, match_id=None, sequence=None, partial=False):
         match = self.get_match()
@@ -239,7 +242,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         scored = services.deal_correct(
             match=match, sequence=deal.sequence, **entry, actor=self.actor
         )
-        return self._deal_response(match, scored.row)
+        return self._deal_response(match, scored.row, deal=scored.deal)
 
     def partial_update(self, request, match_id=None, sequence=None):
         return self.update(request, match_id=match_id, sequence=sequence, partial=True)
