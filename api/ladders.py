@@ -29,6 +29,7 @@ from rest_framework.response import Response
 from api import access
 from api.cache import cached_read, path_owner
 from api.exports import ExportsMixin, exportable
+from api.filters import UpdatedSinceFilter
 from api.pagination import PageNumberPagination
 from api.permissions import ClubPermission
 from api.serializers.common import PlayerRefSerializer
@@ -153,9 +154,11 @@ class LadderFilter(django_filters.FilterSet):
         help_text=_("Only players with at least this many matches."),
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Standing
-        fields = ["min_matches"]
+        fields = ["min_matches", "updated_since"]
 
 
 class _SeasonPage(PageNumberPagination):

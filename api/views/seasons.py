@@ -75,6 +75,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
         "end_date": "end_date",
         "name": "name",
         "club": "club_id",
+        "updated_at": "updated_at",
         "id": "id",
     }
     ordering = ["-start_date"]

@@ -33,7 +33,7 @@ class SessionViewSet(
 ):
     serializer_class = SessionSerializer
     filterset_class = SessionFilter
-    ordering_fields = {"date": "date", "club": "club_id", "id": "id"}
+    ordering_fields = {"date": "date", "club": "club_id", "updated_at": "updated_at", "id": "id"}
     ordering = ["-date"]
     service_error_fields = {"played_on": "date"}
     export_actions = ("results",)
@@ -89,7 +89,12 @@ class SessionViewSet(
 class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     serializer_class = TableSerializer
     filterset_class = TableFilter
-    ordering_fields = {"session": "session_id", "number": "number", "id": "id"}
+    ordering_fields = {
+        "session": "session_id",
+        "number": "number",
+        "updated_at": "updated_at",
+        "id": "id",
+    }
     ordering = ["session", "number"]
     http_method_names = ["get", "post", "head"]
 
