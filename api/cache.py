@@ -39,8 +39,9 @@ from rest_framework.response import Response
 
 from api import access
 from api.ids import whole_id
+from clubs import live
 from clubs.generations import generations
-from clubs.live import conditional, tokens_etag
+from clubs.live import conditional, modified_from_data, modified_from_tokens, tokens_etag
 from clubs.models import Club, Season, Session
 from matches.models import Match
 from nights.models import Night
@@ -161,6 +162,7 @@ class _Looked(NamedTuple):
     entry_key: str
     tokens: tuple[str, ...]
     entry: tuple | None  # (tokens, public, body) as stored, or None
+    read_at: float  # when the tokens were read
 
 
 def _look_up(request, about: Owner, depends: tuple[str, ...]) -> _Looked | None:
@@ -170,19 +172,24 @@ def _look_up(request, about: Owner, depends: tuple[str, ...]) -> _Looked | None:
     if club_id is None:
         return None
     entry_key = _entry_key(request)
+    read_at = live._now()
     tokens, found = generations(_scopes(request, about, club_id, depends), read_also=[entry_key])
-    return _Looked(club_id, entry_key, tokens, found.get(entry_key))
+    return _Looked(club_id, entry_key, tokens, found.get(entry_key), read_at)
 
 
-def _body_validated(view, request, response):
+def body_validated(view, request, response, *, read_at: float, modified=None):
     """An answer outside the read cache, with an ETag from its rendered body (a 304 when the
-    client has it): rendered here as DRF would render it after the view."""
+    client has it): rendered here as DRF would render it after the view. ``modified``: its
+    Last-Modified, by default the newest ``updated_at`` it shows (``read_at``: when the view
+    began reading)."""
     if not isinstance(response, Response) or response.status_code != 200:
         return response
     response.accepted_renderer = request.accepted_renderer
     response.accepted_media_type = request.accepted_media_type
     response.renderer_context = view.get_renderer_context()  # type: ignore[attr-defined]
-    return conditional(request, lambda: response, etag=None)
+    if modified is None:
+        modified = modified_from_data(response.data, read_at)
+    return conditional(request, lambda: response, etag=None, last_modified=modified)
 
 
 def cached_read(
@@ -210,15 +217,19 @@ def cached_read(
                         "the read cache failed; answering from the database", exc_info=True
                     )
             if looked is None:  # not cached (no such object: the view answers a 404, an empty list)
-                return _body_validated(view, request, method(view, request, *args, **kwargs))
-            club_id, entry_key, tokens, entry = looked
+                read_at = live._now()
+                response = method(view, request, *args, **kwargs)
+                return body_validated(view, request, response, read_at=read_at)
+            club_id, entry_key, tokens, entry, read_at = looked
             etag = tokens_etag(tokens, [entry_key])
+            modified = modified_from_tokens(tokens, read_at)
             if entry is not None and entry[0] == tokens and _may_read(request, club_id, entry[1]):
                 body = entry[2]
                 return conditional(
                     request,
                     lambda: HttpResponse(body, content_type=_content_type(request)),
                     etag=etag,
+                    last_modified=modified,
                 )
             response = method(view, request, *args, **kwargs)
             if response.status_code != 200:
@@ -228,7 +239,7 @@ def cached_read(
             # (a list's filter on a club the client may not read answers an empty list), and
             # only it has the generations' ETag.
             if not _may_read(request, club_id, public):
-                return _body_validated(view, request, response)
+                return body_validated(view, request, response, read_at=read_at)
             try:
                 body = request.accepted_renderer.render(
                     response.data, request.accepted_media_type, view.get_renderer_context()
@@ -238,8 +249,9 @@ def cached_read(
                 )
             except Exception:
                 logger.warning("could not store an answer in the read cache", exc_info=True)
-            return conditional(request, lambda: response, etag=etag)
+            return conditional(request, lambda: response, etag=etag, last_modified=modified)
 
+        view_method.read_scope = (owner, depends)  # type: ignore[attr-defined]
         return view_method
 
     return decorate

@@ -27,11 +27,12 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.response import Response
 
 from api import access
-from api.cache import cached_read, path_owner
+from api.cache import cached_read, club_of, path_owner
 from api.exports import ExportsMixin, exportable
 from api.filters import UpdatedSinceFilter
 from api.pagination import PageNumberPagination
 from api.permissions import ClubPermission
+from api.polling import Polled
 from api.serializers.common import PlayerRefSerializer
 from api.views.base import checked_id
 from clubs import selectors as club_selectors
@@ -214,7 +215,7 @@ PLAYER_ID = OpenApiParameter(
 )
 
 
-class _SeasonReadView(mixins.ListModelMixin, viewsets.GenericViewSet):
+class _SeasonReadView(Polled, mixins.ListModelMixin, viewsets.GenericViewSet):
     """A read-only list about one season the client may read at the public level."""
 
     permission_classes = [ClubPermission]
@@ -337,6 +338,10 @@ def _season_deals(view, request, **kwargs) -> Export:
 class SeasonDealsViewSet(ExportsMixin, _SeasonReadView):
     export_only = True
     pagination_class = None
+
+    def poll_scopes(self, request):
+        club_id = club_of("season", self.season.pk)
+        return [("club", club_id), ("season-matches", self.season.pk)]
 
     @exportable(_season_deals)
     def list(self, request, *args, **kwargs):  # negotiation leaves only CSV or XLSX

@@ -10,6 +10,7 @@ from api import access
 from api.exports import ExportsMixin, exportable
 from api.filters import SessionFilter, TableFilter
 from api.idempotency import idempotent
+from api.ids import whole_id
 from api.serializers.sessions import NightResultsSerializer, SessionSerializer, TableSerializer
 from api.views.base import ClubScopedViewSet
 from clubs import selectors, services
@@ -46,6 +47,13 @@ class SessionViewSet(
 
     def _fresh(self, session):
         return self.get_queryset().get(pk=session.pk)
+
+    def poll_scopes(self, request):
+        scopes = super().poll_scopes(request)
+        session_id = whole_id(self.kwargs.get("pk"))
+        if self.action == "results" and session_id is not None:
+            scopes.append(("session-matches", session_id))  # the results are its matches'
+        return scopes
 
     @idempotent
     def create(self, request):
