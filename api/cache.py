@@ -219,6 +219,8 @@ def cached_read(
             if looked is None:  # not cached (no such object: the view answers a 404, an empty list)
                 read_at = live._now()
                 response = method(view, request, *args, **kwargs)
+                if about is None and getattr(view, "_polled", None) is not None:
+                    return response  # about no one club: api.polling gives the validators
                 return body_validated(view, request, response, read_at=read_at)
             club_id, entry_key, tokens, entry, read_at = looked
             etag = tokens_etag(tokens, [entry_key])

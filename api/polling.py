@@ -69,7 +69,11 @@ class Polled:
         if request.method not in READS:
             return
         scope = _read_scope(self)
-        if scope is not None and not isinstance(request.accepted_renderer, ExportRenderer):
+        if (
+            scope is not None
+            and not isinstance(request.accepted_renderer, ExportRenderer)
+            and (not live.trusted() or scope[0](self, request, **kwargs) is not None)
+        ):
             return  # the read cache gives the validators
         read_at = live._now()
         tokens = None

@@ -64,6 +64,11 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
     def club_id_of(self, obj) -> int:
         return obj.table.session.club_id
 
+    def poll_scopes(self, request):
+        """A list about no one club (api.polling): its clubs' data and their matches."""
+        clubs = super().poll_scopes(request)
+        return [*clubs, *(("matches", club_id) for _kind, club_id in clubs)]
+
     def _fresh(self, match) -> Match:
         return self.get_queryset().get(pk=match.pk)
 
