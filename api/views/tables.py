@@ -52,7 +52,7 @@ class NightTablesMixin:
     change with the clock (a wait becomes long): their Last-Modified is when they were read
     (``api.polling``); their ETag, the body's, is exact."""
 
-    clock_actions = ("board", "waiting")
+    clock_actions: tuple[str, ...] = ("board", "waiting")
 
     def _board(self, request):
         night = self.get_object()  # type: ignore[attr-defined]

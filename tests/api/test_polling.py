@@ -378,7 +378,7 @@ def test_a_settled_dispute_moves_the_entries_it_sets_aside_and_the_match(world, 
     code = TableCode.objects.get(night=night, table_number=1, revoked_at=None)
     match = current_match(code=code)
     seats = match.seat_ids
-    entry = dict(sequence=1, contract="4S", declarer="N", tricks=10)
+    entry = {"sequence": 1, "contract": "4S", "declarer": "N", "tricks": 10}
     rejected = table_entry_submit(code=code, entered_by=seats["N"], **entry)
     table_entry_answer(code=code, entry=rejected.pk, player=seats["E"], accept=False)
     rejected_at = TableEntry.objects.get(pk=rejected.pk).updated_at
