@@ -15,6 +15,7 @@ from api.exports import ExportsMixin, exportable
 from api.filters import MatchFilter
 from api.idempotency import idempotent
 from api.pagination import PageNumberPagination
+from api.polling import deal_etag
 from api.serializers.deals import (
     CONTRACT_PARTS,
     DealCreateSerializer,
@@ -213,7 +214,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         data = DealSerializer(rows, many=True, context={"match": match}).data
         return self.get_paginated_response(data)
 
-    @cached_read(path_owner("match", "match_id"), depends=("match",))
+    @cached_read(path_owner("match", "match_id"), depends=("match",), etag_of=deal_etag)
     def retrieve(self, request, match_id=None, sequence=None):
         match = self.get_match()
         rows, number = selectors.match_sheet(match=match).rows, checked_id(sequence)

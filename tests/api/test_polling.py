@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.http import http_date, parse_http_date
 
+from api.polling import current_deal_etag, deal_etag
 from clubs import services as club_services
 from clubs.models import Player
 from matches import services as match_services
@@ -323,9 +324,10 @@ def test_every_list_filters_by_updated_since(world, night, director_a):
     assert len(since(director_a, ladder, moment)) == len(a.players)  # all rewritten
     # Before the moment: every row again.
     earlier = moment - datetime.timedelta(days=1)
-    assert len(since(director_a, "/api/v1/matches/", earlier)) == Match.objects.filter(
-        table__session__club=a.club
-    ).count()
+    assert (
+        len(since(director_a, "/api/v1/matches/", earlier))
+        == Match.objects.filter(table__session__club=a.club).count()
+    )
 
 
 def test_a_deal_correction_or_deletion_moves_its_match(world, director_a):
@@ -402,3 +404,26 @@ def test_a_recalculation_dates_each_ladder_line(world):
     assert all(first.started_at <= line.updated_at <= timezone.now() for line in lines)
     second = standings_recalculate(season_id=season)
     assert all(line.updated_at >= second.started_at for line in lines.all())
+
+
+# --- a deal's ETag (what If-Match on a deal compares) ---------------------------------------
+
+
+@pytest.mark.parametrize("read_cache", [True, False])
+def test_a_deals_etag_is_its_datas_whatever_the_media_type_or_cache(
+    clock, world, director_a, settings, read_cache
+):
+    settings.API_READ_CACHE = read_cache
+    match = world.a.match
+    url = f"/api/v1/matches/{match.pk}/deals/1/"
+    first = director_a.get(url)
+    assert first["ETag"] == deal_etag(first.json())
+    assert first["ETag"] == current_deal_etag(Match.objects.get(pk=match.pk), 1)
+    assert director_a.get(url, HTTP_ACCEPT="application/json; indent=4")["ETag"] == first["ETag"]
+    clock.tick()
+    assert director_a.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert current_deal_etag(Match.objects.get(pk=match.pk), 2) is None
+    director_a.patch(url, {"tricks": 11}, format="json")
+    changed = director_a.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert changed["ETag"] == current_deal_etag(Match.objects.get(pk=match.pk), 1)
