@@ -29,7 +29,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from functools import wraps
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -198,7 +198,7 @@ def cached_read(
     *,
     depends: tuple[str, ...],
     members_only: bool = False,
-    etag_of: Callable[[object], str] | None = None,
+    etag_of: Callable[[Any], str] | None = None,
 ):
     """Cache a GET view's answer. ``owner(view, request, **kwargs)`` names the object the
     answer is about, or None for an answer that is not about one club (not cached).
