@@ -67,10 +67,17 @@ class Polled:
     becomes long): their Last-Modified is the time they were read."""
 
     clock_actions: tuple[str, ...] = ()
+    poll_kind: str | None = None  # what the URL's ``pk`` names, for ``api.cache.club_of``
 
     def poll_scopes(self, request) -> list[Scope]:
-        """The generations the answer depends on: every club whose rows it may show (the
-        ``club`` filter's, when given and one of them)."""
+        """The generations the answer depends on: the club of the object the URL names (see
+        ``poll_kind``; remembered once found, so usually no query), else every club whose rows
+        it may show (the ``club`` filter's, when given and one of them)."""
+        object_id = whole_id(getattr(self, "kwargs", {}).get("pk"))
+        if self.poll_kind is not None and object_id is not None:
+            club_id = club_of(self.poll_kind, object_id)
+            if club_id is not None:
+                return [("club", club_id)]
         public = getattr(self, "public_read", False)
         clubs = access.readable_clubs(request) if public else access.member_clubs(request)
         ids = list(clubs.values_list("pk", flat=True))

@@ -24,6 +24,7 @@ class ClubViewSet(
     ClubScopedViewSet,
 ):
     serializer_class = ClubSerializer
+    poll_kind = "club"
     permission_classes = [SignedInUserForCreate, ClubPermission]
     public_read = True
     filterset_class = ClubFilter

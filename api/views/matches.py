@@ -45,6 +45,7 @@ from matches.models import Deal, Match
 )
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     serializer_class = MatchSerializer
+    poll_kind = "match"
     public_read = True
     filterset_class = MatchFilter
     ordering_fields = {

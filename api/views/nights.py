@@ -53,6 +53,7 @@ def cached_night_read(method):
 )
 class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubScopedViewSet):
     serializer_class = NightListSerializer
+    poll_kind = "night"
     filterset_class = NightFilter
     ordering_fields = {
         "date": "session__date",

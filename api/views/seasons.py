@@ -68,6 +68,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
     """Seasons. Season-level reports (the ladder, issue 6) are added here as actions."""
 
     serializer_class = SeasonSerializer
+    poll_kind = "season"
     public_read = True
     filterset_class = SeasonFilter
     ordering_fields = {

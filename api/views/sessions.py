@@ -33,6 +33,7 @@ class SessionViewSet(
     ExportsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet
 ):
     serializer_class = SessionSerializer
+    poll_kind = "session"
     filterset_class = SessionFilter
     ordering_fields = {"date": "date", "club": "club_id", "updated_at": "updated_at", "id": "id"}
     ordering = ["-date"]
