@@ -30,6 +30,7 @@ from api import access
 from api.cache import cached_read, club_of, path_owner
 from api.exports import ExportsMixin, exportable
 from api.filters import UpdatedSinceFilter
+from api.ids import whole_id
 from api.pagination import PageNumberPagination
 from api.permissions import ClubPermission
 from api.polling import Polled
@@ -340,8 +341,11 @@ class SeasonDealsViewSet(ExportsMixin, _SeasonReadView):
     pagination_class = None
 
     def poll_scopes(self, request):
-        club_id = club_of("season", self.season.pk)
-        return [("club", club_id), ("season-matches", self.season.pk)]
+        season_id = whole_id(self.kwargs.get("season_id"))
+        club_id = None if season_id is None else club_of("season", season_id)
+        if club_id is None:
+            return []  # no such season: the view answers a 404
+        return [("club", club_id), ("season-matches", season_id)]
 
     @exportable(_season_deals)
     def list(self, request, *args, **kwargs):  # negotiation leaves only CSV or XLSX

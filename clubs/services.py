@@ -602,5 +602,7 @@ def table_create(*, session: Session, number: int | None = None, seats: int = 4)
         )
     table = Table(session=session, number=number, seats=int(seats))
     _save(table, field="number", message=_("This table number is taken."))
+    # The session shows how many tables it has: it changed (``updated_at``; no auto_now here).
+    Session.objects.filter(pk=session.pk).update(updated_at=timezone.now())
     club_changed.send(sender=Club, club_ids=[session.club_id])
     return table

@@ -318,6 +318,7 @@ def test_every_list_filters_by_updated_since(world, night, director_a):
     assert since(director_a, "/api/v1/seasons/", moment) == [a.season.pk]
     assert since(director_a, "/api/v1/sessions/", moment) == [session]
     assert since(director_a, "/api/v1/tables/", moment) == [table]
+    # The session's too: it shows how many tables it has (and its notes changed).
     # The match whose deals changed (the night's matches did not).
     assert since(director_a, "/api/v1/matches/", moment) == [a.match.pk]
     assert since(director_a, "/api/v1/nights/", moment) == [night.pk]
@@ -427,3 +428,17 @@ def test_a_deals_etag_is_its_datas_whatever_the_media_type_or_cache(
     changed = director_a.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
     assert changed["ETag"] == current_deal_etag(Match.objects.get(pk=match.pk), 1)
+
+
+def test_a_table_added_moves_its_session(world, director_a):
+    session = world.a.match.table.session_id
+    moment = timezone.now()
+    assert director_a.post("/api/v1/tables/", {"session": session}).status_code == 201
+    assert since(director_a, "/api/v1/sessions/", moment) == [session]
+
+
+def test_a_missing_seasons_download_is_a_404_without_a_warning(world, director_a, caplog):
+    with caplog.at_level("WARNING"):
+        response = director_a.get("/api/v1/seasons/999999/deals/?format=csv")
+    assert response.status_code == 404
+    assert not [r for r in caplog.records if r.name.startswith("api.")]
