@@ -10,13 +10,16 @@ the view's public field names (comma-separated, ``-`` for descending) and always
 the primary key, so pages never overlap or skip a row.
 """
 
+import datetime
 from collections.abc import Callable
 
 import django_filters
 from django import forms
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_filters.fields import IsoDateTimeField
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema_field
 from rest_framework.exceptions import ErrorDetail, ValidationError
@@ -187,6 +190,37 @@ class BoolFilter(django_filters.TypedChoiceFilter):
         super().__init__(*args, **kwargs)
 
 
+class _UTCDateTimeField(IsoDateTimeField):
+    """An ISO 8601 date-time; one without an offset is UTC (not the server's time zone)."""
+
+    def to_python(self, value):
+        with timezone.override(datetime.UTC):
+            return super().to_python(value)
+
+
+@extend_schema_field({"type": "string", "format": "date-time"})
+class UpdatedSinceFilter(django_filters.IsoDateTimeFilter):
+    """``updated_since``: the rows whose ``updated_at`` is at or after an ISO 8601 date-time
+    (``2026-03-14T19:30:00Z``; without an offset, UTC). At, not only after: a client that
+    polls with the newest ``updated_at`` it has seen gets that row again rather than miss one
+    changed in the same instant. Anything else is a 400 naming it."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("field_name", "updated_at")
+        kwargs.setdefault("lookup_expr", "gte")
+        kwargs.setdefault(
+            "help_text",
+            _(
+                "Only what changed at or after this time (ISO 8601 date-time, e.g. "
+                "2026-03-14T19:30:00Z; UTC without an offset): send the newest updated_at "
+                "you have seen."
+            ),
+        )
+        super().__init__(*args, **kwargs)
+
+    field_class = _UTCDateTimeField
+
+
 class ClubFilter(django_filters.FilterSet):
     slug = TextFilter(help_text=_("The club with this slug."))
     public = BoolFilter(help_text=_("Public clubs only, or private only."))
@@ -194,9 +228,11 @@ class ClubFilter(django_filters.FilterSet):
         field_name="name", lookup_expr="icontains", help_text=_("Part of the name, any case.")
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Club
-        fields = ["slug", "public", "search"]
+        fields = ["slug", "public", "search", "updated_since"]
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -214,9 +250,11 @@ class PlayerFilter(django_filters.FilterSet):
         help_text=_("Players active (or inactive) in club, or in any of your clubs without it."),
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Player
-        fields = ["club", "search", "active"]
+        fields = ["club", "search", "active", "updated_since"]
 
     def filter_search(self, queryset, name, value):
         return queryset.filter(name__icontains=value) if value else queryset
@@ -246,9 +284,11 @@ class SeasonFilter(django_filters.FilterSet):
         method="filter_date", help_text=_("Only the season covering this date.")
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Season
-        fields = ["club", "date"]
+        fields = ["club", "date", "updated_since"]
 
     def filter_date(self, queryset, name, value):
         return queryset.filter(start_date__lte=value, end_date__gte=value)
@@ -267,9 +307,11 @@ class SessionFilter(django_filters.FilterSet):
         field_name="date", lookup_expr="lte", help_text=_("Sessions on or before this date.")
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Session
-        fields = ["club", "season", "date", "date_after", "date_before"]
+        fields = ["club", "season", "date", "date_after", "date_before", "updated_since"]
 
 
 class TableFilter(django_filters.FilterSet):
@@ -281,9 +323,11 @@ class TableFilter(django_filters.FilterSet):
         choices=[(2, "2"), (4, "4")], coerce=int, help_text=_("Tables of 2 or of 4.")
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Table
-        fields = ["club", "session", "seats"]
+        fields = ["club", "session", "seats", "updated_since"]
 
 
 class MatchFilter(django_filters.FilterSet):
@@ -313,6 +357,8 @@ class MatchFilter(django_filters.FilterSet):
         help_text=_("Matches played on or before this date."),
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Match
         fields = [
@@ -325,6 +371,7 @@ class MatchFilter(django_filters.FilterSet):
             "played_on",
             "played_after",
             "played_before",
+            "updated_since",
         ]
 
     def filter_player(self, queryset, name, value):
@@ -351,6 +398,16 @@ class NightFilter(django_filters.FilterSet):
         help_text=_("Nights on or before this date."),
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Night
-        fields = ["club", "season", "movement", "date", "date_after", "date_before"]
+        fields = [
+            "club",
+            "season",
+            "movement",
+            "date",
+            "date_after",
+            "date_before",
+            "updated_since",
+        ]

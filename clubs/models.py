@@ -154,6 +154,7 @@ class Club(models.Model):
         ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -233,6 +234,8 @@ class Player(models.Model):
     )
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Moved also by a change to one of the player's memberships (``clubs.services``).
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -289,6 +292,7 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=100)
     start_date = models.DateField(_("start date"))
     end_date = models.DateField(_("end date"))
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["club", "-start_date", "id"]
@@ -318,6 +322,7 @@ class Session(models.Model):
     )
     date = models.DateField(_("date"))
     notes = models.TextField(_("notes"), blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["club", "-date", "id"]
@@ -342,6 +347,7 @@ class Table(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("number"), validators=[MinValueValidator(1)])
     seats = models.PositiveSmallIntegerField(_("seats"), choices=TableSeats.choices, default=4)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["session", "number", "id"]

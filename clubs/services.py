@@ -17,6 +17,7 @@ from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Model, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import LADDER_OPTIONS, Club, Membership, Player, Role, Season, Session, Table
@@ -418,6 +419,9 @@ def membership_set(
     if active is not None:
         membership.active = active
     membership.save()
+    # The membership shows on the player (``role``, ``active``, ``memberships``): the player
+    # changed, for whoever polls it (``updated_at``; a QuerySet update runs no auto_now).
+    Player.objects.filter(pk=player.pk).update(updated_at=timezone.now())
     if was_director and membership.role != Role.DIRECTOR:
         _check_keeps_a_director([club.pk], field="role")
     club_changed.send(sender=Club, club_ids=[club.pk])
@@ -571,7 +575,7 @@ def session_update(*, session: Session, notes: str) -> Session:
     if not isinstance(notes, str):
         raise field_error("notes", _("Notes must be text."), "not_text")
     session.notes = clean_notes(notes, field="notes")
-    session.save(update_fields=["notes"])
+    session.save(update_fields=["notes", "updated_at"])
     club_changed.send(sender=Club, club_ids=[session.club_id])
     return session
 
@@ -601,5 +605,7 @@ def table_create(*, session: Session, number: int | None = None, seats: int = 4)
         )
     table = Table(session=session, number=number, seats=int(seats))
     _save(table, field="number", message=_("This table number is taken."))
+    # The session shows how many tables it has: it changed (``updated_at``; no auto_now here).
+    Session.objects.filter(pk=session.pk).update(updated_at=timezone.now())
     club_changed.send(sender=Club, club_ids=[session.club_id])
     return table

@@ -215,6 +215,7 @@ def night_round_start(
         table = _table(night, number, len(seats))
         matches.append(match_create(club=club, kind=kind, seats=seats, table=table, actor=actor))
     round.matches.set(matches)
+    night.save(update_fields=["updated_at"])  # its plan shows the round started
     for number, _seats in tables:
         if not TableCode.objects.filter(night=night, table_number=number, revoked_at=None).exists():
             _new_code(night, number)
@@ -238,7 +239,7 @@ def night_update(
         night.rounds = _whole(rounds, "rounds", max(1, started), MAX_ROUNDS)
     if prizes is not None:
         night.prizes = _whole(prizes, "prizes", 0, MAX_PRIZES)
-    night.save(update_fields=["rounds", "prizes"])
+    night.save(update_fields=["rounds", "prizes", "updated_at"])
     if groups is not None:
         present = {row.player_id: row for row in NightPlayer.objects.filter(night=night)}
         # One group whatever the case or accents it is typed in: its first spelling, the
@@ -267,7 +268,7 @@ def night_close(*, night: Night) -> Night:
     """End the night: its table codes open nothing any more. Closing twice changes nothing."""
     if night.closed_at is None:
         night.closed_at = timezone.now()
-        night.save(update_fields=["closed_at"])
+        night.save(update_fields=["closed_at", "updated_at"])
         TableCode.objects.filter(night=night, revoked_at=None).update(revoked_at=night.closed_at)
         club_changed.send(sender=Club, club_ids=[night.session.club_id])
     return night
@@ -388,7 +389,9 @@ def side_of(match: Match, player_id: int) -> str | None:
 
 
 def _announce(match: Match) -> None:
-    """The table's entries changed: what shows the match (pages, API) is stale."""
+    """The table's entries changed: what shows the match (pages, API) is stale, and the
+    match changed for whoever polls it (its ``pending`` entries; ``updated_at``)."""
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
     match_changed.send(
         sender=Match,
         match_id=match.pk,
@@ -491,7 +494,7 @@ def _record(entry: TableEntry, actor: Actor | str) -> None:
     # A dispute over the same deal is over once the table agrees on it.
     TableEntry.objects.filter(
         match=entry.match, sequence=entry.sequence, state=EntryState.REJECTED
-    ).update(state=EntryState.RESOLVED)
+    ).update(state=EntryState.RESOLVED, updated_at=timezone.now())
 
 
 def _who(entry: TableEntry, confirmed_by: str) -> str:

@@ -37,8 +37,9 @@ class ClubSerializer(StrictInput, serializers.ModelSerializer):
             "ladder_best_matches",
             "api_origins",
             "created_at",
+            "updated_at",
         ]
-        read_only_fields = ["id", "created_at"]
+        read_only_fields = ["id", "created_at", "updated_at"]
         extra_kwargs = {
             "ladder_best_matches": {"allow_null": True},
         }

@@ -13,6 +13,7 @@ from rest_framework.exceptions import NotFound
 from api import access
 from api.ids import whole_id
 from api.permissions import ClubPermission
+from api.polling import Polled
 
 
 def checked_id(value) -> int:
@@ -24,7 +25,7 @@ def checked_id(value) -> int:
     return number
 
 
-class ClubScopedViewSet(viewsets.GenericViewSet):
+class ClubScopedViewSet(Polled, viewsets.GenericViewSet):
     """A viewset over one club's rows. ``public_read``: anonymous clients read public clubs'
     rows; ``club_id_of(obj)``: the club an object belongs to (for write permission)."""
 

@@ -16,6 +16,7 @@ from api.exports import ExportsMixin, exportable
 from api.filters import MatchFilter
 from api.idempotency import idempotent
 from api.pagination import PageNumberPagination
+from api.polling import deal_etag
 from api.serializers.deals import (
     CONTRACT_PARTS,
     DealCreateSerializer,
@@ -45,6 +46,7 @@ from matches.models import Deal, Match
 )
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     serializer_class = MatchSerializer
+    poll_kind = "match"
     public_read = True
     filterset_class = MatchFilter
     ordering_fields = {
@@ -64,6 +66,11 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
 
     def club_id_of(self, obj) -> int:
         return obj.table.session.club_id
+
+    def poll_scopes(self, request):
+        """A list about no one club (api.polling): its clubs' data and their matches."""
+        clubs = super().poll_scopes(request)
+        return [*clubs, *(("matches", club_id) for _kind, club_id in clubs)]
 
     def _fresh(self, match) -> Match:
         return self.get_queryset().get(pk=match.pk)
@@ -198,8 +205,11 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
             kwargs={"match_id": self.kwargs["match_id"], "sequence": data["sequence"]},
         )
 
-    def _deal_response(self, match, row, code=status.HTTP_200_OK) -> Response:
-        return Response(DealSerializer(row, context={"match": match}).data, status=code)
+    def _deal_response(self, match, row, code=status.HTTP_200_OK, deal=None) -> Response:
+        context: dict[str, Any] = {"match": match}
+        if deal is not None:  # just saved: the newest of the deals up to it
+            context["updated"] = {deal.sequence: deal.updated_at}
+        return Response(DealSerializer(row, context=context).data, status=code)
 
     @exportable(
         lambda view, request, **kwargs: selectors.match_deals_export(match=view.get_match())
@@ -212,7 +222,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         data = DealSerializer(rows, many=True, context={"match": match}).data
         return self.get_paginated_response(data)
 
-    @cached_read(path_owner("match", "match_id"), depends=("match",))
+    @cached_read(path_owner("match", "match_id"), depends=("match",), etag_of=deal_etag)
     def retrieve(self, request, match_id=None, sequence=None):
         match = self.get_match()
         rows, number = selectors.match_sheet(match=match).rows, checked_id(sequence)
@@ -226,7 +236,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         serializer = DealCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         scored = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
-        return self._deal_response(match, scored.row, status.HTTP_201_CREATED)
+        return self._deal_response(match, scored.row, status.HTTP_201_CREATED, scored.deal)
 
     def _stale(self, request, match_id, sequence) -> Response | None:
         """The 412 for an ``If-Match`` that is not the deal's current ETag (api.preconditions)."""
@@ -254,7 +264,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         scored = services.deal_correct(
             match=match, sequence=deal.sequence, **entry, actor=self.actor
         )
-        return self._deal_response(match, scored.row)
+        return self._deal_response(match, scored.row, deal=scored.deal)
 
     def partial_update(self, request, match_id=None, sequence=None):
         return self.update(request, match_id=match_id, sequence=sequence, partial=True)

@@ -54,8 +54,14 @@ def cached_night_read(method):
 )
 class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubScopedViewSet):
     serializer_class = NightListSerializer
+    poll_kind = "night"
     filterset_class = NightFilter
-    ordering_fields = {"date": "session__date", "club": "session__club_id", "id": "id"}
+    ordering_fields = {
+        "date": "session__date",
+        "club": "session__club_id",
+        "updated_at": "updated_at",
+        "id": "id",
+    }
     ordering = ["-date"]
     service_error_fields = {"played_on": "date"}
     export_actions = ("results",)

@@ -69,6 +69,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
     """Seasons. Season-level reports (the ladder, issue 6) are added here as actions."""
 
     serializer_class = SeasonSerializer
+    poll_kind = "season"
     public_read = True
     filterset_class = SeasonFilter
     ordering_fields = {
@@ -76,6 +77,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
         "end_date": "end_date",
         "name": "name",
         "club": "club_id",
+        "updated_at": "updated_at",
         "id": "id",
     }
     ordering = ["-start_date"]
