@@ -143,7 +143,12 @@ def _shown(changes: list[_Change]) -> list[Event]:
                 "tricks": deal.tricks,
             }
         else:
-            context = {"match": match, "entries": entries[match.pk]}
+            # Just saved: the newest of the deals up to it (as the write's own answer says).
+            context = {
+                "match": match,
+                "entries": entries[match.pk],
+                "updated": {change.deal.sequence: change.deal.updated_at},
+            }
             data = DealSerializer(change.row, context=context).data
         events.append(Event(club_id=change.club_id, type=change.type, data=_plain(data)))
     return events

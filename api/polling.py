@@ -36,23 +36,10 @@ READS = ("GET", "HEAD")
 def deal_etag(data: Mapping) -> str:
     """The ETag of one deal (``GET /matches/{id}/deals/{sequence}/``) from its data as
     ``DealSerializer`` gives it: the digest of its fields (with its ``updated_at``), the same
-    for every media type and with the read cache on or off. The one place it is computed: a
-    write that takes ``If-Match`` compares it with ``current_deal_etag``."""
+    for every media type and with the read cache on or off. A write that takes ``If-Match``
+    compares it with what this GET gives (``api.preconditions``)."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return '"' + hashlib.blake2b(text.encode(), digest_size=16).hexdigest() + '"'
-
-
-def current_deal_etag(match, sequence: int) -> str | None:
-    """The ETag deal ``sequence`` of ``match`` (with its table, session and club) has now, as
-    its GET would give it; None if the match has no such deal. Call it with the match locked
-    to compare an ``If-Match`` with the deal the write will change."""
-    from api.serializers.deals import DealSerializer
-    from matches import selectors
-
-    rows = selectors.match_sheet(match=match).rows
-    if not 1 <= sequence <= len(rows):
-        return None
-    return deal_etag(DealSerializer(rows[sequence - 1], context={"match": match}).data)
 
 
 def _read_scope(view):

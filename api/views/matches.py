@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -239,11 +240,16 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         return self._deal_response(match, scored.row, status.HTTP_201_CREATED, scored.deal)
 
     def _stale(self, request, match_id, sequence) -> Response | None:
-        """The 412 for an ``If-Match`` that is not the deal's current ETag (api.preconditions)."""
+        """The 412 for an ``If-Match`` that is not the deal's current ETag (api.preconditions).
+        With the header, the match is locked first (the caller's transaction holds it to the
+        write), so no other write comes between the comparison and this one."""
+        if preconditions.HEADER in request.headers:
+            Match.objects.select_for_update().filter(pk=checked_id(match_id)).exists()
         return preconditions.refused(
             request, lambda: self.retrieve(request, match_id=match_id, sequence=sequence)
         )
 
+    @transaction.atomic
     def update(self, request, match_id=None, sequence=None, partial=False):
         if stale := self._stale(request, match_id, sequence):
             return stale
@@ -269,6 +275,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
     def partial_update(self, request, match_id=None, sequence=None):
         return self.update(request, match_id=match_id, sequence=sequence, partial=True)
 
+    @transaction.atomic
     def destroy(self, request, match_id=None, sequence=None):
         if stale := self._stale(request, match_id, sequence):
             return stale

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0005_league_options'),
+        ('clubs', '0006_updated_at'),
     ]
 
     operations = [
