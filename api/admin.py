@@ -4,14 +4,19 @@ The full key is shown once, in a message right after it is created; only its has
 A revoked key stays listed (revoking cannot be undone); keys are revoked, never deleted.
 """
 
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework_api_key.admin import APIKeyModelAdmin
 from rest_framework_api_key.models import APIKey
 
-from api.models import ClubAPIKey
+from api import services as api_services
+from api.models import ClubAPIKey, Delivery, EventType, WebhookEndpoint
+from api.webhooks import new_secret
 from clubs.selectors import clubs_directed_by
 
 # The library's own unscoped keys are not used: every key here belongs to a club.
@@ -92,3 +97,162 @@ class ClubAPIKeyAdmin(APIKeyModelAdmin):
     def revoke(self, request, queryset):
         count = queryset.filter(revoked=False).update(revoked=True)
         messages.success(request, gettext("%(count)d keys revoked.") % {"count": count})
+
+
+# --- Webhooks (issue 20) -------------------------------------------------------------------
+
+
+class WebhookForm(forms.ModelForm):
+    events = forms.MultipleChoiceField(
+        label=_("events"),
+        choices=EventType.choices,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("The event types sent to this address."),
+    )
+
+    class Meta:
+        model = WebhookEndpoint
+        fields = ["club", "url", "events"]
+
+    def clean(self):
+        data = super().clean()
+        if data is None:
+            return data
+        try:
+            data["url"] = api_services._clean_url(data.get("url"))
+            data["events"] = api_services._clean_events(data.get("events"))
+        except ValidationError as error:
+            raise forms.ValidationError(error.message_dict) from None
+        return data
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(admin.ModelAdmin):
+    form = WebhookForm
+    list_display = ["url", "club", "active", "disabled_reason", "created_at"]
+    list_filter = ["active"]
+    readonly_fields = [
+        "secret", "active", "disabled_reason", "created_by", "created_at", "delivery_log",
+    ]  # fmt: skip
+    actions = ["enable", "disable"]
+
+    @admin.display(description=_("deliveries"))
+    def delivery_log(self, obj) -> str:
+        if obj.pk is None:
+            return "-"
+        url = reverse("admin:api_delivery_changelist") + f"?endpoint__id__exact={obj.pk}"
+        return format_html('<a href="{}">{}</a>', url, gettext("The delivery log"))
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request).select_related("club")
+        return queryset.filter(club__in=clubs_directed_by(request.user))
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "club":
+            kwargs["queryset"] = clubs_directed_by(request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def has_module_permission(self, request):
+        return _directs_a_club(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def has_add_permission(self, request):
+        return _directs_a_club(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def _may(self, request, obj) -> bool:
+        if not _directs_a_club(request):
+            return False
+        return obj is None or clubs_directed_by(request.user).filter(pk=obj.club_id).exists()
+
+    def save_model(self, request, obj, form=None, change=False):
+        if not change:
+            obj.secret = new_secret()
+            obj.created_by = request.user
+        obj.save()
+
+    @admin.action(description=_("Enable the selected endpoints and send what they missed"))
+    def enable(self, request, queryset):
+        count = 0
+        for endpoint in queryset.filter(active=False):
+            api_services.webhook_update(endpoint=endpoint, active=True)
+            count += 1
+        messages.success(request, gettext("%(count)d endpoints enabled.") % {"count": count})
+
+    @admin.action(description=_("Disable the selected endpoints"))
+    def disable(self, request, queryset):
+        count = 0
+        for endpoint in queryset.filter(active=True):
+            api_services.webhook_update(endpoint=endpoint, active=False)
+            count += 1
+        messages.success(request, gettext("%(count)d endpoints disabled.") % {"count": count})
+
+
+@admin.register(Delivery)
+class DeliveryAdmin(admin.ModelAdmin):
+    list_display = [
+        "id",
+        "event",
+        "endpoint",
+        "status",
+        "attempts",
+        "last_attempt_at",
+        "last_status_code",
+        "next_attempt_at",
+    ]
+    list_filter = ["status"]
+    list_select_related = ["event", "endpoint"]
+    readonly_fields = [
+        "endpoint",
+        "event",
+        "status",
+        "attempts",
+        "last_attempt_at",
+        "last_status_code",
+        "last_error",
+        "next_attempt_at",
+        "retry_until",
+        "created_at",
+    ]
+    actions = ["send_again"]
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        return queryset.filter(endpoint__club__in=clubs_directed_by(request.user))
+
+    def has_module_permission(self, request):
+        return _directs_a_club(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def _may(self, request, obj) -> bool:
+        if not _directs_a_club(request):
+            return False
+        return (
+            obj is None or clubs_directed_by(request.user).filter(pk=obj.endpoint.club_id).exists()
+        )
+
+    @admin.action(description=_("Send the selected deliveries again"), permissions=["view"])
+    def send_again(self, request, queryset):
+        count = 0
+        for delivery in queryset:
+            api_services.delivery_send_again(delivery=delivery)
+            count += 1
+        messages.success(request, gettext("%(count)d deliveries queued.") % {"count": count})

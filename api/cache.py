@@ -29,7 +29,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from functools import wraps
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -39,8 +39,9 @@ from rest_framework.response import Response
 
 from api import access
 from api.ids import whole_id
+from clubs import live
 from clubs.generations import generations
-from clubs.live import conditional, tokens_etag
+from clubs.live import conditional, modified_from_data, modified_from_tokens, tokens_etag
 from clubs.models import Club, Season, Session
 from matches.models import Match
 from nights.models import Night
@@ -161,6 +162,7 @@ class _Looked(NamedTuple):
     entry_key: str
     tokens: tuple[str, ...]
     entry: tuple | None  # (tokens, public, body) as stored, or None
+    read_at: float  # when the tokens were read
 
 
 def _look_up(request, about: Owner, depends: tuple[str, ...]) -> _Looked | None:
@@ -170,23 +172,33 @@ def _look_up(request, about: Owner, depends: tuple[str, ...]) -> _Looked | None:
     if club_id is None:
         return None
     entry_key = _entry_key(request)
+    read_at = live._now()
     tokens, found = generations(_scopes(request, about, club_id, depends), read_also=[entry_key])
-    return _Looked(club_id, entry_key, tokens, found.get(entry_key))
+    return _Looked(club_id, entry_key, tokens, found.get(entry_key), read_at)
 
 
-def _body_validated(view, request, response):
+def body_validated(view, request, response, *, read_at: float, modified=None, etag_of=None):
     """An answer outside the read cache, with an ETag from its rendered body (a 304 when the
-    client has it): rendered here as DRF would render it after the view."""
+    client has it): rendered here as DRF would render it after the view. ``modified``: its
+    Last-Modified, by default the newest ``updated_at`` it shows (``read_at``: when the view
+    began reading)."""
     if not isinstance(response, Response) or response.status_code != 200:
         return response
     response.accepted_renderer = request.accepted_renderer
     response.accepted_media_type = request.accepted_media_type
     response.renderer_context = view.get_renderer_context()  # type: ignore[attr-defined]
-    return conditional(request, lambda: response, etag=None)
+    if modified is None:
+        modified = modified_from_data(response.data, read_at)
+    etag = None if etag_of is None else etag_of(response.data)
+    return conditional(request, lambda: response, etag=etag, last_modified=modified)
 
 
 def cached_read(
-    owner: Callable[..., Owner | None], *, depends: tuple[str, ...], members_only: bool = False
+    owner: Callable[..., Owner | None],
+    *,
+    depends: tuple[str, ...],
+    members_only: bool = False,
+    etag_of: Callable[[Any], str] | None = None,
 ):
     """Cache a GET view's answer. ``owner(view, request, **kwargs)`` names the object the
     answer is about, or None for an answer that is not about one club (not cached).
@@ -194,7 +206,10 @@ def cached_read(
     "matches" (the matches the list's filters select from: a session's, a player's in a
     season, a season's or the club's), "ladder" (the owner's, a season's, stored ladder) and
     "night" (the owner's, a club night's, matches: its session's). ``members_only``: the
-    answer is for the club's members and keys only, even when the club is public."""
+    answer is for the club's members and keys only, even when the club is public.
+    ``etag_of(data)``: the answer's ETag from its data, the same whatever the cache does (kept
+    with the stored answer), instead of the digest of its generations and key: a resource a
+    client may send back in ``If-Match`` (``api.polling.deal_etag``)."""
     assert set(depends) <= {"match", "matches", "ladder", "night"}, depends
 
     def decorate(method):
@@ -210,15 +225,23 @@ def cached_read(
                         "the read cache failed; answering from the database", exc_info=True
                     )
             if looked is None:  # not cached (no such object: the view answers a 404, an empty list)
-                return _body_validated(view, request, method(view, request, *args, **kwargs))
-            club_id, entry_key, tokens, entry = looked
+                read_at = live._now()
+                response = method(view, request, *args, **kwargs)
+                if about is None and getattr(view, "_polled", None) is not None:
+                    return response  # about no one club: api.polling gives the validators
+                return body_validated(view, request, response, read_at=read_at, etag_of=etag_of)
+            club_id, entry_key, tokens, entry, read_at = looked
             etag = tokens_etag(tokens, [entry_key])
+            modified = modified_from_tokens(tokens, read_at)
             if entry is not None and entry[0] == tokens and _may_read(request, club_id, entry[1]):
                 body = entry[2]
+                if etag_of is not None and len(entry) > 3:
+                    etag = entry[3]
                 return conditional(
                     request,
                     lambda: HttpResponse(body, content_type=_content_type(request)),
                     etag=etag,
+                    last_modified=modified,
                 )
             response = method(view, request, *args, **kwargs)
             if response.status_code != 200:
@@ -228,18 +251,23 @@ def cached_read(
             # (a list's filter on a club the client may not read answers an empty list), and
             # only it has the generations' ETag.
             if not _may_read(request, club_id, public):
-                return _body_validated(view, request, response)
+                return body_validated(view, request, response, read_at=read_at, etag_of=etag_of)
+            if etag_of is not None:
+                etag = etag_of(response.data)
             try:
                 body = request.accepted_renderer.render(
                     response.data, request.accepted_media_type, view.get_renderer_context()
                 )
                 cache.set(
-                    entry_key, (tokens, public, body), timeout=settings.API_READ_CACHE_SECONDS
+                    entry_key,
+                    (tokens, public, body, etag),
+                    timeout=settings.API_READ_CACHE_SECONDS,
                 )
             except Exception:
                 logger.warning("could not store an answer in the read cache", exc_info=True)
-            return conditional(request, lambda: response, etag=etag)
+            return conditional(request, lambda: response, etag=etag, last_modified=modified)
 
+        view_method.read_scope = (owner, depends)  # type: ignore[attr-defined]
         return view_method
 
     return decorate

@@ -1,13 +1,17 @@
 """One error format for every API response that is not a success.
 
     {"code": "invalid", "detail": "tricks: tricks must be 0 to 13, got 14",
-     "errors": {"tricks": ["tricks must be 0 to 13, got 14"]}}
+     "errors": {"tricks": ["tricks must be 0 to 13, got 14"]},
+     "codes": {"tricks": ["max_value"]}}
 
 ``code`` is a stable machine-readable word (invalid, parse_error, not_authenticated,
 authentication_failed, permission_denied, not_found, method_not_allowed, conflict,
 idempotency_key_reused, throttled, ...); ``detail`` is one human sentence; ``errors`` maps
 each bad field (nested fields dotted, e.g. ``seats.N``; query parameters by name) to its
-messages, and is empty when no field is at fault.
+messages, and is empty when no field is at fault. ``codes`` is keyed as ``errors``, a stable
+machine-readable word beside each message, in the same order (``required``, ``max_value``,
+``unknown_field``, ``season_overlap``, ...): the messages are translated, the codes never
+change with the language.
 
 The handler also turns the services' errors into HTTP: Django's ``ValidationError`` with a
 field dict is a 400 on those fields (a view may rename service fields to its own with
@@ -29,6 +33,7 @@ from django.http import Http404, HttpResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.renderers import JSONRenderer
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -54,15 +59,6 @@ class IdempotencyKeyReused(exceptions.APIException):
     default_code = "idempotency_key_reused"
 
 
-class PreconditionFailed(exceptions.APIException):
-    """A write whose If-Match no longer names the current version (the deals' PUT, PATCH and
-    DELETE: ``if_match`` on the view, api.schema)."""
-
-    status_code = status.HTTP_412_PRECONDITION_FAILED
-    default_detail = _("It changed since you read it: fetch it again and retry.")
-    default_code = "precondition_failed"
-
-
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = _("The request body is too large.")
@@ -73,6 +69,15 @@ class BadRequest(exceptions.APIException):
     status_code = status.HTTP_400_BAD_REQUEST
     default_detail = _("The request is malformed.")
     default_code = "bad_request"
+
+
+class PreconditionFailed(exceptions.APIException):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = _(
+        "The data changed since your copy (If-Match names another ETag); fetch it again, "
+        "then retry with its ETag."
+    )
+    default_code = "precondition_failed"
 
 
 class ServiceUnavailable(exceptions.APIException):
@@ -124,13 +129,26 @@ def _rename(field: str, renames: dict[str, str]) -> str:
     return renames.get(field, field)
 
 
+DEFAULT_CODE = "invalid"
+"""The code of a field's message that was given none."""
+
+
+def _details(errors: list[DjangoValidationError]) -> list[ErrorDetail]:
+    """Django's errors as DRF's messages, each with its code."""
+    return [
+        ErrorDetail(str(message), code=error.code or DEFAULT_CODE)
+        for error in errors
+        for message in error
+    ]
+
+
 def _from_django(exc: DjangoValidationError, renames: dict[str, str]) -> exceptions.ValidationError:
     if hasattr(exc, "error_dict"):
-        detail: dict[str, list[str]] = {}
-        for field, messages in exc.message_dict.items():
-            detail.setdefault(_rename(field, renames), []).extend(messages)
+        detail: dict[str, list[ErrorDetail]] = {}
+        for field, errors in exc.error_dict.items():
+            detail.setdefault(_rename(field, renames), []).extend(_details(errors))
         return exceptions.ValidationError(detail)
-    return exceptions.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: exc.messages})
+    return exceptions.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: _details(exc.error_list)})
 
 
 def convert(exc: Exception, renames: dict[str, str] | None = None) -> Exception:
@@ -141,7 +159,8 @@ def convert(exc: Exception, renames: dict[str, str] | None = None) -> Exception:
     if isinstance(exc, DjangoValidationError):
         return _from_django(exc, renames)
     if isinstance(exc, InvalidInput):
-        return exceptions.ValidationError({_rename(exc.field, renames): [engine_message(exc)]})
+        message = ErrorDetail(engine_message(exc), code="not_allowed")
+        return exceptions.ValidationError({_rename(exc.field, renames): [message]})
     if isinstance(exc, MatchComplete):
         return Conflict(engine_message(exc))
     if isinstance(exc, MatchConflict):
@@ -161,7 +180,8 @@ def convert(exc: Exception, renames: dict[str, str] | None = None) -> Exception:
 
 
 def flatten(detail, prefix: str = "") -> dict[str, list[str]]:
-    """A DRF error detail (nested dicts and lists) as {"dotted.field": [message, ...]}."""
+    """A DRF error detail (nested dicts and lists) as {"dotted.field": [message, ...]}; each
+    message keeps its code (an ``ErrorDetail``, a ``str``)."""
     out: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, value in detail.items():
@@ -176,12 +196,30 @@ def flatten(detail, prefix: str = "") -> dict[str, list[str]]:
                 for field, messages in flatten(value, f"{prefix}{index}.").items():
                     out.setdefault(field, []).extend(messages)
             else:
-                out.setdefault("", []).append(str(value))
+                out.setdefault("", []).append(_message(value))
         if "" in out and prefix:
             out[prefix.rstrip(".")] = out.pop("")
         return out
-    out[""] = [str(detail)]
+    out[""] = [_message(detail)]
     return out
+
+
+def _message(value) -> ErrorDetail:
+    if isinstance(value, ErrorDetail):
+        return value
+    return ErrorDetail(str(value), code=DEFAULT_CODE)
+
+
+def codes_of(errors: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each field's messages' codes, in their order."""
+    return {
+        field: [getattr(message, "code", None) or DEFAULT_CODE for message in messages]
+        for field, messages in errors.items()
+    }
+
+
+def _plain(errors: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {field: [str(message) for message in messages] for field, messages in errors.items()}
 
 
 def error_body(exc: exceptions.APIException) -> dict:
@@ -197,14 +235,20 @@ def error_body(exc: exceptions.APIException) -> dict:
         return {
             "code": "invalid",
             "detail": "; ".join(parts) or gettext("Invalid input."),
-            "errors": errors,
+            "errors": _plain(errors),
+            "codes": codes_of(errors),
         }
     detail = exc.detail
     if isinstance(detail, list | dict):  # an APIException raised with structured detail
         errors = flatten(detail)
         text = "; ".join(m for messages in errors.values() for m in messages)
-        return {"code": _code(exc), "detail": text, "errors": errors}
-    return {"code": _code(exc), "detail": str(detail), "errors": {}}
+        return {
+            "code": _code(exc),
+            "detail": text,
+            "errors": _plain(errors),
+            "codes": codes_of(errors),
+        }
+    return {"code": _code(exc), "detail": str(detail), "errors": {}, "codes": {}}
 
 
 def response_for(

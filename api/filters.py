@@ -1,7 +1,8 @@
 """Filtering and ordering for list endpoints, strict about their query parameters.
 
 Every list accepts only its filters, ``ordering``, ``page`` and ``page_size``: any other
-query parameter is a 400 naming it (a misspelt filter silently ignored would return the
+query parameter is a 400 naming it, and so is one given twice or empty (``api.middleware``,
+for every endpoint) (a misspelt filter silently ignored would return the
 wrong rows). A ``club`` filter accepts only a club whose rows of that list the client reads;
 any other id, of a club that exists or not, is a 400 naming ``club`` (a player list filtered
 by another club would tell which of the client's players belong to it). ``ordering`` takes
@@ -9,16 +10,19 @@ the view's public field names (comma-separated, ``-`` for descending) and always
 the primary key, so pages never overlap or skip a row.
 """
 
+import datetime
 from collections.abc import Callable
 
 import django_filters
 from django import forms
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_filters.fields import IsoDateTimeField
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema_field
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.filters import BaseFilterBackend
 from rest_framework.settings import api_settings
 
@@ -59,7 +63,9 @@ class StrictFilterBackend(DjangoFilterBackend):
         if unknown:
             names = ", ".join(sorted(allowed))
             message = gettext("unknown query parameter; this list accepts: %(names)s")
-            raise ValidationError({name: [message % {"names": names}] for name in unknown})
+            raise ValidationError(
+                {name: [ErrorDetail(message % {"names": names}, "unknown")] for name in unknown}
+            )
         return super().filter_queryset(request, queryset, view)
 
 
@@ -84,11 +90,14 @@ class OrderingFilter(BaseFilterBackend):
                 raise ValidationError(
                     {
                         ORDERING_PARAM: [
-                            message
-                            % {
-                                "bad": ", ".join(repr(b) for b in bad),
-                                "names": ", ".join(fields),
-                            }
+                            ErrorDetail(
+                                message
+                                % {
+                                    "bad": ", ".join(repr(b) for b in bad) or repr(raw),
+                                    "names": ", ".join(fields),
+                                },
+                                "unknown_ordering",
+                            )
                         ]
                     }
                 )
@@ -167,6 +176,12 @@ class ClubIdFilter(IdFilter):
         return check
 
 
+@extend_schema_field({"type": "string", "minLength": 1})
+class TextFilter(django_filters.CharFilter):
+    """A text, never empty: ``?search=`` is a 400 naming it (``api.middleware``), as the
+    schema's ``minLength`` says."""
+
+
 @extend_schema_field({"type": "boolean"})
 class BoolFilter(django_filters.TypedChoiceFilter):
     """true or false; anything else is a 400 (django-filter's BooleanFilter ignores it)."""
@@ -177,16 +192,49 @@ class BoolFilter(django_filters.TypedChoiceFilter):
         super().__init__(*args, **kwargs)
 
 
+class _UTCDateTimeField(IsoDateTimeField):
+    """An ISO 8601 date-time; one without an offset is UTC (not the server's time zone)."""
+
+    def to_python(self, value):
+        with timezone.override(datetime.UTC):
+            return super().to_python(value)
+
+
+@extend_schema_field({"type": "string", "format": "date-time"})
+class UpdatedSinceFilter(django_filters.IsoDateTimeFilter):
+    """``updated_since``: the rows whose ``updated_at`` is at or after an ISO 8601 date-time
+    (``2026-03-14T19:30:00Z``; without an offset, UTC). At, not only after: a client that
+    polls with the newest ``updated_at`` it has seen gets that row again rather than miss one
+    changed in the same instant. Anything else is a 400 naming it."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("field_name", "updated_at")
+        kwargs.setdefault("lookup_expr", "gte")
+        kwargs.setdefault(
+            "help_text",
+            _(
+                "Only what changed at or after this time (ISO 8601 date-time, e.g. "
+                "2026-03-14T19:30:00Z; UTC without an offset): send the newest updated_at "
+                "you have seen."
+            ),
+        )
+        super().__init__(*args, **kwargs)
+
+    field_class = _UTCDateTimeField
+
+
 class ClubFilter(django_filters.FilterSet):
-    slug = django_filters.CharFilter(help_text=_("The club with this slug."))
+    slug = TextFilter(help_text=_("The club with this slug."))
     public = BoolFilter(help_text=_("Public clubs only, or private only."))
-    search = django_filters.CharFilter(
+    search = TextFilter(
         field_name="name", lookup_expr="icontains", help_text=_("Part of the name, any case.")
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Club
-        fields = ["slug", "public", "search"]
+        fields = ["slug", "public", "search", "updated_since"]
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -198,17 +246,17 @@ class PlayerFilter(django_filters.FilterSet):
         clubs=access.member_clubs,
         help_text=_("A club the player belongs to."),
     )
-    search = django_filters.CharFilter(
-        method="filter_search", help_text=_("Part of the player's name, any case.")
-    )
+    search = TextFilter(method="filter_search", help_text=_("Part of the player's name, any case."))
     active = BoolFilter(
         method="filter_membership",
         help_text=_("Players active (or inactive) in club, or in any of your clubs without it."),
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Player
-        fields = ["club", "search", "active"]
+        fields = ["club", "search", "active", "updated_since"]
 
     def filter_search(self, queryset, name, value):
         return queryset.filter(name__icontains=value) if value else queryset
@@ -238,9 +286,11 @@ class SeasonFilter(django_filters.FilterSet):
         method="filter_date", help_text=_("Only the season covering this date.")
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Season
-        fields = ["club", "date"]
+        fields = ["club", "date", "updated_since"]
 
     def filter_date(self, queryset, name, value):
         return queryset.filter(start_date__lte=value, end_date__gte=value)
@@ -259,9 +309,11 @@ class SessionFilter(django_filters.FilterSet):
         field_name="date", lookup_expr="lte", help_text=_("Sessions on or before this date.")
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Session
-        fields = ["club", "season", "date", "date_after", "date_before"]
+        fields = ["club", "season", "date", "date_after", "date_before", "updated_since"]
 
 
 class TableFilter(django_filters.FilterSet):
@@ -273,9 +325,11 @@ class TableFilter(django_filters.FilterSet):
         choices=[(2, "2"), (4, "4")], coerce=int, help_text=_("Tables of 2 or of 4.")
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Table
-        fields = ["club", "session", "seats"]
+        fields = ["club", "session", "seats", "updated_since"]
 
 
 class MatchFilter(django_filters.FilterSet):
@@ -305,6 +359,8 @@ class MatchFilter(django_filters.FilterSet):
         help_text=_("Matches played on or before this date."),
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Match
         fields = [
@@ -317,6 +373,7 @@ class MatchFilter(django_filters.FilterSet):
             "played_on",
             "played_after",
             "played_before",
+            "updated_since",
         ]
 
     def filter_player(self, queryset, name, value):
@@ -343,6 +400,16 @@ class NightFilter(django_filters.FilterSet):
         help_text=_("Nights on or before this date."),
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Night
-        fields = ["club", "season", "movement", "date", "date_after", "date_before"]
+        fields = [
+            "club",
+            "season",
+            "movement",
+            "date",
+            "date_after",
+            "date_before",
+            "updated_since",
+        ]

@@ -27,10 +27,13 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.response import Response
 
 from api import access
-from api.cache import cached_read, path_owner
+from api.cache import cached_read, club_of, path_owner
 from api.exports import ExportsMixin, exportable
+from api.filters import UpdatedSinceFilter
+from api.ids import whole_id
 from api.pagination import PageNumberPagination
 from api.permissions import ClubPermission
+from api.polling import Polled
 from api.serializers.common import PlayerRefSerializer
 from api.views.base import checked_id
 from clubs import selectors as club_selectors
@@ -64,6 +67,7 @@ class StandingSerializer(serializers.ModelSerializer):
             "worst",
             "rating",
             "qualified",
+            "updated_at",
         ]
         read_only_fields = fields
         extra_kwargs = {
@@ -94,6 +98,12 @@ class StandingSerializer(serializers.ModelSerializer):
             "best": {"help_text": _("The best match's net points.")},
             "worst": {"help_text": _("The worst match's net points.")},
             "rating": {"help_text": _("Elo-style rating at the end of the season's matches.")},
+            "updated_at": {
+                "help_text": _(
+                    "When the recalculation that wrote this line ran (each rewrites every line "
+                    "of the season)."
+                )
+            },
             "qualified": {
                 "help_text": _(
                     "Played at least the club's qualification minimum; players who did not "
@@ -146,9 +156,11 @@ class LadderFilter(django_filters.FilterSet):
         help_text=_("Only players with at least this many matches."),
     )
 
+    updated_since = UpdatedSinceFilter()
+
     class Meta:
         model = Standing
-        fields = ["min_matches"]
+        fields = ["min_matches", "updated_since"]
 
 
 class _SeasonPage(PageNumberPagination):
@@ -204,7 +216,7 @@ PLAYER_ID = OpenApiParameter(
 )
 
 
-class _SeasonReadView(mixins.ListModelMixin, viewsets.GenericViewSet):
+class _SeasonReadView(Polled, mixins.ListModelMixin, viewsets.GenericViewSet):
     """A read-only list about one season the client may read at the public level."""
 
     permission_classes = [ClubPermission]
@@ -327,6 +339,13 @@ def _season_deals(view, request, **kwargs) -> Export:
 class SeasonDealsViewSet(ExportsMixin, _SeasonReadView):
     export_only = True
     pagination_class = None
+
+    def poll_scopes(self, request):
+        season_id = whole_id(self.kwargs.get("season_id"))
+        club_id = None if season_id is None else club_of("season", season_id)
+        if club_id is None:
+            return []  # no such season: the view answers a 404
+        return [("club", club_id), ("season-matches", season_id)]
 
     @exportable(_season_deals)
     def list(self, request, *args, **kwargs):  # negotiation leaves only CSV or XLSX

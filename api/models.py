@@ -96,3 +96,139 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.owner} {self.method} {self.path} [{self.key}]"
+
+
+# --- Events and webhooks (issue 20) --------------------------------------------------------
+
+
+class EventType(models.TextChoices):
+    DEAL_RECORDED = "deal.recorded", _("deal recorded")
+    DEAL_CORRECTED = "deal.corrected", _("deal corrected")
+    DEAL_DELETED = "deal.deleted", _("deal deleted")
+    MATCH_COMPLETED = "match.completed", _("match completed")
+    MATCH_ABANDONED = "match.abandoned", _("match abandoned")
+    LADDER_UPDATED = "ladder.updated", _("ladder updated")
+    NIGHT_ROUND_STARTED = "night.round_started", _("night round started")
+
+
+class Event(models.Model):
+    """One change to a club's data, as the API showed the object at that moment: what
+    ``GET /api/v1/events/?since=<id>`` lists and what webhooks deliver. Written in the same
+    transaction as the change (an outbox): no change commits without its event."""
+
+    id = models.BigAutoField(primary_key=True)
+    club = models.ForeignKey(
+        "clubs.Club", verbose_name=_("club"), on_delete=models.CASCADE, related_name="+"
+    )
+    type = models.CharField(_("type"), max_length=32, choices=EventType.choices)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+    data = models.JSONField(_("data"))
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["id"]
+        indexes = [models.Index(fields=["club", "id"], name="event_club_id")]
+        constraints = [
+            models.CheckConstraint(condition=Q(type__in=EventType.values), name="event_type_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.type} #{self.pk}"
+
+
+class WebhookEndpoint(models.Model):
+    """An address a club's director registered to receive some of the club's events."""
+
+    club = models.ForeignKey(
+        "clubs.Club",
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        related_name="webhook_endpoints",
+    )
+    url = models.CharField(
+        _("URL"), max_length=500, help_text=_("https:// address that receives the events.")
+    )
+    events = models.JSONField(
+        _("events"), default=list, help_text=_("The event types sent to this address.")
+    )
+    secret = models.CharField(
+        _("signing secret"),
+        max_length=64,
+        editable=False,
+        help_text=_(
+            "Signs every delivery (HMAC-SHA256); the receiver checks the signature with it."
+        ),
+    )
+    active = models.BooleanField(
+        _("active"), default=True, help_text=_("Only an active endpoint is sent events.")
+    )
+    disabled_reason = models.CharField(_("why disabled"), max_length=300, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("webhook endpoint")
+        verbose_name_plural = _("webhook endpoints")
+        ordering = ["club", "id"]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    FAILED = "failed", _("failed, will try again")
+    SUCCEEDED = "succeeded", _("delivered")
+    GAVE_UP = "gave_up", _("gave up")
+
+
+class Delivery(models.Model):
+    """One event for one endpoint: sent (at least once) until the endpoint answers 2xx, with
+    exponential backoff, until ``retry_until``; then the endpoint is disabled."""
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint,
+        verbose_name=_("endpoint"),
+        on_delete=models.CASCADE,
+        related_name="deliveries",
+    )
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="deliveries"
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True)
+    retry_until = models.DateTimeField(_("tried until"))
+    last_attempt_at = models.DateTimeField(_("last attempt"), null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(
+        _("last status code"), null=True, blank=True
+    )
+    last_error = models.CharField(_("last error"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("delivery")
+        verbose_name_plural = _("deliveries")
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"], name="delivery_due"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=DeliveryStatus.values), name="delivery_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.endpoint}"

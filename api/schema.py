@@ -161,18 +161,13 @@ class AutoSchema(openapi.AutoSchema):
         return auths
 
     def _error_codes(self) -> list[str]:
-        # 406: content negotiation (an Accept no renderer offers); 503: the database down.
-        codes = ["401", "406", "429", "503"]
+        # Any request may be a 400 (a query parameter repeated or empty, api.middleware); 406:
+        # content negotiation (an Accept no renderer offers); 503: the database down.
+        codes = ["400", "401", "406", "429", "503"]
         if self.method in permissions.SAFE_METHODS:
-            if (
-                self._is_list_view()
-                or getattr(self.view, "paginated_action", False)
-                or getattr(self.view, "export_only", False)  # a list, as a file
-            ):
-                codes.append("400")
             codes += ["403", "404"]
         else:
-            codes += ["400", "403", "404", "409"]
+            codes += ["403", "404", "409"]
             if self.method == "POST":
                 codes.append("422")
             if self.method in ("PUT", "PATCH", "DELETE") and self._preconditioned():

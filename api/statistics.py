@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from api import access
 from api.cache import cached_read, path_owner
 from api.permissions import ClubPermission
+from api.polling import Polled
 from api.serializers.common import PlayerRefSerializer
 from api.views.base import checked_id
 from clubs import selectors as club_selectors
@@ -208,7 +209,7 @@ PLAYER_ID = OpenApiParameter(
 )
 
 
-class _StatisticsView(viewsets.GenericViewSet):
+class _StatisticsView(Polled, viewsets.GenericViewSet):
     permission_classes = [ClubPermission]
     public_read = True
     http_method_names = ["get", "head"]

@@ -9,6 +9,8 @@ is down; ``bench/faults.py``), and the requests are counted again once it is bac
 """
 
 import logging
+import math
+from typing import NamedTuple
 
 from redis.exceptions import RedisError
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
@@ -22,18 +24,55 @@ def _api_key(request) -> ClubAPIKey | None:
     return request.auth if isinstance(request.auth, ClubAPIKey) else None
 
 
+class Quota(NamedTuple):
+    """What a client has left under the throttle that counted its request, for the
+    ``RateLimit-*`` headers (``api.middleware``): ``limit`` requests per window, ``remaining``
+    of them, and ``reset`` seconds until the oldest request counted leaves the window (one more
+    is then allowed; with none left, what ``Retry-After`` says)."""
+
+    limit: int
+    remaining: int
+    reset: int
+
+
+QUOTA_ATTRIBUTE = "partscore_quota"
+
+
+def quota(request) -> Quota | None:
+    """The quota a throttle counted ``request`` under, the tightest if several did."""
+    return getattr(request, QUOTA_ATTRIBUTE, None)
+
+
 class AllowWhenCacheIsDown(SimpleRateThrottle):
     """A throttle that lets the request through when the cache does not answer (the pages'
     throttles, ``config.page_throttle``, too)."""
 
     kind = "API throttle"  # for the log
+    # Set by SimpleRateThrottle (its rate, and in allow_request the request's history).
+    num_requests: int
+    duration: int
+    history: list[float]
+    now: float
 
     def allow_request(self, request, view):
         try:
-            return super().allow_request(request, view)
+            allowed = super().allow_request(request, view)
         except RedisError as error:
             logger.warning("%s not applied: the cache is unreachable (%s)", self.kind, error)
             return True
+        if self.rate is not None and getattr(self, "key", None) is not None:
+            self._remember(request)
+        return allowed
+
+    def _remember(self, request) -> None:
+        remaining = max(0, self.num_requests - len(self.history))
+        oldest = self.history[-1] if self.history else self.now
+        reset = max(0, math.ceil(oldest + self.duration - self.now))
+        counted = Quota(self.num_requests, remaining, reset)
+        plain = getattr(request, "_request", request)  # DRF's request wraps Django's
+        known = quota(plain)
+        if known is None or counted.remaining < known.remaining:
+            setattr(plain, QUOTA_ATTRIBUTE, counted)
 
 
 class AnonymousClientThrottle(AllowWhenCacheIsDown, AnonRateThrottle):

@@ -12,6 +12,7 @@ from api.views.players import PlayerViewSet
 from api.views.seasons import SeasonViewSet
 from api.views.sessions import SessionViewSet, TableViewSet
 from api.views.tables import TableEntryViewSet
+from api.views.webhooks import EventViewSet, WebhookViewSet
 
 app_name = "api"
 
@@ -24,6 +25,8 @@ router.register("tables", TableViewSet, basename="table")
 router.register("matches", MatchViewSet, basename="match")
 router.register("nights", NightViewSet, basename="night")
 router.register("table-entries", TableEntryViewSet, basename="table-entry")
+router.register("events", EventViewSet, basename="event")
+router.register("webhooks", WebhookViewSet, basename="webhook")
 
 deal_list = DealViewSet.as_view({"get": "list", "post": "create"})
 deal_detail = DealViewSet.as_view(

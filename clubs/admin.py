@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Prefetch, QuerySet
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table, TableSeats
@@ -206,10 +207,39 @@ CLUB_FORM_FIELDS = (
     "ladder_points_draw",
     "ladder_points_loss",
     "ladder_best_matches",
+    "api_origins",
 )
 
 
+class OriginsField(forms.CharField):
+    """A club's API origins typed one per line (the service checks each)."""
+
+    widget = forms.Textarea(attrs={"rows": 3, "cols": 60})
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return "\n".join(value)
+        return value
+
+    def to_python(self, value):
+        text = super().to_python(value) or ""
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
+    def has_changed(self, initial, data):
+        return list(initial or []) != self.to_python(data)
+
+
 class ClubForm(ServiceForm):
+    api_origins = OriginsField(
+        label=_("API origins"),
+        required=False,
+        help_text=format_lazy(
+            "{} {}",
+            _("One per line."),
+            Club._meta.get_field("api_origins").help_text,
+        ),
+    )
+
     class Meta:
         model = Club
         fields = CLUB_FORM_FIELDS

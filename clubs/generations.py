@@ -22,9 +22,16 @@ would outlive the change), and the tests, whose transactions never commit. Copie
 after ``API_READ_CACHE_SECONDS``, which bounds how long one can outlive a change whose tokens
 could not be set (the cache was unreachable, so were its copies); tokens are kept a day, so
 that a quiet club's copies do not all expire at once.
+
+Each token carries the time it was made (``<random>.<seconds>``): ``tokens_time`` of the tokens
+an answer was computed under is when the newest of its scopes last changed (or, for a scope
+with no token kept, when one was made for it), which is the answer's ``Last-Modified``
+(``clubs.live``). It only moves forward while content changes: every write makes new tokens
+for what it touches, at once and again after its commit.
 """
 
 import logging
+import time
 import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -36,11 +43,30 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 GENERATION_SECONDS = 24 * 3600
+_clock = time.time  # the time a token is made with (the tests move it by hand)
 Scope = tuple[str, int | str]
 
 
 def _key(scope: Scope) -> str:
     return f"{settings.API_READ_CACHE_NAMESPACE}:generation:{scope[0]}:{scope[1]}"
+
+
+def new_token() -> str:
+    """A token that no other has been, with the time it was made (``tokens_time``)."""
+    return f"{uuid.uuid4().hex}.{_clock():.6f}"
+
+
+def tokens_time(tokens: Iterable[str]) -> float | None:
+    """The newest time the tokens were made; None if one carries none (made by an earlier
+    version: its time is unknown)."""
+    newest = 0.0
+    for token in tokens:
+        _random, _dot, made = token.partition(".")
+        try:
+            newest = max(newest, float(made))
+        except ValueError:
+            return None
+    return newest
 
 
 def _bump(scopes: Iterable[Scope]) -> None:
@@ -51,7 +77,7 @@ def _bump(scopes: Iterable[Scope]) -> None:
         return
 
     def bump() -> None:
-        token = uuid.uuid4().hex
+        token = new_token()
         try:
             cache.set_many(dict.fromkeys(keys, token), timeout=GENERATION_SECONDS)
         except Exception:  # the cache is down: its copies are unreachable too, until they expire
@@ -102,7 +128,7 @@ def generations(
     found = cache.get_many([*keys, *read_also])
     for key in keys:
         if key not in found:
-            token = uuid.uuid4().hex
+            token = new_token()
             if not cache.add(key, token, timeout=GENERATION_SECONDS):
                 token = cache.get(key) or token  # another process set one a moment ago
             found[key] = token

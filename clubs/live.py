@@ -19,9 +19,14 @@ The ETag comes from one of two places:
   shared cache may fail. The view renders the answer and the ETag is a digest of the bytes:
   always exact, and a 304 still spares the transfer and the client's work.
 
-``Last-Modified`` is given where the answer has a real timestamp (a match's ``updated_at``).
-It is the weaker validator: it moves in whole seconds and not when only a player's name
-changed. A client that has an ETag sends ``If-None-Match``, which wins over
+``Last-Modified`` (``modified_from_tokens``, ``modified_from_data``) comes from the same two
+places: the time the newest of the answer's generations was made (``clubs.generations``: a
+write makes new ones, so it moves with every change the ETag moves with, also with the period),
+or without trusted generations the newest ``updated_at`` the answer shows. Both are sent in
+whole seconds and never later than the second before the answer was read: a change later in
+the same second as the answer would otherwise have the client's own ``If-Modified-Since`` and
+be missed. It is the weaker validator (and without the generations a row that left a list
+does not move it); a client that has an ETag sends ``If-None-Match``, which wins over
 ``If-Modified-Since`` (RFC 9110; Django's ``get_conditional_response``).
 
 Every answer says ``Cache-Control: private, no-cache``: a browser may keep a copy but asks
@@ -31,8 +36,8 @@ each time whether it is still the answer, and no shared cache keeps a club's pag
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
@@ -43,7 +48,7 @@ from django.utils.http import http_date
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from clubs.generations import Scope, generations
+from clubs.generations import Scope, generations, tokens_time
 
 logger = logging.getLogger(__name__)
 _now = time.time  # the clock of the ETags' periods (the tests hold it still)
@@ -64,6 +69,49 @@ def tokens_etag(tokens: Sequence[str], parts: Iterable[object]) -> str:
     varying with ``parts``; it changes with the period of ``API_READ_CACHE_SECONDS`` too."""
     period = int(_now()) // max(1, settings.API_READ_CACHE_SECONDS)
     return _digest(["generations", period, *tokens, *parts])
+
+
+def _whole_seconds(newest: float, read_at: float) -> datetime:
+    """``newest`` in whole seconds, but never the second ``read_at`` is in (or later): a change
+    later in that second would otherwise not move it."""
+    return datetime.fromtimestamp(min(int(newest), int(read_at) - 1), tz=UTC)
+
+
+def modified_from_tokens(tokens: Sequence[str], read_at: float) -> datetime:
+    """The ``Last-Modified`` of an answer computed under ``tokens`` (read at ``read_at``): when
+    the newest was made, and not before the current period of ``API_READ_CACHE_SECONDS`` (so
+    that, as the ETag, it moves after a write whose tokens could not be renewed)."""
+    period = max(1, settings.API_READ_CACHE_SECONDS)
+    made = tokens_time(tokens)
+    newest = max(read_at if made is None else made, int(read_at) // period * period)
+    return _whole_seconds(newest, read_at)
+
+
+def _times(data: object) -> Iterator[str]:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "updated_at" and isinstance(value, str):
+                yield value
+            else:
+                yield from _times(value)
+    elif isinstance(data, list | tuple):
+        for value in data:
+            yield from _times(value)
+
+
+def modified_from_data(data: object, read_at: float) -> datetime:
+    """The ``Last-Modified`` of an answer without trusted generations: the newest
+    ``updated_at`` it shows (the time it was read, if it shows none)."""
+    newest = read_at
+    stamps = []
+    for text in _times(data):
+        try:
+            stamps.append(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp())
+        except ValueError:
+            continue
+    if stamps:
+        newest = max(stamps)
+    return _whole_seconds(newest, read_at)
 
 
 def generation_etag(scopes: Sequence[Scope], parts: Iterable[object]) -> str | None:

@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.validators import validate_api_origins
 from scoring.engine import ChicagoVulnerability
 
 
@@ -141,7 +142,19 @@ class Club(models.Model):
             "0 or empty: every match counts."
         ),
     )
+    api_origins = models.JSONField(
+        _("API origins"),
+        default=list,
+        blank=True,
+        validators=[validate_api_origins],
+        help_text=_(
+            "The web addresses (origins) of browser apps allowed to call the API for this "
+            "club, e.g. https://app.example.org: https only, no path. The app still needs an "
+            "API key or a token."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -221,6 +234,8 @@ class Player(models.Model):
     )
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Moved also by a change to one of the player's memberships (``clubs.services``).
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -277,6 +292,7 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=100)
     start_date = models.DateField(_("start date"))
     end_date = models.DateField(_("end date"))
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["club", "-start_date", "id"]
@@ -306,6 +322,7 @@ class Session(models.Model):
     )
     date = models.DateField(_("date"))
     notes = models.TextField(_("notes"), blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["club", "-date", "id"]
@@ -330,6 +347,7 @@ class Table(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("number"), validators=[MinValueValidator(1)])
     seats = models.PositiveSmallIntegerField(_("seats"), choices=TableSeats.choices, default=4)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["session", "number", "id"]

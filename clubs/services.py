@@ -17,12 +17,13 @@ from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Model, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import LADDER_OPTIONS, Club, Membership, Player, Role, Season, Session, Table
 from clubs.selectors import club_ids_directed_by, club_role, is_director, season_covering
 from clubs.signals import club_changed, club_scoring_changed, seasons_changed
-from clubs.validators import as_date, clean_name, clean_notes
+from clubs.validators import as_date, clean_name, clean_notes, clean_origins, field_error
 
 DIRECTORS_GROUP = "Directors"
 # What a director may do in the admin (scoped to their own clubs by the admin itself).
@@ -58,6 +59,7 @@ CLUB_FIELDS = frozenset(
         "ladder_points_draw",
         "ladder_points_loss",
         "ladder_best_matches",
+        "api_origins",
     }
 )
 
@@ -111,12 +113,12 @@ def _save(instance: Model, *, field: str, message: str) -> None:
         with transaction.atomic():
             instance.save()
     except IntegrityError:
-        raise ValidationError({field: [message]}) from None
+        raise field_error(field, message, "taken") from None
 
 
 def _check_active(active: object) -> bool:
     if not isinstance(active, bool):
-        raise ValidationError({"active": [_("Active is true or false.")]})
+        raise field_error("active", _("Active is true or false."), "not_boolean")
     return active
 
 
@@ -127,8 +129,10 @@ class NotPermitted(ValidationError):
 
 def _check_role(role: object) -> str:
     if role not in Role.values:
-        raise ValidationError(
-            {"role": [_("Role must be one of: %(roles)s.") % {"roles": ", ".join(Role.values)}]}
+        raise field_error(
+            "role",
+            _("Role must be one of: %(roles)s.") % {"roles": ", ".join(Role.values)},
+            "unknown_role",
         )
     return str(role)
 
@@ -198,11 +202,12 @@ def club_create(
     ladder_points_draw: int = 1,
     ladder_points_loss: int = 0,
     ladder_best_matches: int | None = 0,
+    api_origins: list[str] | None = None,
 ) -> Club:
     """Create a club; the creator becomes its director (their player, linked to the user
     account, is created if they have none) and gets the directors' admin access."""
     if creator is None or not getattr(creator, "is_authenticated", False) or creator.pk is None:
-        raise ValidationError({"creator": [_("A club is created by a signed-in user.")]})
+        raise field_error("creator", _("A club is created by a signed-in user."), "not_signed_in")
     club = Club(
         name=clean_name(name, field="name"),
         slug=slug,
@@ -218,6 +223,7 @@ def club_create(
         ladder_points_draw=ladder_points_draw,
         ladder_points_loss=ladder_points_loss,
         ladder_best_matches=_best_matches(ladder_best_matches),
+        api_origins=clean_origins(api_origins, field="api_origins"),
     )
     _full_clean(club)
     _save(club, field="slug", message=_("A club with this slug already exists."))
@@ -253,6 +259,8 @@ def club_update(*, club: Club, actor: Actor = None, **fields: object) -> Club:
                 value = clean_name(value, field="name")
             elif name == "ladder_best_matches":
                 value = _best_matches(value)
+            elif name == "api_origins":
+                value = clean_origins(value, field="api_origins")
             setattr(club, name, value)
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))
@@ -288,16 +296,14 @@ def _check_keeps_a_director(club_ids: Iterable[int], *, field: str) -> None:
     able = Membership.objects.filter(role=Role.DIRECTOR, player__user__is_active=True)
     club = Club.objects.filter(pk__in=club_ids).exclude(pk__in=able.values("club_id")).first()
     if club is not None:
-        raise ValidationError(
-            {
-                field: [
-                    _(
-                        "%(club)s needs at least one director who can sign in "
-                        "(linked to an active user account)."
-                    )
-                    % {"club": club}
-                ]
-            }
+        raise field_error(
+            field,
+            _(
+                "%(club)s needs at least one director who can sign in "
+                "(linked to an active user account)."
+            )
+            % {"club": club},
+            "last_director",
         )
 
 
@@ -413,6 +419,9 @@ def membership_set(
     if active is not None:
         membership.active = active
     membership.save()
+    # The membership shows on the player (``role``, ``active``, ``memberships``): the player
+    # changed, for whoever polls it (``updated_at``; a QuerySet update runs no auto_now).
+    Player.objects.filter(pk=player.pk).update(updated_at=timezone.now())
     if was_director and membership.role != Role.DIRECTOR:
         _check_keeps_a_director([club.pk], field="role")
     club_changed.send(sender=Club, club_ids=[club.pk])
@@ -432,7 +441,7 @@ def player_membership_update(
         player = player_update(player=player, actor=actor, club=club, **fields)
     if membership:
         if club is None:
-            raise ValidationError({"club": [_("Choose a club.")]})
+            raise field_error("club", _("Choose a club."), "required")
         membership_set(club=club, player=player, actor=actor, **membership)
     return player
 
@@ -443,11 +452,13 @@ def player_membership_update(
 def _check_season(season: Season) -> None:
     _full_clean(season, validate_constraints=False)
     if season.end_date < season.start_date:
-        raise ValidationError({"end_date": [_("The season ends before it starts.")]})
+        raise field_error("end_date", _("The season ends before it starts."), "ends_before_start")
     others = Season.objects.filter(club_id=season.club_id).exclude(pk=season.pk)
     if others.filter(name=season.name).exists():
-        raise ValidationError(
-            {"name": [_("The club already has a season named %(name)s.") % {"name": season.name}]}
+        raise field_error(
+            "name",
+            _("The club already has a season named %(name)s.") % {"name": season.name},
+            "name_taken",
         )
     overlapping = (
         others.filter(start_date__lte=season.end_date, end_date__gte=season.start_date)
@@ -460,17 +471,15 @@ def _check_season(season: Season) -> None:
             if overlapping.start_date <= season.start_date <= overlapping.end_date
             else "end_date"
         )
-        raise ValidationError(
-            {
-                field: [
-                    _("The season overlaps %(name)s (%(start)s to %(end)s).")
-                    % {
-                        "name": overlapping.name,
-                        "start": overlapping.start_date.isoformat(),
-                        "end": overlapping.end_date.isoformat(),
-                    }
-                ]
-            }
+        raise field_error(
+            field,
+            _("The season overlaps %(name)s (%(start)s to %(end)s).")
+            % {
+                "name": overlapping.name,
+                "start": overlapping.start_date.isoformat(),
+                "end": overlapping.end_date.isoformat(),
+            },
+            "season_overlap",
         )
     if season.pk is not None:
         sessions = Session.objects.filter(season=season)
@@ -480,13 +489,11 @@ def _check_season(season: Season) -> None:
         ):
             first = outside.order_by("date").first()
             if first is not None:
-                raise ValidationError(
-                    {
-                        field: [
-                            _("The season has a session on %(date)s outside these dates.")
-                            % {"date": first.date.isoformat()}
-                        ]
-                    }
+                raise field_error(
+                    field,
+                    _("The season has a session on %(date)s outside these dates.")
+                    % {"date": first.date.isoformat()},
+                    "sessions_outside",
                 )
 
 
@@ -545,13 +552,11 @@ def session_ensure(
     if session is None:
         season = season_covering(club, date)
         if season is None:
-            raise ValidationError(
-                {
-                    "date": [
-                        _("No season of %(club)s covers %(date)s: create a season first.")
-                        % {"club": club, "date": date.isoformat()}
-                    ]
-                }
+            raise field_error(
+                "date",
+                _("No season of %(club)s covers %(date)s: create a season first.")
+                % {"club": club, "date": date.isoformat()},
+                "no_season",
             )
         try:
             with transaction.atomic():
@@ -568,9 +573,9 @@ def session_ensure(
 @transaction.atomic
 def session_update(*, session: Session, notes: str) -> Session:
     if not isinstance(notes, str):
-        raise ValidationError({"notes": [_("Notes must be text.")]})
+        raise field_error("notes", _("Notes must be text."), "not_text")
     session.notes = clean_notes(notes, field="notes")
-    session.save(update_fields=["notes"])
+    session.save(update_fields=["notes", "updated_at"])
     club_changed.send(sender=Club, club_ids=[session.club_id])
     return session
 
@@ -579,7 +584,7 @@ def session_update(*, session: Session, notes: str) -> Session:
 def table_create(*, session: Session, number: int | None = None, seats: int = 4) -> Table:
     """A new table in ``session``: ``number`` None takes the next free number."""
     if isinstance(seats, bool) or not isinstance(seats, int) or int(seats) not in (2, 4):
-        raise ValidationError({"seats": [_("A table has four seats or two.")]})
+        raise field_error("seats", _("A table has four seats or two."), "invalid_seats")
     # Lock the session so that two tables created at once get different numbers.
     Session.objects.select_for_update().filter(pk=session.pk).first()
     tables = Table.objects.filter(session=session)
@@ -591,12 +596,16 @@ def table_create(*, session: Session, number: int | None = None, seats: int = 4)
         or not 0 < number <= TABLE_NUMBER_MAX
     ):
         message = _("A table number is a whole number from 1 to %(max)d.")
-        raise ValidationError({"number": [message % {"max": TABLE_NUMBER_MAX}]})
+        raise field_error("number", message % {"max": TABLE_NUMBER_MAX}, "out_of_range")
     if tables.filter(number=number).exists():
-        raise ValidationError(
-            {"number": [_("Table %(number)s already exists in this session.") % {"number": number}]}
+        raise field_error(
+            "number",
+            _("Table %(number)s already exists in this session.") % {"number": number},
+            "number_taken",
         )
     table = Table(session=session, number=number, seats=int(seats))
     _save(table, field="number", message=_("This table number is taken."))
+    # The session shows how many tables it has: it changed (``updated_at``; no auto_now here).
+    Session.objects.filter(pk=session.pk).update(updated_at=timezone.now())
     club_changed.send(sender=Club, club_ids=[session.club_id])
     return table

@@ -17,6 +17,7 @@ The services call these; the API and the admin show the error beside the field i
 import datetime
 import unicodedata
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
 from django.forms import DateField
@@ -27,6 +28,80 @@ _DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u206
 _NOTES_CONTROLS = frozenset("\n\r\t")
 # Letters and symbols that show nothing: the Hangul fillers and the blank Braille pattern.
 _BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def field_error(field: str, message: Any, code: str) -> ValidationError:
+    """A ValidationError naming ``field``, its message with a stable ``code`` (short
+    snake_case, e.g. ``season_overlap``): the API shows the code beside the translated
+    message (``codes`` in api.errors), for programs that must not read the words."""
+    return ValidationError({field: ValidationError(message, code=code)})
+
+
+MAX_API_ORIGINS = 20
+"""The most origins a club lists for its browser apps (``Club.api_origins``)."""
+MAX_ORIGIN_LENGTH = 200
+
+
+def _origin(value: object) -> str | None:
+    """``value`` as an origin (``https://host`` or ``https://host:port``, lower case), or None
+    if it is not one: another scheme, a path, a query, a user name, a wildcard."""
+    if not isinstance(value, str) or len(value) > MAX_ORIGIN_LENGTH:
+        return None
+    text = value.strip().removesuffix("/")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        return None
+    host = parts.hostname or ""
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789.-")
+    if (
+        parts.scheme.lower() != "https"
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+        or not host
+        or not set(host) <= allowed
+        or host.startswith((".", "-"))
+        or host.endswith((".", "-"))
+        or ".." in host
+    ):
+        return None
+    return f"https://{host}" + (f":{port}" if port not in (None, 443) else "")
+
+
+def clean_origins(value: object, *, field: str) -> list[str]:
+    """``value`` (a list of texts) as the origins a club's browser apps run at: each
+    ``https://host[:port]`` (no path), lower case, once; a ValidationError on ``field``
+    naming the first that is not one."""
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple):
+        raise field_error(field, _("Give the origins as a list."), "not_a_list")
+    if len(value) > MAX_API_ORIGINS:
+        message = _("At most %(max)d origins.")
+        raise field_error(field, message % {"max": MAX_API_ORIGINS}, "too_many")
+    origins: list[str] = []
+    for item in value:
+        origin = _origin(item)
+        if origin is None:
+            message = _(
+                "%(value)r is not an origin: give https:// and the host name (and a port if "
+                "needed), without a path, e.g. https://app.example.org"
+            )
+            raise field_error(field, message % {"value": item}, "not_an_origin")
+        if origin not in origins:
+            origins.append(origin)
+    return origins
+
+
+def validate_api_origins(value: object) -> None:
+    """The model's validator: what ``clean_origins`` refuses."""
+    try:
+        clean_origins(value, field="api_origins")
+    except ValidationError as error:
+        raise ValidationError(error.message_dict["api_origins"][0], code="not_an_origin") from None
 
 
 def _code(char: str) -> str:
@@ -56,9 +131,9 @@ def clean_name(value, *, field: str):
                 "A name may not contain control, invisible or text-direction characters "
                 "(found %(code)s)."
             )
-            raise ValidationError({field: [message % {"code": _code(char)}]})
+            raise field_error(field, message % {"code": _code(char)}, "forbidden_character")
     if value and not any(_visible(char) for char in value):
-        raise ValidationError({field: [_("A name needs at least one visible character.")]})
+        raise field_error(field, _("A name needs at least one visible character."), "blank")
     return value
 
 
@@ -74,7 +149,7 @@ def clean_notes(value, *, field: str):
                 "Notes may hold line breaks and tabs, but no other control character and no "
                 "text-direction override (found %(code)s)."
             )
-            raise ValidationError({field: [message % {"code": _code(char)}]})
+            raise field_error(field, message % {"code": _code(char)}, "forbidden_character")
     return value
 
 
@@ -82,15 +157,15 @@ def as_date(value: Any, *, field: str) -> datetime.date:
     """``value`` (a date, or a text such as "2025-03-14") as a date; a ValidationError on
     ``field`` if it is none, or a date with a time."""
     if isinstance(value, datetime.datetime):
-        raise ValidationError({field: [_("Give a date without a time, e.g. 2025-03-14.")]})
+        raise field_error(field, _("Give a date without a time, e.g. 2025-03-14."), "has_time")
     if isinstance(value, datetime.date):
         return value
     try:
         parsed = DateField().to_python(value)
     except ValidationError as error:
-        raise ValidationError({field: error.messages}) from None
+        raise ValidationError({field: error.error_list}) from None
     if parsed is None:
-        raise ValidationError({field: [_("A date is required, e.g. 2025-03-14.")]})
+        raise field_error(field, _("A date is required, e.g. 2025-03-14."), "required")
     return parsed
 
 

@@ -73,7 +73,7 @@ class PageThrottleMiddleware(MiddlewareMixin):
         if throttle.allow_request(request, None):
             return None
         wait = throttle.wait()
-        duration = throttle.duration  # type: ignore[attr-defined]  # set by SimpleRateThrottle
+        duration = throttle.duration  # set by SimpleRateThrottle (api.throttling declares it)
         seconds = max(1, math.ceil(duration if wait is None else wait))
         context = {"seconds": seconds, "login_url": reverse("clubs:login")}
         response = render(request, "429.html", context, status=429)

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "axes",
     "csp",
+    "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
     "rest_framework_api_key",
@@ -83,10 +84,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.logging.RequestLogMiddleware",  # first: request id and one log line per request
+    "corsheaders.middleware.CorsMiddleware",  # before anything that answers (api.cors)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "api.middleware.APIMiddleware",  # in the client's language: a 414, a bad query; RateLimit-*
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -158,6 +161,32 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},  # one at a time: a late one is dropped, not piled up
     },
+}
+# Webhooks (api.webhooks): deliveries that are due (retries, lost messages, dead workers)
+# are queued every WEBHOOKS_SWEEP_SECONDS; a failed attempt is tried again after
+# WEBHOOKS_BACKOFF_SECONDS, doubled each time up to WEBHOOKS_BACKOFF_MAX_SECONDS, for
+# WEBHOOKS_RETRY_SECONDS (a day), then the endpoint is disabled. A worker holds a delivery
+# for WEBHOOKS_LEASE_SECONDS (more than the timeout). WEBHOOKS_ALLOW_HTTP_LOOPBACK allows
+# http:// to 127.0.0.1 / ::1 (tests, development): never in production.
+WEBHOOKS_TIMEOUT = float(os.environ.get("WEBHOOKS_TIMEOUT", "5"))
+WEBHOOKS_BACKOFF_SECONDS = float(os.environ.get("WEBHOOKS_BACKOFF_SECONDS", "60"))
+WEBHOOKS_BACKOFF_MAX_SECONDS = float(os.environ.get("WEBHOOKS_BACKOFF_MAX_SECONDS", "3600"))
+WEBHOOKS_RETRY_SECONDS = float(os.environ.get("WEBHOOKS_RETRY_SECONDS", str(24 * 3600)))
+WEBHOOKS_LEASE_SECONDS = float(os.environ.get("WEBHOOKS_LEASE_SECONDS", "60"))
+WEBHOOKS_SWEEP_SECONDS = float(os.environ.get("WEBHOOKS_SWEEP_SECONDS", "60"))
+WEBHOOKS_ALLOW_HTTP_LOOPBACK = env_bool("WEBHOOKS_ALLOW_HTTP_LOOPBACK", False)
+# Mail (a disabled webhook endpoint's directors are told): SMTP as the environment says.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "partscore@localhost")
+CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
+    "task": "api.deliver_webhooks_due",
+    "schedule": WEBHOOKS_SWEEP_SECONDS,
+    "options": {"expires": max(WEBHOOKS_SWEEP_SECONDS - 5, 1)},
 }
 # Redis hands a task whose worker died (acks late, never acknowledged) to another worker
 # after this many seconds; it must exceed the longest task (CELERY_TASK_TIME_LIMIT). Tests
@@ -254,6 +283,38 @@ REST_FRAMEWORK = {
 # The pages' throttles (config.page_throttle): anonymous requests per IP address (counted as
 # the API's, NUM_PROXIES above), score sheet PDFs at a rate of their own; signed-in users,
 # the API, /health/ and static files are not counted. Over them: 429 with Retry-After.
+# CORS (django-cors-headers): under /api/ only, for the origins the clubs list (api.cors, which
+# answers its check_request_enabled signal); no cookies: apps send a key or token.
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "accept-language",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+    "if-modified-since",
+    "x-request-id",
+)
+CORS_EXPOSE_HEADERS = (
+    "ETag",
+    "Last-Modified",
+    "Location",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "X-Request-ID",
+    "Content-Disposition",
+)
+
+# The longest URL (path and query) the API reads: a longer one is a 414 in the API's error shape
+# (api.middleware). Gunicorn (limit_request_line) and nginx let longer ones through to it.
+API_MAX_URL_LENGTH = 4096
+
 PAGE_THROTTLE_ANON = os.environ.get("PAGE_THROTTLE_ANON", "120/min")
 PDF_THROTTLE_ANON = os.environ.get("PDF_THROTTLE_ANON", "10/min")
 
@@ -282,6 +343,9 @@ SPECTACULAR_SETTINGS = {
         "ScoreItemKindEnum": "api.serializers.common.ITEM_KINDS",
         "PendingStateEnum": "api.serializers.tables.PENDING_STATES",
         "SettledStateEnum": "api.serializers.tables.SETTLED_STATES",
+        "StatusEnum": "matches.models.MatchStatus",  # its name before deliveries had a status
+        "EventTypeEnum": "api.models.EventType",
+        "DeliveryStatusEnum": "api.models.DeliveryStatus",
     },
 }
 

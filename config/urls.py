@@ -1,6 +1,7 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
+from api.views.base import unknown_version
 from clubs import urls as club_urls
 from clubs.views import home
 from config.health import health
@@ -11,6 +12,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("api.urls")),
+    # Any other path under /api/ (/api/v2/..., /api/): a JSON 404 naming the versions there are.
+    re_path(r"^api(?:/(?P<version>[^/]*)[\s\S]*)?$", unknown_version, name="api-unknown-version"),
     # The pages (templates/): clubs, sessions, score sheets, the table page, nights, ladders.
     path("", home, name="home"),
     path("", include((club_urls.urlpatterns + match_urls.club_urlpatterns, "clubs"))),

@@ -14,6 +14,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = timeout
 keepalive = 5
+# The longest request line gunicorn reads (its most): longer than the API's own limit
+# (API_MAX_URL_LENGTH, 4096), so the API answers an over-long URL itself, in its JSON error
+# shape; nginx's buffers (docker/nginx.conf.template) end at the same size.
+limit_request_line = 8190
 # Recycle workers now and then, a little apart. Rarely: a recycled worker opens new database
 # and Redis connections and prepares its statements again, which showed in every endpoint's
 # p95 under load at 1000 (bench/README.md: the floor's p95 52 ms at 1000, 34 ms without).

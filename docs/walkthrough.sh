@@ -26,16 +26,18 @@ api /clubs/ -d '{"name": "Athens Bridge Club", "slug": "athens", "country": "GR"
 #  "timezone":"Europe/Athens","public":true,"chicago_vulnerability":"dealer",
 #  "ladder_min_matches":0,"ladder_rounding":"none","ladder_ranking":"net",
 #  "ladder_points_win":3,"ladder_points_draw":1,"ladder_points_loss":0,
-#  "ladder_best_matches":0,"created_at":"…"}
+#  "ladder_best_matches":0,"api_origins":[],"created_at":"…","updated_at":"…"}
 CLUB=$(field id)
 
 api /seasons/ -d '{"club": '$CLUB', "name": "Spring 2025",
   "start_date": "2025-03-01", "end_date": "2025-06-30"}'
-# 201 {"id":2,"club":2,"name":"Spring 2025","start_date":"2025-03-01","end_date":"2025-06-30"}
+# 201 {"id":2,"club":2,"name":"Spring 2025","start_date":"2025-03-01","end_date":"2025-06-30",
+#  "updated_at":"…"}
 
 api /players/ -d '{"club": '$CLUB', "name": "Eleni"}'; NORTH=$(field id)
 # 201 {"id":18,"club":2,"name":"Eleni","role":"player","active":true,
-#  "memberships":[{"club":2,"role":"player","active":true}],"created_at":"…"}
+#  "memberships":[{"club":2,"role":"player","active":true}],"created_at":"…",
+#  "updated_at":"…"}
 api /players/ -d '{"club": '$CLUB', "name": "Nikos"}'; EAST=$(field id)
 # 201 {"id":19,"club":2,"name":"Nikos",…}
 api /players/ -d '{"club": '$CLUB', "name": "Maria"}'; SOUTH=$(field id)
@@ -59,7 +61,7 @@ api /matches/$MATCH/deals/ -H "Idempotency-Key: match-$MATCH-deal-1" \
 #  "items":[{"kind":"trick_points","side":"NS","points":120,"below_line":true},
 #           {"kind":"game_bonus","side":"NS","points":300,"below_line":false}],
 #  "entry":{"via":"director","entered_by":null,"confirmed_by":null,"table_code":null,
-#           "settled_by_director":false}}
+#           "settled_by_director":false},"updated_at":"…"}
 # The same request again (a retry): the same answer, sent with "Idempotent-Replayed: true",
 # and still one deal (the next deal is sequence 2).
 api /matches/$MATCH/deals/ -H "Idempotency-Key: match-$MATCH-deal-1" \
@@ -78,7 +80,7 @@ api /matches/$MATCH/deals/ -d '{"contract": "3NTX", "declarer": "E", "tricks": 8
 
 api /matches/$MATCH/deals/ -d '{"contract": "2H", "declarer": "S", "tricks": 14}'
 # 400 {"code":"invalid","detail":"tricks: must be 0 to 13",
-#  "errors":{"tricks":["must be 0 to 13"]}}
+#  "errors":{"tricks":["must be 0 to 13"]},"codes":{"tricks":["max_value"]}}
 
 api /matches/$MATCH/deals/ -d '{"contract": "2H", "declarer": "S", "tricks": 9}'
 # 201 {"match":41,"sequence":4,"number":3,"dealer":"S","vulnerable":["NS"],…"tricks":9,
@@ -96,7 +98,7 @@ api /matches/$MATCH/deals/ -d '{"contract": "1NT", "declarer": "W", "tricks": 7}
 
 api /matches/$MATCH/deals/ -d '{"contract": "1NT", "declarer": "N", "tricks": 7}'
 # 409 {"code":"conflict","detail":"a Chicago match is exactly 4 deals and all 4 have been
-#  played; it accepts no further deal","errors":{}}
+#  played; it accepts no further deal","errors":{},"codes":{}}
 
 # A public club's score sheet: no credentials needed.
 call /matches/$MATCH/score-sheet/
@@ -115,4 +117,4 @@ api "/matches/?club=$CLUB&status=complete&ordering=-played_on"
 api "/matches/?clb=$CLUB"
 # 400 {"code":"invalid","detail":"clb: unknown query parameter; this list accepts: club,
 #  kind, ordering, page, page_size, played_after, played_before, played_on, player,
-#  season, session, status","errors":{"clb":[…]}}
+#  season, session, status, updated_since","errors":{"clb":[…]}}

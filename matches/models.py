@@ -133,7 +133,8 @@ class Match(models.Model):
         _("winner"), max_length=3, choices=WinnerChoice.choices, blank=True, default=""
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # Moved by every change to the match's deals too (``matches.services._store_totals``).
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     history = HistoricalRecords(history_manager=History)
 
@@ -253,6 +254,7 @@ class Deal(models.Model):
         _("tricks"), null=True, blank=True, validators=[MaxValueValidator(13)]
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)  # no list filters on it
 
     history = HistoricalRecords(history_manager=History)
 

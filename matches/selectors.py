@@ -1,6 +1,7 @@
 """Reads about matches: the matches of the clubs a reader may see (``clubs``: a queryset of
 clubs the caller decided), and the score sheet, as the rules engine replays it from the deals."""
 
+import datetime
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -136,6 +137,18 @@ def _scored(match: Match) -> tuple[list[Deal], Sheet]:
         vulnerability=match.table.session.club.chicago_vulnerability,
     )
     return deals, sheet
+
+
+def deals_updated(*, match_id: int) -> dict[int, datetime.datetime]:
+    """By sequence, when the deal or an earlier deal of the match was last recorded or
+    corrected: a deal's scored row follows from it and the deals before it. One query."""
+    times = Deal.objects.filter(match_id=match_id).order_by("sequence")
+    newest: dict[int, datetime.datetime] = {}
+    latest = None
+    for sequence, updated in times.values_list("sequence", "updated_at"):
+        latest = updated if latest is None else max(latest, updated)
+        newest[sequence] = latest
+    return newest
 
 
 def match_sheet(*, match: Match) -> Sheet:

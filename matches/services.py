@@ -29,13 +29,13 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Membership, Player, Season, Session, Table
 from clubs.services import Actor, player_create, session_get_or_create, table_create
 from clubs.signals import club_changed, seasons_changed
-from clubs.validators import as_date, clean_name, folded
+from clubs.validators import as_date, clean_name, field_error, folded
 from matches import season_csv
 from matches.messages import engine_message
 from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus
 from matches.season_csv import LineError
 from matches.selectors import sheet_of
-from matches.signals import match_changed
+from matches.signals import changes_batched, deal_changed, match_changed, match_ended
 from scoring.engine import (
     DealResult,
     DealRow,
@@ -85,7 +85,7 @@ def _refusals() -> Iterator[None]:
     try:
         yield
     except InvalidInput as error:
-        raise ValidationError({error.field: [engine_message(error)]}) from None
+        raise field_error(error.field, engine_message(error), "not_allowed") from None
     except MatchComplete as error:
         raise MatchConflict(engine_message(error)) from None
 
@@ -122,16 +122,22 @@ _batched_seasons: ContextVar[set[int] | None] = ContextVar("batched_seasons", de
 def season_changes_batched() -> Iterator[None]:
     """Within this block, the services collect the seasons they change and the ladders are
     told once, at the end (for bulk loads such as the demo: one recalculation per season
-    instead of one per deal)."""
+    instead of one per deal); ``changes_batched`` tells the apps above where it starts and
+    ends (or aborts), so that they may write what they record of each change at once."""
     if _batched_seasons.get() is not None:  # nested: the outer block tells the ladders
         yield
         return
     season_ids: set[int] = set()
     token = _batched_seasons.set(season_ids)
+    changes_batched.send(sender=Match, phase="start")
     try:
         yield
+    except BaseException:
+        changes_batched.send(sender=Match, phase="abort")
+        raise
     finally:
         _batched_seasons.reset(token)
+    changes_batched.send(sender=Match, phase="end")
     _seasons_changed(season_ids)
 
 
@@ -172,7 +178,7 @@ def _lock(match: Match | int) -> Locked:
             session_id=joined.pop("session_id"),
             vulnerability=joined.pop("chicago_vulnerability"),
         )
-    raise ValidationError({"match": [_("This match does not exist.")]})
+    raise field_error("match", _("This match does not exist."), "does_not_exist")
 
 
 def _refuse_if_abandoned(locked: Locked) -> None:
@@ -223,9 +229,11 @@ TOTALS = ("status", "winner", "finished_early", "total_ns", "total_ew")
 """What the services store on a match from its sheet."""
 
 
-def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: str) -> None:
-    """The sheet's totals, status and winner on the locked match."""
+def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: str) -> bool:
+    """The sheet's totals, status and winner on the locked match; True when this made the
+    match complete."""
     match = locked.match
+    was_complete = match.status == MatchStatus.COMPLETE
     if match.status != MatchStatus.ABANDONED:
         match.status = MatchStatus.COMPLETE if sheet.complete else MatchStatus.IN_PROGRESS
         match.winner = sheet.winner.value if sheet.complete and sheet.winner else ""
@@ -234,6 +242,23 @@ def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: s
     match.total_ew = sheet.total_ew
     _attribute(match, actor, reason)
     match.save(update_fields=[*TOTALS, "updated_at"])
+    return not was_complete and match.status == MatchStatus.COMPLETE
+
+
+def _deal_changed(
+    locked: Locked, action: str, deal: Deal, row: DealRow | None, *, completed: bool
+) -> None:
+    """Tell the apps above what happened to the deal (``deal_changed``) and, when it made
+    the match complete, that the match ended (``match_ended``)."""
+    deal_changed.send(
+        sender=Deal, action=action, match=locked.match, club_id=locked.club_id, deal=deal, row=row
+    )
+    if completed:
+        _match_ended(locked, "completed")
+
+
+def _match_ended(locked: Locked, action: str) -> None:
+    match_ended.send(sender=Match, action=action, match=locked.match, club_id=locked.club_id)
 
 
 def _refuse_unless_last(deals: list[Deal], sequence: int) -> None:
@@ -265,33 +290,36 @@ def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
     and E at a table of two), each by a player (or a player's id) who is an active member of
     ``club``, no one twice. Errors name the seat (``seats.N``), or ``seats`` for the whole."""
     if not isinstance(seats, Mapping):
-        raise ValidationError({"seats": [_("Give the players by seat: N, E, S and W.")]})
+        raise field_error("seats", _("Give the players by seat: N, E, S and W."), "not_by_seat")
     wanted = tuple(Seat)[: kind.seats]
     given: dict[Seat, Player | int] = {}
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, Any] = {}
     for key, player in seats.items():
         try:
             seat = parse_seat(key, field="seats")
         except InvalidInput:
             message = _("%(seat)r is not a seat: use N, E, S or W.") % {"seat": key}
-            errors.setdefault("seats", []).append(message)
+            errors.setdefault("seats", []).append(ValidationError(message, code="not_a_seat"))
             continue
         if player is None:
             continue
         if seat not in wanted:
-            errors[SEAT_ERRORS[seat]] = [
+            errors[SEAT_ERRORS[seat]] = ValidationError(
                 _("A two-player match uses seats N and E only; %(seat)s must be empty.")
-                % {"seat": seat.value}
-            ]
+                % {"seat": seat.value},
+                code="seat_not_used",
+            )
         elif (isinstance(player, Player) and player.pk is not None) or (
             isinstance(player, int) and not isinstance(player, bool)
         ):
             given[seat] = player
         else:
-            errors[SEAT_ERRORS[seat]] = [_("Seat %(seat)s must be a player.") % {"seat": seat}]
+            message = _("Seat %(seat)s must be a player.") % {"seat": seat}
+            errors[SEAT_ERRORS[seat]] = ValidationError(message, code="not_a_player")
     for seat in wanted:
         if seat not in given and SEAT_ERRORS[seat] not in errors:
-            errors[SEAT_ERRORS[seat]] = [_("Seat %(seat)s has no player.") % {"seat": seat}]
+            message = _("Seat %(seat)s has no player.") % {"seat": seat}
+            errors[SEAT_ERRORS[seat]] = ValidationError(message, code="required")
     ids = {
         seat: player.pk if isinstance(player, Player) else player for seat, player in given.items()
     }
@@ -305,25 +333,28 @@ def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
     for seat, pk in ids.items():
         membership = memberships.get(pk)
         if membership is None and isinstance(given[seat], int):
-            errors[SEAT_ERRORS[seat]] = [
-                _("There is no player %(id)s in %(club)s.") % {"id": pk, "club": club}
-            ]
+            errors[SEAT_ERRORS[seat]] = ValidationError(
+                _("There is no player %(id)s in %(club)s.") % {"id": pk, "club": club},
+                code="no_such_player",
+            )
         elif membership is None:
-            errors[SEAT_ERRORS[seat]] = [
+            errors[SEAT_ERRORS[seat]] = ValidationError(
                 _("%(player)s (seat %(seat)s) is not a member of %(club)s.")
-                % {"player": given[seat], "seat": seat.value, "club": club}
-            ]
+                % {"player": given[seat], "seat": seat.value, "club": club},
+                code="not_a_member",
+            )
         elif not membership.active:
-            errors[SEAT_ERRORS[seat]] = [
+            errors[SEAT_ERRORS[seat]] = ValidationError(
                 _("%(player)s (seat %(seat)s) is inactive.")
-                % {"player": membership.player, "seat": seat.value}
-            ]
+                % {"player": membership.player, "seat": seat.value},
+                code="inactive",
+            )
         else:
             by_seat[seat] = membership.player
     if errors:
         raise ValidationError(errors)
     if len(set(ids.values())) != len(ids):
-        raise ValidationError({"seats": [_("A player can sit in only one seat.")]})
+        raise field_error("seats", _("A player can sit in only one seat."), "seated_twice")
     return by_seat
 
 
@@ -350,7 +381,7 @@ def match_create(
     ``session``, ``table``, ``played_on`` or ``first_dealer``.
     """
     if not isinstance(club, Club) or club.pk is None:
-        raise ValidationError({"club": [_("Choose a club.")]})
+        raise field_error("club", _("Choose a club."), "required")
     with _refusals():
         kind = parse_kind(kind)
         first_dealer = parse_seat(first_dealer, field="first_dealer")
@@ -358,16 +389,20 @@ def match_create(
     if played_on is not None:
         played_on = as_date(played_on, field="played_on")
     if session is not None and session.club_id != club.pk:
-        raise ValidationError({"session": [_("This session belongs to another club.")]})
+        raise field_error("session", _("This session belongs to another club."), "other_club")
     if table is not None:
         if table.session.club_id != club.pk:
-            raise ValidationError({"table": [_("This table belongs to another club.")]})
+            raise field_error("table", _("This table belongs to another club."), "other_club")
         if session is not None and table.session_id != session.pk:
-            raise ValidationError({"table": [_("This table is not in the given session.")]})
+            raise field_error(
+                "table", _("This table is not in the given session."), "other_session"
+            )
         session = table.session
     if session is not None and played_on is not None and session.date != played_on:
-        raise ValidationError(
-            {"played_on": [_("The session is on %(date)s.") % {"date": session.date.isoformat()}]}
+        raise field_error(
+            "played_on",
+            _("The session is on %(date)s.") % {"date": session.date.isoformat()},
+            "date_mismatch",
         )
     seats_at_table = table.seats if table is not None else kind.seats
     # The engine checks that the kind fits the table and the first dealer fits the kind.
@@ -380,7 +415,7 @@ def match_create(
         try:
             session = session_get_or_create(club=club, date=played_on)
         except ValidationError as error:
-            raise ValidationError({"played_on": error.message_dict["date"]}) from None
+            raise ValidationError({"played_on": error.error_dict["date"]}) from None
     if table is None:
         table = table_create(session=session, seats=seats_at_table)
 
@@ -432,8 +467,10 @@ def deal_record(
     sequence = len(deals) + 1
     if expected_sequence is not None:
         if isinstance(expected_sequence, bool) or not isinstance(expected_sequence, int):
-            raise ValidationError(
-                {"expected_sequence": [_("expected_sequence must be a whole number.")]}
+            raise field_error(
+                "expected_sequence",
+                _("expected_sequence must be a whole number."),
+                "not_whole_number",
             )
         if expected_sequence != sequence:
             raise MatchConflict(
@@ -447,8 +484,11 @@ def deal_record(
     deal = Deal(match=locked.match, sequence=sequence, **_entered(result))
     _attribute(deal, actor, _("deal recorded"))
     deal.save()
-    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence})
+    completed = _store_totals(
+        locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence}
+    )
     _season_changed(locked)
+    _deal_changed(locked, "recorded", deal, sheet.rows[-1], completed=completed)
     return ScoredDeal(deal=deal, row=sheet.rows[-1])
 
 
@@ -471,11 +511,15 @@ def deal_check(
     _refuse_if_abandoned(locked)
     results = [deal.result for deal in _deals(locked)]
     if isinstance(sequence, bool) or not isinstance(sequence, int):
-        raise ValidationError({"sequence": [_("The deal's sequence is a whole number.")]})
+        raise field_error(
+            "sequence", _("The deal's sequence is a whole number."), "not_whole_number"
+        )
     if sequence == len(results) + 1:
         return _score(locked, results, new=result).rows[-1]
     if not 1 <= sequence <= len(results):
-        raise ValidationError({"sequence": [_("This match has no deal %(n)s.") % {"n": sequence}]})
+        raise field_error(
+            "sequence", _("This match has no deal %(n)s.") % {"n": sequence}, "no_such_deal"
+        )
     results[sequence - 1] = result
     return _score(locked, results).rows[sequence - 1]
 
@@ -504,9 +548,13 @@ def deal_correct(
     _refuse_if_abandoned(locked)
     deals = _deals(locked)
     if isinstance(sequence, bool) or not isinstance(sequence, int):
-        raise ValidationError({"sequence": [_("The deal's sequence is a whole number.")]})
+        raise field_error(
+            "sequence", _("The deal's sequence is a whole number."), "not_whole_number"
+        )
     if not 1 <= sequence <= len(deals):
-        raise ValidationError({"sequence": [_("This match has no deal %(n)s.") % {"n": sequence}]})
+        raise field_error(
+            "sequence", _("This match has no deal %(n)s.") % {"n": sequence}, "no_such_deal"
+        )
     if last_only:
         _refuse_unless_last(deals, sequence)
     index = sequence - 1
@@ -518,8 +566,11 @@ def deal_correct(
         setattr(corrected, name, value)
     _attribute(corrected, actor, _("deal corrected"))
     corrected.save()
-    _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence})
+    completed = _store_totals(
+        locked, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence}
+    )
     _season_changed(locked)
+    _deal_changed(locked, "corrected", corrected, sheet.rows[index], completed=completed)
     return ScoredDeal(deal=corrected, row=sheet.rows[index])
 
 
@@ -542,6 +593,7 @@ def deal_delete_last(
     last.delete()
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s deleted") % {"n": last.sequence})
     _season_changed(locked)
+    _deal_changed(locked, "deleted", last, None, completed=False)
 
 
 # --- the end of a match --------------------------------------------------------------------
@@ -553,15 +605,19 @@ def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     won, 100 for a partscore in the unfinished game, then more points wins."""
     locked = _lock(match)
     if locked.match.kind == Kind.CHICAGO:
-        raise ValidationError(
-            {"kind": [_("Only a rubber can be finished early; a Chicago is always four deals.")]}
+        raise field_error(
+            "kind",
+            _("Only a rubber can be finished early; a Chicago is always four deals."),
+            "not_a_rubber",
         )
     _refuse_if_abandoned(locked)
     if locked.match.status == MatchStatus.COMPLETE:
         raise MatchConflict(_("This rubber is already complete."))
     sheet = _score(locked, [deal.result for deal in _deals(locked)], finished=True)
-    _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
+    completed = _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
     _season_changed(locked)
+    if completed:
+        _match_ended(locked, "completed")
     return locked.match
 
 
@@ -579,6 +635,7 @@ def match_abandon(*, match: Match | int, actor: Actor | str = None) -> Match:
     _attribute(abandoned, actor, _("match abandoned"))
     abandoned.save()
     _season_changed(locked)
+    _match_ended(locked, "abandoned")
     return abandoned
 
 
@@ -883,7 +940,7 @@ def season_history_import(
     ``max_rows`` limit the file (the page's and the API's limits by default).
     """
     if not isinstance(season, Season) or season.pk is None:
-        raise ValidationError({"season": [_("Choose a season.")]})
+        raise field_error("season", _("Choose a season."), "required")
     report = HistoryImport(season=season, dry_run=dry_run)
     reading = season_csv.read(
         data, names=history_header_names(), max_bytes=max_bytes, max_rows=max_rows

@@ -5,3 +5,16 @@ from django.dispatch import Signal
 # match_id, club_id, season_id, session_id, player_ids: from every match service; api renews
 # its read cache's generations (a season's ladder hears of it through clubs' seasons_changed).
 match_changed = Signal()
+
+# What exactly changed, for the events list and webhooks (api), sent inside the service's
+# transaction after ``match_changed``:
+# deal_changed: action ("recorded", "corrected" or "deleted"), match (the Match, totals
+# stored), club_id, deal (the Deal; for "deleted" the row as it was, no longer stored), row
+# (the engine's DealRow as scored; None for "deleted").
+deal_changed = Signal()
+# match_ended: action ("completed" or "abandoned"), match (the Match), club_id.
+match_ended = Signal()
+# changes_batched: phase ("start", "end" or "abort"), from ``season_changes_batched`` (bulk
+# loads: a season's history import, the demo), so that the apps above may collect what the
+# block announces and write it at once at its end (still inside its transaction).
+changes_batched = Signal()

@@ -57,6 +57,8 @@ class Night(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Closed by the director at the end of the night: its table codes open nothing any more.
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # Moved also by a change to its players' prize groups and by each round started.
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
 
     class Meta:
         verbose_name = _("club night")
@@ -240,6 +242,7 @@ class TableEntry(models.Model):
     )
     created_at = models.DateTimeField(_("entered"), auto_now_add=True)
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)  # no list filters on it
 
     class Meta:
         ordering = ["match", "created_at", "id"]

@@ -15,7 +15,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,7 +22,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Membership, Player, Table
 from clubs.services import Actor, session_ensure, table_create
 from clubs.signals import club_changed
-from clubs.validators import clean_name, folded
+from clubs.validators import clean_name, field_error, folded
 from matches.messages import engine_message
 from matches.models import Match, MatchStatus
 from matches.services import MatchConflict, deal_check, deal_correct, deal_record, match_create
@@ -43,6 +42,7 @@ from nights.models import (
 )
 from nights.models import TieRule as TieRuleChoice
 from nights.selectors import current_match, night_plan
+from nights.signals import round_started
 from scoring.engine import InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
 from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
@@ -51,30 +51,34 @@ from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
 def _choice(value: object, choices: type[models.TextChoices], field: str) -> str:
     if value not in choices.values:
         allowed = ", ".join(choices.values)
-        raise ValidationError({field: [_("Choose one of: %(allowed)s.") % {"allowed": allowed}]})
+        raise field_error(
+            field, _("Choose one of: %(allowed)s.") % {"allowed": allowed}, "invalid_choice"
+        )
     return str(value)
 
 
 def _whole(value: object, field: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         message = _("Give a whole number from %(low)d to %(high)d.")
-        raise ValidationError({field: [message % {"low": low, "high": high}]})
+        raise field_error(field, message % {"low": low, "high": high}, "out_of_range")
     return value
 
 
 def _present(club: Club, players: object) -> list[int]:
     """The ids of ``players`` (players or ids), each an active member of ``club``, once."""
     if not isinstance(players, Sequence) or isinstance(players, str):
-        raise ValidationError({"players": [_("Give the players present as a list.")]})
+        raise field_error("players", _("Give the players present as a list."), "not_a_list")
     ids = [player.pk if isinstance(player, Player) else player for player in players]
     if any(isinstance(pk, bool) or not isinstance(pk, int) for pk in ids):
-        raise ValidationError({"players": [_("Each player present must be a player.")]})
+        raise field_error("players", _("Each player present must be a player."), "not_a_player")
     if len(set(ids)) != len(ids):
-        raise ValidationError({"players": [_("A player is listed twice.")]})
+        raise field_error("players", _("A player is listed twice."), "listed_twice")
     if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
         message = _("A night is for %(low)d to %(high)d players; %(count)d are checked.")
-        raise ValidationError(
-            {"players": [message % {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "count": len(ids)}]}
+        raise field_error(
+            "players",
+            message % {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "count": len(ids)},
+            "player_count",
         )
     active = set(
         Membership.objects.filter(club=club, player_id__in=ids, active=True).values_list(
@@ -84,7 +88,9 @@ def _present(club: Club, players: object) -> list[int]:
     strangers = [str(pk) for pk in ids if pk not in active]
     if strangers:
         message = _("Not active members of %(club)s: %(ids)s.")
-        raise ValidationError({"players": [message % {"club": club, "ids": ", ".join(strangers)}]})
+        raise field_error(
+            "players", message % {"club": club, "ids": ", ".join(strangers)}, "not_members"
+        )
     return ids
 
 
@@ -112,8 +118,8 @@ def night_start(
     session, _created = session_ensure(club=club, date=date)
     if Night.objects.filter(session=session).exists():
         message = _("%(club)s already has a night on %(date)s.")
-        raise ValidationError(
-            {"date": [message % {"club": club, "date": session.date.isoformat()}]}
+        raise field_error(
+            "date", message % {"club": club, "date": session.date.isoformat()}, "night_exists"
         )
     night = Night.objects.create(
         session=session,
@@ -138,10 +144,12 @@ def _table(night: Night, number: int, seats: int) -> Table:
         return table_create(session=night.session, number=number, seats=seats)
     if table.seats != seats:
         message = _("Table %(number)s has %(seats)s seats.")
-        raise ValidationError({"seating": [message % {"number": number, "seats": table.seats}]})
+        raise field_error(
+            "seating", message % {"number": number, "seats": table.seats}, "seats_mismatch"
+        )
     if Match.objects.filter(table=table, status=MatchStatus.IN_PROGRESS).exists():
         message = _("Table %(number)s is still playing a match.")
-        raise ValidationError({"seating": [message % {"number": number}]})
+        raise field_error("seating", message % {"number": number}, "table_busy")
     return table
 
 
@@ -167,12 +175,14 @@ def night_round_start(
         message = _("Round %(round)s has already started.")
         if number > upcoming.number:
             message = _("Round %(round)s cannot start before the rounds ahead of it.")
-        raise ValidationError({"round": [message % {"round": number}]})
+        raise field_error("round", message % {"round": number}, "round_started")
     if upcoming.waiting:
-        raise ValidationError({"round": [upcoming.waiting]})
+        raise field_error("round", upcoming.waiting, "round_waiting")
     if night.movement != Movement.FIXED:
         if seating is not None:
-            raise ValidationError({"seating": [_("This movement seats the tables itself.")]})
+            raise field_error(
+                "seating", _("This movement seats the tables itself."), "seated_by_movement"
+            )
         assert upcoming.plan is not None
         tables = [
             (table.number, {seat: player.id for seat, player in table.seats.items()})
@@ -181,17 +191,17 @@ def night_round_start(
         out = [player.id for player in upcoming.plan.sitting_out]
     else:
         if seating is None or not seating.tables:
-            raise ValidationError({"seating": [_("Seat at least one table.")]})
+            raise field_error("seating", _("Seat at least one table."), "no_tables")
         try:
             check_round(seating, plan.players)
         except InvalidInput as error:
             player = error.params.get("player")  # the engine names a player by id
             if isinstance(player, int) and player in plan.players:
                 error.params["player"] = plan.players[player].name
-            raise ValidationError({"seating": [engine_message(error)]}) from None
+            raise field_error("seating", engine_message(error), "not_allowed") from None
         numbers = [table.number for table in seating.tables]
         if len(set(numbers)) != len(numbers):
-            raise ValidationError({"seating": [_("Two tables have the same number.")]})
+            raise field_error("seating", _("Two tables have the same number."), "table_twice")
         tables = [
             (table.number, {seat.value: pk for seat, pk in table.seats}) for table in seating.tables
         ]
@@ -205,9 +215,11 @@ def night_round_start(
         table = _table(night, number, len(seats))
         matches.append(match_create(club=club, kind=kind, seats=seats, table=table, actor=actor))
     round.matches.set(matches)
+    night.save(update_fields=["updated_at"])  # its plan shows the round started
     for number, _seats in tables:
         if not TableCode.objects.filter(night=night, table_number=number, revoked_at=None).exists():
             _new_code(night, number)
+    round_started.send(sender=Round, night=night, round=round, club_id=club.pk)
     return round
 
 
@@ -227,7 +239,7 @@ def night_update(
         night.rounds = _whole(rounds, "rounds", max(1, started), MAX_ROUNDS)
     if prizes is not None:
         night.prizes = _whole(prizes, "prizes", 0, MAX_PRIZES)
-    night.save(update_fields=["rounds", "prizes"])
+    night.save(update_fields=["rounds", "prizes", "updated_at"])
     if groups is not None:
         present = {row.player_id: row for row in NightPlayer.objects.filter(night=night)}
         # One group whatever the case or accents it is typed in: its first spelling, the
@@ -242,7 +254,7 @@ def night_update(
             row = present.get(pk)
             if row is None:
                 message = _("Player %(id)s is not at this night.")
-                raise ValidationError({"groups": [message % {"id": pk}]})
+                raise field_error("groups", message % {"id": pk}, "not_at_night")
             name = clean_name(name, field="groups") if name else ""
             row.group = spelled.setdefault(folded(name), name) if name else ""
             changed.append(row)
@@ -256,7 +268,7 @@ def night_close(*, night: Night) -> Night:
     """End the night: its table codes open nothing any more. Closing twice changes nothing."""
     if night.closed_at is None:
         night.closed_at = timezone.now()
-        night.save(update_fields=["closed_at"])
+        night.save(update_fields=["closed_at", "updated_at"])
         TableCode.objects.filter(night=night, revoked_at=None).update(revoked_at=night.closed_at)
         club_changed.send(sender=Club, club_ids=[night.session.club_id])
     return night
@@ -297,10 +309,10 @@ def _new_code(night: Night, number: int) -> TableCode:
 def table_code_renew(*, night: Night, table_number: int) -> TableCode:
     """Revoke table ``table_number``'s code (a leaked or lost one) and give it a new one."""
     if night.closed_at is not None:
-        raise ValidationError({"table": [_("This night is closed.")]})
+        raise field_error("table", _("This night is closed."), "night_closed")
     if not night.session.tables.filter(number=table_number).exists():
         message = _("This night has no table %(number)s.")
-        raise ValidationError({"table": [message % {"number": table_number}]})
+        raise field_error("table", message % {"number": table_number}, "no_such_table")
     TableCode.objects.filter(night=night, table_number=table_number, revoked_at=None).update(
         revoked_at=timezone.now()
     )
@@ -333,7 +345,7 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
     key = _failures_key(client)
     if typed and cache.get(key, 0) >= FAILURES_ALLOWED:
         message = _("Too many wrong codes. Try again in %(minutes)d minutes, or ask the director.")
-        raise ValidationError({"code": [message % {"minutes": LOCKOUT_SECONDS // 60}]})
+        raise field_error("code", message % {"minutes": LOCKOUT_SECONDS // 60}, "locked_out")
     found = TableCode.objects.select_related("night__session__club")
     if typed:
         match = found.filter(short_code=normalized_code(code)).first()
@@ -347,9 +359,11 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
                 cache.add(key, 1, timeout=LOCKOUT_SECONDS)
         if match is not None:
             message = _("This table code is no longer valid: ask the director for the new one.")
+            reason = "code_replaced"
         else:
             message = _("No table has this code. Check it on the table card.")
-        raise ValidationError({"code": [message]})
+            reason = "no_such_code"
+        raise field_error("code", message, reason)
     return match
 
 
@@ -375,7 +389,9 @@ def side_of(match: Match, player_id: int) -> str | None:
 
 
 def _announce(match: Match) -> None:
-    """The table's entries changed: what shows the match (pages, API) is stale."""
+    """The table's entries changed: what shows the match (pages, API) is stale, and the
+    match changed for whoever polls it (its ``pending`` entries; ``updated_at``)."""
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
     match_changed.send(
         sender=Match,
         match_id=match.pk,
@@ -389,7 +405,7 @@ def _announce(match: Match) -> None:
 def _current(code: TableCode) -> Match:
     match = current_match(code=code)
     if match is None:
-        raise ValidationError({"match": [_("No match is being played at this table now.")]})
+        raise field_error("match", _("No match is being played at this table now."), "no_match")
     return match
 
 
@@ -413,7 +429,9 @@ def table_entry_submit(
     Match.objects.select_for_update().filter(pk=match.pk).first()
     side = side_of(match, entered_by) if isinstance(entered_by, int) else None
     if side is None:
-        raise ValidationError({"entered_by": [_("Choose who is entering: a player at the table.")]})
+        raise field_error(
+            "entered_by", _("Choose who is entering: a player at the table."), "required"
+        )
     waiting = TableEntry.objects.filter(match=match, state=EntryState.WAITING).first()
     if waiting is not None:
         message = _("Deal %(n)s is waiting for the opponents to confirm it.")
@@ -451,7 +469,7 @@ def _waiting(code: TableCode, entry_id: int) -> TableEntry:
         .first()
     )
     if entry is None:
-        raise ValidationError({"entry": [_("This table has no such deal.")]})
+        raise field_error("entry", _("This table has no such deal."), "no_such_entry")
     if entry.state != EntryState.WAITING:
         raise MatchConflict(_("This deal was already answered."))
     return entry
@@ -476,7 +494,7 @@ def _record(entry: TableEntry, actor: Actor | str) -> None:
     # A dispute over the same deal is over once the table agrees on it.
     TableEntry.objects.filter(
         match=entry.match, sequence=entry.sequence, state=EntryState.REJECTED
-    ).update(state=EntryState.RESOLVED)
+    ).update(state=EntryState.RESOLVED, updated_at=timezone.now())
 
 
 def _who(entry: TableEntry, confirmed_by: str) -> str:
@@ -500,9 +518,11 @@ def table_entry_answer(*, code: TableCode, entry: int, player: int, accept: bool
     waiting = _waiting(code, entry)
     side = side_of(waiting.match, player) if isinstance(player, int) else None
     if side is None:
-        raise ValidationError({"player": [_("Choose a player at the table.")]})
+        raise field_error("player", _("Choose a player at the table."), "not_at_table")
     if side == waiting.side and accept:
-        raise ValidationError({"player": [_("A player of the other side must confirm the deal.")]})
+        raise field_error(
+            "player", _("A player of the other side must confirm the deal."), "same_side"
+        )
     waiting.decided_by_id = player
     waiting.decided_at = timezone.now()
     if not accept:

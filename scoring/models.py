@@ -125,6 +125,8 @@ class Standing(models.Model):
     # What the ladder page draws: the chart line of scoring.ladder.chart_line, as "380 -210"
     # (text, which PostgreSQL's COPY takes in without parsing: see bench/README.md, "Ladder").
     nets = models.TextField(blank=True, default="", editable=False)
+    # When the recalculation that wrote the line ran (it rewrites every line of the season).
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         ordering = ["season", "position"]

@@ -69,6 +69,7 @@ STANDING_FIELDS = (
     "worst",
     "rating",
     "nets",
+    "updated_at",  # COPY runs no auto_now: the recalculation gives it
 )
 
 
@@ -186,6 +187,7 @@ def standings_recalculate_seasons(
                 )
                 for season in ids
             ]
+            written = timezone.now()
             _write_standings(
                 [
                     (
@@ -207,6 +209,7 @@ def standings_recalculate_seasons(
                         row.worst,
                         row.rating,
                         " ".join(map(str, row.nets)),
+                        written,
                     )
                     for run in runs
                     for row in ladders[run.season_id][1]

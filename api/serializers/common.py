@@ -5,6 +5,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 from matches.models import SeatChoice
 from scoring.engine import ItemKind, Side
@@ -28,18 +29,19 @@ class StrictInput:
         if isinstance(data, Mapping):
             fields = self.fields  # type: ignore[attr-defined]
             writable = {name for name, field in fields.items() if not field.read_only}
-            errors: dict[str, list[str]] = {}
+            errors: dict[str, list[ErrorDetail]] = {}
             for name in data:
                 if name in self.unchangeable:
-                    errors[name] = [str(self.unchangeable_message)]
+                    errors[name] = [ErrorDetail(str(self.unchangeable_message), "unchangeable")]
                 elif name in fields and name not in writable:
-                    errors[name] = [gettext("This field cannot be set or changed.")]
+                    message = gettext("This field cannot be set or changed.")
+                    errors[name] = [ErrorDetail(message, "read_only")]
                 elif name not in writable:
                     allowed = ", ".join(sorted(writable))
-                    errors[name] = [
-                        gettext("Unknown field; this body accepts: %(fields)s.")
-                        % {"fields": allowed}
-                    ]
+                    message = gettext("Unknown field; this body accepts: %(fields)s.") % {
+                        "fields": allowed
+                    }
+                    errors[name] = [ErrorDetail(message, "unknown_field")]
             if errors:
                 raise serializers.ValidationError(errors)
             if not isinstance(data, QueryDict):  # JSON: each value of its field's type
@@ -139,5 +141,12 @@ class ErrorSerializer(serializers.Serializer):
         help_text=_(
             "Each bad field (nested fields dotted, e.g. seats.N; query parameters by name) "
             "and its messages; empty when no field is at fault."
+        ),
+    )
+    codes = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text=_(
+            "Keyed as errors: a stable code beside each message, in the same order (required, "
+            "max_value, unknown_field, ...), the same in every language."
         ),
     )

@@ -25,6 +25,7 @@ from api.serializers.common import (
 from api.serializers.tables import DealEntrySerializer, deal_entry
 from matches.messages import engine_message
 from matches.models import KindChoice, MatchStatus, WinnerChoice
+from matches.selectors import deals_updated
 from nights.selectors import deal_confirmations
 from scoring.engine import InvalidInput, PassedOut, parse_contract
 
@@ -64,6 +65,20 @@ class DealRowSerializer(serializers.Serializer):
     entry = DealEntrySerializer(
         help_text=_("How the deal came to count: entered and confirmed at the table, or not.")
     )
+    updated_at = serializers.DateTimeField(
+        help_text=_(
+            "When this deal or an earlier deal of the match (which its score follows from) "
+            "was last recorded or corrected."
+        )
+    )
+
+    def _updated(self, sequence: int):
+        """The deal's ``updated_at``: the newest of its own and the earlier deals' (read once
+        for all the rows that share this context)."""
+        context = cast(dict, self.context)
+        if "updated" not in context:
+            context["updated"] = deals_updated(match_id=context["match"].pk)
+        return context["updated"].get(sequence)
 
     def _entries(self) -> dict:
         """The match's deals entered at the table, by sequence: read once for all the rows
@@ -93,6 +108,9 @@ class DealRowSerializer(serializers.Serializer):
             "games": side_points(row.games_ns, row.games_ew),
             "items": [ScoreItemSerializer(item).data for item in row.items],
             "entry": deal_entry(self._entries().get(row.sequence)),
+            "updated_at": serializers.DateTimeField().to_representation(
+                self._updated(row.sequence)
+            ),
         }
 
 

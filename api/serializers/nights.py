@@ -132,6 +132,13 @@ class NightListSerializer(serializers.ModelSerializer):
     created_at = serializers.DateTimeField(
         read_only=True, help_text=_("When the night was started.")
     )
+    updated_at = serializers.DateTimeField(
+        read_only=True,
+        help_text=_(
+            "When the night last changed: its rounds, prizes or prize groups, a round started, "
+            "closed."
+        ),
+    )
     club = serializers.IntegerField(
         source="session.club_id", read_only=True, help_text=_("The club.")
     )
@@ -169,6 +176,7 @@ class NightListSerializer(serializers.ModelSerializer):
             "rounds",
             "prizes",
             "created_at",
+            "updated_at",
             "closed_at",
         ]
         read_only_fields = fields

@@ -28,7 +28,16 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "club", "name", "role", "active", "memberships", "created_at"]
+        fields = [
+            "id",
+            "club",
+            "name",
+            "role",
+            "active",
+            "memberships",
+            "created_at",
+            "updated_at",
+        ]
         read_only_fields = fields
 
     def _visible(self, player):

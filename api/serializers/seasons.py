@@ -11,8 +11,8 @@ class SeasonSerializer(StrictInput, serializers.ModelSerializer):
 
     class Meta:
         model = Season
-        fields = ["id", "club", "name", "start_date", "end_date"]
-        read_only_fields = ["id"]
+        fields = ["id", "club", "name", "start_date", "end_date", "updated_at"]
+        read_only_fields = ["id", "updated_at"]
         validators: list[
             object
         ] = []  # the service checks names and dates (and the database overlaps)

@@ -17,8 +17,8 @@ class SessionSerializer(StrictInput, serializers.ModelSerializer):
 
     class Meta:
         model = Session
-        fields = ["id", "club", "season", "date", "notes", "tables"]
-        read_only_fields = ["id", "season"]
+        fields = ["id", "club", "season", "date", "notes", "tables", "updated_at"]
+        read_only_fields = ["id", "season", "updated_at"]
         validators: list[
             object
         ] = []  # one session per club and date: creating returns the existing one
@@ -44,8 +44,8 @@ class TableSerializer(StrictInput, serializers.ModelSerializer):
 
     class Meta:
         model = Table
-        fields = ["id", "club", "session", "number", "seats"]
-        read_only_fields = ["id", "club"]
+        fields = ["id", "club", "session", "number", "seats", "updated_at"]
+        read_only_fields = ["id", "club", "updated_at"]
         validators: list[object] = []  # the service numbers tables; a taken number is its error
 
 

@@ -92,6 +92,7 @@ class PendingEntrySerializer(serializers.Serializer):
     side = serializers.ChoiceField(choices=SIDES, help_text=_("The side that entered it."))
     entered_by = serializers.IntegerField(help_text=_("The player who entered it."))
     created_at = serializers.DateTimeField(help_text=_("When it was entered."))
+    updated_at = serializers.DateTimeField(help_text=_("When it last changed."))
 
     def to_representation(self, entry: TableEntry):
         return {
@@ -106,6 +107,7 @@ class PendingEntrySerializer(serializers.Serializer):
             "side": entry.side,
             "entered_by": entry.entered_by_id,
             "created_at": serializers.DateTimeField().to_representation(entry.created_at),
+            "updated_at": serializers.DateTimeField().to_representation(entry.updated_at),
         }
 
 

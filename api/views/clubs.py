@@ -24,10 +24,17 @@ class ClubViewSet(
     ClubScopedViewSet,
 ):
     serializer_class = ClubSerializer
+    poll_kind = "club"
     permission_classes = [SignedInUserForCreate, ClubPermission]
     public_read = True
     filterset_class = ClubFilter
-    ordering_fields = {"name": "name", "slug": "slug", "created_at": "created_at", "id": "id"}
+    ordering_fields = {
+        "name": "name",
+        "slug": "slug",
+        "created_at": "created_at",
+        "updated_at": "updated_at",
+        "id": "id",
+    }
     ordering = ["name"]
 
     def get_queryset(self):

@@ -1,5 +1,7 @@
 from typing import Any
 
+from django.db import transaction
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -9,12 +11,13 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 
-from api import access
+from api import access, preconditions
 from api.cache import cached_read, filter_owner, path_owner
 from api.exports import ExportsMixin, exportable
 from api.filters import MatchFilter
 from api.idempotency import idempotent
 from api.pagination import PageNumberPagination
+from api.polling import deal_etag
 from api.serializers.deals import (
     CONTRACT_PARTS,
     DealCreateSerializer,
@@ -44,6 +47,7 @@ from matches.models import Deal, Match
 )
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     serializer_class = MatchSerializer
+    poll_kind = "match"
     public_read = True
     filterset_class = MatchFilter
     ordering_fields = {
@@ -63,6 +67,11 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
 
     def club_id_of(self, obj) -> int:
         return obj.table.session.club_id
+
+    def poll_scopes(self, request):
+        """A list about no one club (api.polling): its clubs' data and their matches."""
+        clubs = super().poll_scopes(request)
+        return [*clubs, *(("matches", club_id) for _kind, club_id in clubs)]
 
     def _fresh(self, match) -> Match:
         return self.get_queryset().get(pk=match.pk)
@@ -192,8 +201,17 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
             raise PermissionDenied(gettext("You do not direct this club."))
         return match
 
-    def _deal_response(self, match, row, code=status.HTTP_200_OK) -> Response:
-        return Response(DealSerializer(row, context={"match": match}).data, status=code)
+    def created_location(self, data) -> str | None:
+        return reverse(
+            "api:match-deal",
+            kwargs={"match_id": self.kwargs["match_id"], "sequence": data["sequence"]},
+        )
+
+    def _deal_response(self, match, row, code=status.HTTP_200_OK, deal=None) -> Response:
+        context: dict[str, Any] = {"match": match}
+        if deal is not None:  # just saved: the newest of the deals up to it
+            context["updated"] = {deal.sequence: deal.updated_at}
+        return Response(DealSerializer(row, context=context).data, status=code)
 
     @exportable(
         lambda view, request, **kwargs: selectors.match_deals_export(match=view.get_match())
@@ -206,7 +224,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         data = DealSerializer(rows, many=True, context={"match": match}).data
         return self.get_paginated_response(data)
 
-    @cached_read(path_owner("match", "match_id"), depends=("match",))
+    @cached_read(path_owner("match", "match_id"), depends=("match",), etag_of=deal_etag)
     def retrieve(self, request, match_id=None, sequence=None):
         match = self.get_match()
         rows, number = selectors.match_sheet(match=match).rows, checked_id(sequence)
@@ -220,9 +238,22 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         serializer = DealCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         scored = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
-        return self._deal_response(match, scored.row, status.HTTP_201_CREATED)
+        return self._deal_response(match, scored.row, status.HTTP_201_CREATED, scored.deal)
 
+    def _stale(self, request, match_id, sequence) -> Response | None:
+        """The 412 for an ``If-Match`` that is not the deal's current ETag (api.preconditions).
+        With the header, the match is locked first (the caller's transaction holds it to the
+        write), so no other write comes between the comparison and this one."""
+        if preconditions.HEADER in request.headers:
+            Match.objects.select_for_update().filter(pk=checked_id(match_id)).exists()
+        return preconditions.refused(
+            request, lambda: self.retrieve(request, match_id=match_id, sequence=sequence)
+        )
+
+    @transaction.atomic
     def update(self, request, match_id=None, sequence=None, partial=False):
+        if stale := self._stale(request, match_id, sequence):
+            return stale
         match = self.get_match()
         deal = self._stored_deal(match, sequence)
         serializer = DealInputSerializer(data=request.data)
@@ -240,12 +271,15 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         scored = services.deal_correct(
             match=match, sequence=deal.sequence, **entry, actor=self.actor
         )
-        return self._deal_response(match, scored.row)
+        return self._deal_response(match, scored.row, deal=scored.deal)
 
     def partial_update(self, request, match_id=None, sequence=None):
         return self.update(request, match_id=match_id, sequence=sequence, partial=True)
 
+    @transaction.atomic
     def destroy(self, request, match_id=None, sequence=None):
+        if stale := self._stale(request, match_id, sequence):
+            return stale
         match = self.get_match()
         deal = self._stored_deal(match, sequence)
         # The service refuses (409) unless this is still the last deal when the match is locked.

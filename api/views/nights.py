@@ -1,3 +1,4 @@
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status
@@ -53,8 +54,14 @@ def cached_night_read(method):
 )
 class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubScopedViewSet):
     serializer_class = NightListSerializer
+    poll_kind = "night"
     filterset_class = NightFilter
-    ordering_fields = {"date": "session__date", "club": "session__club_id", "id": "id"}
+    ordering_fields = {
+        "date": "session__date",
+        "club": "session__club_id",
+        "updated_at": "updated_at",
+        "id": "id",
+    }
     ordering = ["-date"]
     service_error_fields = {"played_on": "date"}
     export_actions = ("results",)
@@ -64,6 +71,14 @@ class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubSc
 
     def club_id_of(self, obj) -> int:
         return obj.session.club_id
+
+    def created_location(self, data) -> str | None:
+        """A round is seen in its night; a table's new code on the night's board."""
+        if self.action == "rounds":
+            return reverse("api:night-detail", kwargs={"pk": self.kwargs["pk"]})
+        if self.action == "code":
+            return reverse("api:night-board", kwargs={"pk": self.kwargs["pk"]})
+        return super().created_location(data)
 
     def _detail(self, night: Night, code=status.HTTP_200_OK) -> Response:
         return Response(NightSerializer(selectors.night_plan(night=night)).data, status=code)

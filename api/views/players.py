@@ -35,7 +35,12 @@ from clubs.models import Club
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     serializer_class = PlayerSerializer
     filterset_class = PlayerFilter
-    ordering_fields = {"name": "name", "created_at": "created_at", "id": "id"}
+    ordering_fields = {
+        "name": "name",
+        "created_at": "created_at",
+        "updated_at": "updated_at",
+        "id": "id",
+    }
     ordering = ["name"]
 
     def get_queryset(self):

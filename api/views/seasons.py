@@ -1,5 +1,6 @@
 import hashlib
 
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -68,6 +69,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
     """Seasons. Season-level reports (the ladder, issue 6) are added here as actions."""
 
     serializer_class = SeasonSerializer
+    poll_kind = "season"
     public_read = True
     filterset_class = SeasonFilter
     ordering_fields = {
@@ -75,6 +77,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
         "end_date": "end_date",
         "name": "name",
         "club": "club_id",
+        "updated_at": "updated_at",
         "id": "id",
     }
     ordering = ["-start_date"]
@@ -126,6 +129,12 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
         data = _csv_of(request)
         digest = hashlib.sha256(data + (b"\0dry" if dry_run else b"")).hexdigest()
         return idempotency.run(request, lambda: self._import(season, data, dry_run), digest=digest)
+
+    def created_location(self, data) -> str | None:
+        """What an import wrote: the season's deals."""
+        if self.action == "import_history":
+            return reverse("api:season-deals", kwargs={"season_id": self.kwargs["pk"]})
+        return super().created_location(data)
 
     def _import(self, season, data: bytes, dry_run: bool) -> Response:
         try:

@@ -10,6 +10,7 @@ from api import access
 from api.exports import ExportsMixin, exportable
 from api.filters import SessionFilter, TableFilter
 from api.idempotency import idempotent
+from api.ids import whole_id
 from api.serializers.sessions import NightResultsSerializer, SessionSerializer, TableSerializer
 from api.views.base import ClubScopedViewSet
 from clubs import selectors, services
@@ -32,8 +33,9 @@ class SessionViewSet(
     ExportsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet
 ):
     serializer_class = SessionSerializer
+    poll_kind = "session"
     filterset_class = SessionFilter
-    ordering_fields = {"date": "date", "club": "club_id", "id": "id"}
+    ordering_fields = {"date": "date", "club": "club_id", "updated_at": "updated_at", "id": "id"}
     ordering = ["-date"]
     service_error_fields = {"played_on": "date"}
     export_actions = ("results",)
@@ -46,6 +48,13 @@ class SessionViewSet(
 
     def _fresh(self, session):
         return self.get_queryset().get(pk=session.pk)
+
+    def poll_scopes(self, request):
+        scopes = super().poll_scopes(request)
+        session_id = whole_id(self.kwargs.get("pk"))
+        if self.action == "results" and session_id is not None:
+            scopes.append(("session-matches", session_id))  # the results are its matches'
+        return scopes
 
     @idempotent
     def create(self, request):
@@ -89,7 +98,12 @@ class SessionViewSet(
 class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     serializer_class = TableSerializer
     filterset_class = TableFilter
-    ordering_fields = {"session": "session_id", "number": "number", "id": "id"}
+    ordering_fields = {
+        "session": "session_id",
+        "number": "number",
+        "updated_at": "updated_at",
+        "id": "id",
+    }
     ordering = ["session", "number"]
     http_method_names = ["get", "post", "head"]
 

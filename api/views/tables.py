@@ -48,7 +48,11 @@ TABLE_NUMBER = OpenApiParameter(
 
 class NightTablesMixin:
     """The night's tables' own entry, on ``NightViewSet`` (``get_object``: a night of the
-    client's member clubs, and for a POST one it directs)."""
+    client's member clubs, and for a POST one it directs). The board and the waiting list
+    change with the clock (a wait becomes long): their Last-Modified is when they were read
+    (``api.polling``); their ETag, the body's, is exact."""
+
+    clock_actions: tuple[str, ...] = ("board", "waiting")
 
     def _board(self, request):
         night = self.get_object()  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ def world(world_once):
 
 ITEM_KEYS = {"kind", "side", "points", "below_line"}
 ROW_KEYS = {
+    "updated_at",
     "sequence",
     "number",
     "dealer",
@@ -230,7 +231,10 @@ def test_a_write_answers_with_the_row_it_scored_reading_the_deals_once(
             if q["sql"].startswith("SELECT") and re.search(r'FROM "?matches_deal\b', q["sql"])
         ]
         assert len(deal_reads) == (1 if queries is recording else 2), deal_reads
-    assert recorded == director_a.get(f"{match_url}/deals/2/").json()
+    deal_2 = director_a.get(f"{match_url}/deals/2/").json()
+    # Deal 1 was corrected since: deal 2's score follows from it, so its updated_at moved.
+    assert deal_2["updated_at"] > recorded["updated_at"]
+    assert {**recorded, "updated_at": None} == {**deal_2, "updated_at": None}
     assert corrected.json() == director_a.get(f"{match_url}/deals/1/").json()
     assert corrected.json()["result"] == "+1"
 

@@ -155,7 +155,7 @@ def test_a_missing_final_slash_gets_a_hint(world, director_a):
 def test_errors_have_one_shape_for_every_role(world, role):
     response = world.client(role).post("/api/v1/players/", {"club": "x"}, format="json")
     assert response.status_code in (400, 401, 403)
-    assert set(response.json()) == {"code", "detail", "errors"}
+    assert set(response.json()) == {"code", "detail", "errors", "codes"}
 
 
 def test_a_wrong_method_is_a_405(world, director_a):

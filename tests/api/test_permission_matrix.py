@@ -278,6 +278,6 @@ def test_permission_matrix(world_once, case, role, status):
     assert response.status_code == status, response.content
     if status >= 400:
         error = response.json()
-        assert set(error) == {"code", "detail", "errors"}
+        assert set(error) == {"code", "detail", "errors", "codes"}
         assert error["detail"]
         assert snapshot() == before  # a refused request writes nothing

@@ -29,6 +29,7 @@ CLUB_KEYS = {
     "language",
     "timezone",
     "public",
+    "api_origins",
     "chicago_vulnerability",
     "ladder_min_matches",
     "ladder_rounding",
@@ -38,6 +39,7 @@ CLUB_KEYS = {
     "ladder_points_loss",
     "ladder_best_matches",
     "created_at",
+    "updated_at",
 }
 
 
@@ -172,7 +174,16 @@ def test_a_player_created_with_a_club_becomes_a_member(world, director_a):
     response = director_a.post("/api/v1/players/", body, format="json")
     assert response.status_code == 201
     player = response.json()
-    assert set(player) == {"id", "club", "name", "role", "active", "memberships", "created_at"}
+    assert set(player) == {
+        "id",
+        "club",
+        "name",
+        "role",
+        "active",
+        "memberships",
+        "created_at",
+        "updated_at",
+    }
     assert (player["club"], player["name"], player["role"], player["active"]) == (
         world.a.club.pk,
         "Zoe",
@@ -263,7 +274,7 @@ def test_seasons_create_update_and_refuse_overlaps(world, director_a):
     response = director_a.post("/api/v1/seasons/", body, format="json")
     assert response.status_code == 201
     season = response.json()
-    assert set(season) == {"id", "club", "name", "start_date", "end_date"}
+    assert set(season) == {"id", "club", "name", "start_date", "end_date", "updated_at"}
     assert director_a.get(f"/api/v1/seasons/?club={world.a.club.pk}&date=2026-02-01").json()[
         "results"
     ] == [season]
@@ -283,7 +294,15 @@ def test_a_session_is_created_once_per_date(world, director_a):
     body = {"club": world.a.club.pk, "date": "2025-05-01", "notes": "Spring"}
     first = director_a.post("/api/v1/sessions/", body, format="json")
     assert first.status_code == 201
-    assert set(first.json()) == {"id", "club", "season", "date", "notes", "tables"}
+    assert set(first.json()) == {
+        "id",
+        "club",
+        "season",
+        "date",
+        "notes",
+        "tables",
+        "updated_at",
+    }
     assert first.json()["season"] == world.a.season.pk and first.json()["tables"] == 0
     again = director_a.post("/api/v1/sessions/", {"club": world.a.club.pk, "date": "2025-05-01"})
     assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
@@ -302,6 +321,7 @@ def test_tables_take_the_next_number_and_refuse_a_taken_one(world, director_a):
         "session": session.pk,
         "number": 2,
         "seats": 2,
+        "updated_at": response.json()["updated_at"],
     }
     taken = director_a.post("/api/v1/tables/", {"session": session.pk, "number": 1})
     assert taken.status_code == 400 and set(taken.json()["errors"]) == {"number"}

@@ -34,6 +34,7 @@ from schemathesis.specs.openapi.checks import (
     unsupported_method,
 )
 
+from api.services import webhook_create
 from clubs.models import Session
 from config.wsgi import application
 from nights.services import night_start
@@ -109,6 +110,9 @@ def director_token(world_once, in_test_transaction):
         # match under way at table 1).
         nights=night_start(
             club=a.club, date="2025-06-06", players=a.players, movement="round_robin", rounds=3
+        ).pk,
+        webhooks=webhook_create(
+            club=a.club, url="https://hooks.example/in", events=["deal.recorded"]
         ).pk,
     )
     return Token.objects.get_or_create(user=a.director)[0].key

@@ -156,6 +156,7 @@ def test_a_match_lists_its_deals_not_counted(world, code):
             "side": "NS",
             "entered_by": match.seat_ids["N"],
             "created_at": first["created_at"],
+            "updated_at": first["updated_at"],
         }
         assert found["pending"][1]["state"] == "waiting"
         assert found["pending"][1]["side"] == "NS"
@@ -258,7 +259,7 @@ def test_who_settles_an_entry(world, code, role, status):
         assert entry.state == EntryState.CONFIRMED
         assert entry.settled_by_director
     else:
-        assert set(response.json()) == {"code", "detail", "errors"}
+        assert set(response.json()) == {"code", "detail", "errors", "codes"}
         assert entry.state == EntryState.REJECTED
 
 

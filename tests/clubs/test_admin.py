@@ -297,3 +297,35 @@ def test_every_club_filter_refuses_another_club(as_alpha, alpha, bravo):
         response = as_alpha.get(f"{url}{bravo.pk}")
         assert response.status_code == 302 and response.url.endswith("?e=1"), model
         assert as_alpha.get(f"{url}{alpha.pk}").status_code == 200, model
+
+
+def test_a_director_lists_the_clubs_api_origins_one_per_line(as_alpha, alpha):
+    form = {
+        "name": "Alphaclub",
+        "slug": "alphaclub",
+        "country": "PL",
+        "language": "en",
+        "timezone": "UTC",
+        "chicago_vulnerability": "dealer",
+        "ladder_min_matches": 0,
+        "ladder_rounding": "none",
+        "ladder_ranking": "net",
+        "ladder_points_win": 3,
+        "ladder_points_draw": 1,
+        "ladder_points_loss": 0,
+        "ladder_best_matches": "",
+    }
+    url = f"/admin/clubs/club/{alpha.pk}/change/"
+    page = as_alpha.get(url).content.decode()
+    assert 'name="api_origins"' in page
+    bad = as_alpha.post(url, {**form, "api_origins": "https://app.example.org\nftp://x"})
+    assert bad.status_code == 200 and "is not an origin" in bad.content.decode()
+    alpha.refresh_from_db()
+    assert alpha.api_origins == []
+    response = as_alpha.post(
+        url, {**form, "api_origins": "https://App.example.org/\r\n\r\nhttps://b.example:8443"}
+    )
+    assert response.status_code == 302
+    alpha.refresh_from_db()
+    assert alpha.api_origins == ["https://app.example.org", "https://b.example:8443"]
+    assert "https://app.example.org\nhttps://b.example:8443" in as_alpha.get(url).content.decode()

@@ -91,7 +91,10 @@ def test_anyone_reads_a_public_clubs_ladder(public_season):
         "worst": 300,
         "rating": pytest.approx(1520.1, abs=0.05),
         "qualified": True,
+        "updated_at": first["updated_at"],
     }
+    # Written by the run: when it ran.
+    assert run.started_at.isoformat() <= first["updated_at"].replace("Z", "+00:00")
     # Ann +380 +300, Cid +380 -300, Bob -380 +300 in 2 matches; Eve -300 and Dot -380 in one,
     # below the minimum of 2.
     assert [

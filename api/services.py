@@ -1,0 +1,108 @@
+"""Writes of the API's own records: webhook endpoints and their deliveries (``api.webhooks``
+sends them). Errors are ``ValidationError`` keyed by field."""
+
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from api import webhooks
+from api.models import Delivery, EventType, WebhookEndpoint
+from api.tasks import deliveries_enqueue_on_commit
+from clubs.models import Club
+
+LOOPBACK_HOSTS = {"127.0.0.1", "::1", "localhost"}
+
+
+def _clean_url(url: object) -> str:
+    if not isinstance(url, str) or not url.strip():
+        raise ValidationError({"url": [_("Give the address that receives the events.")]})
+    url = url.strip()
+    parts = urlsplit(url)
+    if len(url) > 500 or not parts.hostname or parts.username or parts.password:
+        raise ValidationError({"url": [_("Give a full https:// address, without a password.")]})
+    if parts.scheme == "https":
+        return url
+    if (
+        parts.scheme == "http"
+        and settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK
+        and parts.hostname in LOOPBACK_HOSTS
+    ):
+        return url
+    raise ValidationError({"url": [_("Only https:// addresses are allowed.")]})
+
+
+def _clean_events(events: object) -> list[str]:
+    if not isinstance(events, (list, tuple)) or not events:
+        raise ValidationError({"events": [_("Choose at least one event.")]})
+    unknown = [event for event in events if event not in EventType.values]
+    if unknown:
+        raise ValidationError(
+            {
+                "events": [
+                    _("Unknown event %(event)s; choose among %(events)s.")
+                    % {"event": unknown[0], "events": ", ".join(EventType.values)}
+                ]
+            }
+        )
+    return [event for event in EventType.values if event in events]  # known order, no repeats
+
+
+@transaction.atomic
+def webhook_create(
+    *, club: Club, url: str, events: Sequence[str], actor: Any = None
+) -> WebhookEndpoint:
+    """Register an endpoint for some of the club's events; its signing secret is made here."""
+    return WebhookEndpoint.objects.create(
+        club=club,
+        url=_clean_url(url),
+        events=_clean_events(events),
+        secret=webhooks.new_secret(),
+        created_by=actor if getattr(actor, "pk", None) else None,
+    )
+
+
+@transaction.atomic
+def webhook_update(
+    *,
+    endpoint: WebhookEndpoint,
+    url: str | None = None,
+    events: Sequence[str] | None = None,
+    active: bool | None = None,
+) -> WebhookEndpoint:
+    """Change the address or the events, or disable or enable the endpoint (enabling sends
+    its undelivered deliveries again)."""
+    fields = []
+    if url is not None:
+        endpoint.url = _clean_url(url)
+        fields.append("url")
+    if events is not None:
+        endpoint.events = _clean_events(events)
+        fields.append("events")
+    if fields:
+        endpoint.save(update_fields=fields)
+    if active is True and not endpoint.active:
+        webhooks.endpoint_enable(endpoint=endpoint)
+        deliveries_enqueue_on_commit(webhooks.deliveries_due(endpoint_id=endpoint.pk))
+    elif active is False and endpoint.active:
+        endpoint.active = False
+        endpoint.disabled_reason = _("Disabled by a director.")
+        endpoint.save(update_fields=["active", "disabled_reason"])
+    return endpoint
+
+
+@transaction.atomic
+def webhook_delete(*, endpoint: WebhookEndpoint) -> None:
+    endpoint.delete()
+
+
+@transaction.atomic
+def delivery_send_again(*, delivery: Delivery) -> Delivery:
+    """Send a delivery again now (queued when this commits), with another day of retries."""
+    delivery = webhooks.delivery_send_again(delivery=delivery)
+    deliveries_enqueue_on_commit([delivery.pk])
+    return delivery

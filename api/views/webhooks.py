@@ -1,0 +1,157 @@
+"""The events list and webhook endpoints (issue 20).
+
+    GET  /api/v1/events/?since=<id>[&club=<id>][&type=<type>]   oldest first
+    GET|POST /api/v1/webhooks/            GET|PATCH|DELETE /api/v1/webhooks/{id}/
+    GET  /api/v1/webhooks/{id}/deliveries/
+    POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/send-again/
+
+Events are for the club's members and API keys; endpoints (their secrets) for its directors
+and read-write keys only.
+"""
+
+import django_filters
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from api import access, services
+from api.filters import ClubIdFilter, IdFilter
+from api.idempotency import idempotent
+from api.models import Delivery, Event, EventType, WebhookEndpoint
+from api.serializers.webhooks import (
+    DeliverySerializer,
+    EventSerializer,
+    WebhookCreateSerializer,
+    WebhookSerializer,
+    WebhookUpdateSerializer,
+)
+from api.views.base import ClubScopedViewSet, checked_id
+
+
+class EventFilter(django_filters.FilterSet):
+    since = IdFilter(
+        field_name="id",
+        lookup_expr="gt",
+        help_text=_("Only events after this one (the last event id you saw)."),
+    )
+    club = ClubIdFilter(clubs=access.member_clubs, help_text=_("One club's events."))
+    type = django_filters.ChoiceFilter(choices=EventType.choices, help_text=_("One type of event."))
+
+    class Meta:
+        model = Event
+        fields = ["since", "club", "type"]
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary=_("Changes to your clubs' data, oldest first"),
+        description=_(
+            "Every deal recorded, corrected or deleted, match completed or abandoned, ladder "
+            "computed and night round started, as the API showed it then. Poll with "
+            "`since` = the last id you saw; webhooks send the same events."
+        ),
+    ),
+)
+class EventViewSet(mixins.ListModelMixin, ClubScopedViewSet):
+    serializer_class = EventSerializer
+    filterset_class = EventFilter
+    ordering_fields = {"id": "id"}
+    ordering = ["id"]
+    http_method_names = ["get", "head"]
+
+    def get_queryset(self):
+        return Event.objects.filter(club__in=access.member_clubs(self.request))
+
+    def club_id_of(self, obj) -> int:
+        return obj.club_id
+
+
+DELIVERY_ID = OpenApiParameter(
+    "delivery_id", int, OpenApiParameter.PATH, description=_("The delivery.")
+)
+
+
+@extend_schema_view(
+    list=extend_schema(summary=_("Webhook endpoints of the clubs you direct")),
+    retrieve=extend_schema(summary=_("A webhook endpoint, with its signing secret")),
+    create=extend_schema(
+        summary=_("Register a webhook endpoint (directors)"),
+        request=WebhookCreateSerializer,
+        responses={201: WebhookSerializer},
+    ),
+    partial_update=extend_schema(
+        summary=_("Change, disable or enable a webhook endpoint (directors)"),
+        request=WebhookUpdateSerializer,
+        responses={200: WebhookSerializer},
+    ),
+    destroy=extend_schema(summary=_("Remove a webhook endpoint (directors)")),
+)
+class WebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
+    serializer_class = WebhookSerializer
+    ordering_fields = {"id": "id", "club": "club_id"}
+    ordering = ["id"]
+    http_method_names = ["get", "post", "patch", "delete", "head"]
+
+    def get_queryset(self):
+        return WebhookEndpoint.objects.filter(club__in=access.writable_clubs(self.request))
+
+    def club_id_of(self, obj) -> int:
+        return obj.club_id
+
+    @idempotent
+    def create(self, request):
+        serializer = WebhookCreateSerializer(
+            data=request.data, context=self.get_serializer_context()
+        )
+        serializer.is_valid(raise_exception=True)
+        endpoint = services.webhook_create(
+            **serializer.validated_data, actor=access.signed_in_user(request)
+        )
+        return Response(self.get_serializer(endpoint).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, pk=None):
+        endpoint = self.get_object()
+        serializer = WebhookUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        endpoint = services.webhook_update(endpoint=endpoint, **serializer.validated_data)
+        return Response(self.get_serializer(endpoint).data)
+
+    def destroy(self, request, pk=None):
+        services.webhook_delete(endpoint=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary=_("The endpoint's deliveries, newest first"),
+        responses={200: DeliverySerializer(many=True)},
+    )
+    @action(detail=True, methods=["get"])
+    def deliveries(self, request, pk=None):
+        endpoint = self.get_object()
+        deliveries = endpoint.deliveries.select_related("event").order_by("-id")
+        page = self.paginate_queryset(deliveries)
+        return self.get_paginated_response(DeliverySerializer(page, many=True).data)
+
+    @extend_schema(
+        summary=_("Send a delivery again (directors)"),
+        request=None,
+        parameters=[DELIVERY_ID],
+        responses={202: DeliverySerializer},
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"deliveries/(?P<delivery_id>[0-9]+)/send-again",
+        url_name="delivery-send-again",
+    )
+    def send_again(self, request, pk=None, delivery_id=None):
+        endpoint = self.get_object()
+        delivery = get_object_or_404(
+            Delivery.objects.select_related("event"),
+            pk=checked_id(delivery_id),
+            endpoint=endpoint,
+        )
+        delivery = services.delivery_send_again(delivery=delivery)
+        return Response(DeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)

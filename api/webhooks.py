@@ -1,0 +1,313 @@
+"""Sending webhooks: signing, the address check (SSRF), one attempt, backoff and giving up.
+
+A delivery is a POST of the event as JSON (``event_body``) with the headers
+``Partscore-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's
+secret>``, ``Partscore-Event-Id`` and ``Partscore-Event-Type``. A 2xx answer delivers it;
+anything else (or no answer within ``WEBHOOKS_TIMEOUT`` seconds, redirects included) is tried
+again after 1, 2, 4 ... minutes (``WEBHOOKS_BACKOFF_SECONDS``, doubled, at most
+``WEBHOOKS_BACKOFF_MAX_SECONDS``) until ``WEBHOOKS_RETRY_SECONDS`` (a day) after it was
+written; then it gives up, the endpoint is disabled and the club's directors are told by mail.
+
+Only https addresses, and only to public addresses: the host is resolved at delivery time and
+an address in a private, loopback, link-local, shared, reserved or multicast range is refused;
+the connection goes to the address checked (a second lookup cannot change it). With
+``WEBHOOKS_ALLOW_HTTP_LOOPBACK`` (tests, development) http to a loopback address is allowed.
+"""
+
+import hashlib
+import hmac
+import http.client
+import ipaddress
+import json
+import secrets
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from api.models import Delivery, DeliveryStatus, Event, WebhookEndpoint
+from clubs.models import Membership, Role
+
+USER_AGENT = "Partscore-Webhooks/1"
+
+
+def new_secret() -> str:
+    return "whsec_" + secrets.token_hex(24)
+
+
+def delivery_new(*, endpoint: WebhookEndpoint, event: Event) -> Delivery:
+    now = timezone.now()
+    return Delivery(
+        endpoint=endpoint,
+        event=event,
+        next_attempt_at=now,
+        retry_until=now + timedelta(seconds=settings.WEBHOOKS_RETRY_SECONDS),
+    )
+
+
+# --- the request -------------------------------------------------------------------------
+
+
+def event_body(event: Event) -> bytes:
+    """What is sent: the event as ``GET /api/v1/events/`` lists it."""
+    payload = {
+        "id": event.pk,
+        "type": event.type,
+        "created_at": event.created_at.isoformat().replace("+00:00", "Z"),
+        "club": event.club_id,
+        "data": event.data,
+    }
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def signature(secret: str, timestamp: int, body: bytes) -> str:
+    """The ``Partscore-Signature`` header's value."""
+    signed = f"{timestamp}.".encode() + body
+    digest = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+    return f"t={timestamp},v1={digest}"
+
+
+class Refused(Exception):
+    """The address may not be called; the message says why (kept on the delivery)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    scheme: str
+    host: str
+    port: int
+    path: str
+    address: str  # the IP address checked, which the connection goes to
+
+
+def _allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+def resolve(url: str) -> Target:
+    """The address to call for ``url``, or ``Refused``."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    loopback_ok = settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK
+    if scheme not in ("https", "http") or not parts.hostname:
+        raise Refused(_("Only https:// addresses are allowed."))
+    try:
+        port = parts.port or (443 if scheme == "https" else 80)
+    except ValueError:
+        raise Refused(_("The address's port is not valid.")) from None
+    try:
+        infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        raise Refused(_("The host name does not resolve: %(error)s") % {"error": error}) from None
+    addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
+    for ip in addresses:
+        if loopback_ok and ip.is_loopback:
+            continue
+        if not _allowed(ip):
+            raise Refused(
+                _("%(address)s is a private, loopback or reserved address; it is not called.")
+                % {"address": ip}
+            )
+    if scheme == "http" and not (loopback_ok and all(ip.is_loopback for ip in addresses)):
+        raise Refused(_("Only https:// addresses are allowed."))
+    path = parts.path or "/"
+    if parts.query:
+        path += "?" + parts.query
+    return Target(scheme, parts.hostname, port, path, str(addresses[0]))
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, target: Target, timeout: float):
+        super().__init__(target.host, target.port, timeout=timeout)
+        self._address = target.address
+
+    def connect(self):
+        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    def __init__(self, target: Target, timeout: float):
+        super().__init__(
+            target.host, target.port, timeout=timeout, context=ssl.create_default_context()
+        )
+        self._address = target.address
+
+    def connect(self):
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> int:
+    """POST ``body`` to ``url`` (checked by ``resolve``); the answer's status code. Raises
+    ``Refused`` or ``OSError`` (no connection, timeout, TLS)."""
+    target = resolve(url)
+    timeout = settings.WEBHOOKS_TIMEOUT
+    connection_class = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
+    connection = connection_class(target, timeout)
+    try:
+        connection.request("POST", target.path, body=body, headers=headers)
+        response = connection.getresponse()
+        response.read(64 * 1024)
+        return response.status
+    except http.client.HTTPException as error:
+        raise OSError(str(error) or type(error).__name__) from None
+    finally:
+        connection.close()
+
+
+# --- one attempt ---------------------------------------------------------------------------
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait after the ``attempts``-th failed attempt: 1, 2, 4 ... minutes, capped."""
+    first = settings.WEBHOOKS_BACKOFF_SECONDS
+    seconds = min(first * 2 ** max(attempts - 1, 0), settings.WEBHOOKS_BACKOFF_MAX_SECONDS)
+    return timedelta(seconds=seconds)
+
+
+def delivery_claim(delivery_id: int) -> bool:
+    """Take a due delivery for one attempt: its next attempt moves ``WEBHOOKS_LEASE_SECONDS``
+    ahead, so no other worker sends it meanwhile, and a worker that dies while sending leaves
+    it due again after that (the sweep sends it)."""
+    now = timezone.now()
+    lease = now + timedelta(seconds=settings.WEBHOOKS_LEASE_SECONDS)
+    return bool(
+        Delivery.objects.filter(
+            pk=delivery_id,
+            status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED],
+            next_attempt_at__lte=now,
+            endpoint__active=True,
+        ).update(next_attempt_at=lease)
+    )
+
+
+def delivery_attempt(delivery_id: int) -> str | None:
+    """Send a due delivery once and record the outcome; returns its new status (None when it
+    was not due: sent already, being sent, or its endpoint disabled)."""
+    if not delivery_claim(delivery_id):
+        return None
+    delivery = Delivery.objects.select_related("endpoint", "event").get(pk=delivery_id)
+    endpoint, event = delivery.endpoint, delivery.event
+    body = event_body(event)
+    timestamp = int(time.time())
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "Partscore-Event-Id": str(event.pk),
+        "Partscore-Event-Type": event.type,
+        "Partscore-Delivery-Id": str(delivery.pk),
+        "Partscore-Signature": signature(endpoint.secret, timestamp, body),
+    }
+    code, error = None, ""
+    try:
+        code = post(endpoint.url, body, headers)
+    except Refused as refusal:
+        error = str(refusal)
+    except OSError as failure:
+        error = f"{type(failure).__name__}: {failure}" if str(failure) else type(failure).__name__
+    if code is not None and not 200 <= code < 300:
+        error = _("The endpoint answered %(code)s.") % {"code": code}
+    return delivery_outcome(delivery, code=code, error=error)
+
+
+def delivery_outcome(delivery: Delivery, *, code: int | None, error: str) -> str:
+    """Record an attempt's outcome: delivered, to be tried again, or given up (the endpoint
+    disabled and its club's directors told)."""
+    now = timezone.now()
+    attempts = delivery.attempts + 1
+    fields = {"attempts": attempts, "last_attempt_at": now, "last_status_code": code}
+    if not error:
+        status = DeliveryStatus.SUCCEEDED
+        fields |= {"status": status, "next_attempt_at": None, "last_error": ""}
+    elif now + backoff(attempts) > delivery.retry_until:
+        status = DeliveryStatus.GAVE_UP
+        fields |= {"status": status, "next_attempt_at": None, "last_error": error[:500]}
+    else:
+        status = DeliveryStatus.FAILED
+        fields |= {
+            "status": status,
+            "next_attempt_at": now + backoff(attempts),
+            "last_error": error[:500],
+        }
+    Delivery.objects.filter(pk=delivery.pk).update(**fields)
+    if status == DeliveryStatus.GAVE_UP:
+        endpoint_give_up(endpoint=delivery.endpoint, error=error, since=delivery.created_at)
+    return status
+
+
+def endpoint_give_up(*, endpoint: WebhookEndpoint, error: str, since: datetime) -> None:
+    """Disable the endpoint (once) and mail the club's directors."""
+    with translation.override(settings.LANGUAGE_CODE):
+        reason = _("Disabled after a day of failed deliveries: %(error)s") % {"error": error}
+        with transaction.atomic():
+            disabled = WebhookEndpoint.objects.filter(pk=endpoint.pk, active=True).update(
+                active=False, disabled_reason=reason[:300]
+            )
+        if not disabled:
+            return  # another delivery gave up first and told them
+        recipients = sorted(
+            {
+                email
+                for email in Membership.objects.filter(
+                    club_id=endpoint.club_id, role=Role.DIRECTOR, player__user__isnull=False
+                ).values_list("player__user__email", flat=True)
+                if email
+            }
+        )
+        if not recipients:
+            return
+        subject = _("Partscore: webhook endpoint disabled")
+        message = _(
+            "Partscore could not deliver events to %(url)s since %(since)s, so this endpoint "
+            "is now disabled.\n\nLast error: %(error)s\n\nOnce the receiver works again, "
+            "enable the endpoint in the admin or through the API and send the failed "
+            "deliveries again."
+        ) % {"url": endpoint.url, "since": since.isoformat(timespec="minutes"), "error": error}
+        send_mail(subject, message, None, recipients, fail_silently=True)
+
+
+def delivery_send_again(*, delivery: Delivery) -> Delivery:
+    """Make a delivery due now (whatever its status), with another day of retries."""
+    now = timezone.now()
+    delivery.status = DeliveryStatus.PENDING
+    delivery.next_attempt_at = now
+    delivery.retry_until = now + timedelta(seconds=settings.WEBHOOKS_RETRY_SECONDS)
+    delivery.save(update_fields=["status", "next_attempt_at", "retry_until"])
+    return delivery
+
+
+def endpoint_enable(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
+    """Enable an endpoint again; its deliveries not yet delivered are due at once, each with
+    another day of retries (those given up are sent again too)."""
+    now = timezone.now()
+    endpoint.active = True
+    endpoint.disabled_reason = ""
+    endpoint.save(update_fields=["active", "disabled_reason"])
+    endpoint.deliveries.exclude(status=DeliveryStatus.SUCCEEDED).update(
+        status=DeliveryStatus.PENDING,
+        next_attempt_at=now,
+        retry_until=now + timedelta(seconds=settings.WEBHOOKS_RETRY_SECONDS),
+    )
+    return endpoint
+
+
+def deliveries_due(*, endpoint_id: int | None = None, limit: int = 1000) -> list[int]:
+    """The ids of deliveries due now (of one endpoint, or all), the longest waiting first."""
+    due = Delivery.objects.filter(
+        status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED],
+        next_attempt_at__lte=timezone.now(),
+        endpoint__active=True,
+    )
+    if endpoint_id is not None:
+        due = due.filter(endpoint_id=endpoint_id)
+    return list(due.order_by("next_attempt_at", "id").values_list("pk", flat=True)[:limit])

@@ -1,0 +1,225 @@
+"""The events list, GET /api/v1/events/ (issue 20): every change to a club's data, written in
+the change's transaction, as the API showed the object then; a deleted deal too."""
+
+import pytest
+
+from api.models import Delivery, Event, WebhookEndpoint
+from matches import services as match_services
+from scoring.services import standings_recalculate
+from tests.api.conftest import PLAYED_ON
+from tests.api.test_nights import NS_WIN, create, eight, start_round  # noqa: F401
+
+EVENTS = "/api/v1/events/"
+
+
+def events(client, query="") -> list[dict]:
+    response = client.get(EVENTS + query)
+    assert response.status_code == 200, response.json()
+    return response.json()["results"]
+
+
+def last_id() -> int:
+    return Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
+
+
+def test_a_recorded_deal_is_an_event_with_the_deal_as_the_api_answered(world, director_a):
+    since = last_id()
+    match = world.a.match.pk
+    answer = director_a.post(
+        f"/api/v1/matches/{match}/deals/",
+        {"contract": "3NT", "declarer": "E", "tricks": 9},
+        format="json",
+    )
+    assert answer.status_code == 201
+    [event] = events(director_a, f"?since={since}")
+    assert event["type"] == "deal.recorded"
+    assert event["club"] == world.a.club.pk
+    assert event["id"] > since
+    assert event["data"] == answer.json()
+
+
+def test_a_correction_and_a_deletion_are_events_and_the_deleted_deal_is_visible(world, director_a):
+    match = world.a.match.pk
+    since = last_id()
+    corrected = director_a.patch(f"/api/v1/matches/{match}/deals/1/", {"tricks": 9})
+    assert corrected.status_code == 200
+    assert director_a.delete(f"/api/v1/matches/{match}/deals/1/").status_code == 204
+    listed = events(director_a, f"?since={since}")
+    assert [event["type"] for event in listed] == ["deal.corrected", "deal.deleted"]
+    assert listed[0]["data"] == corrected.json()
+    assert listed[1]["data"] == {
+        "match": match,
+        "sequence": 1,
+        "passed_out": False,
+        "contract": "4S",
+        "declarer": "N",
+        "tricks": 9,
+    }
+    # A poller that saw the correction sees the deletion next.
+    assert events(director_a, f"?since={listed[0]['id']}") == [listed[1]]
+
+
+def test_a_completed_match_and_an_abandoned_match_are_events(world, director_a):
+    match = world.a.match.pk
+    since = last_id()
+    for deal in NS_WIN[1:]:
+        response = director_a.post(f"/api/v1/matches/{match}/deals/", deal, format="json")
+        assert response.status_code == 201
+    listed = events(director_a, f"?since={since}")
+    assert [event["type"] for event in listed] == ["deal.recorded"] * 3 + ["match.completed"]
+    assert listed[-1]["data"] == director_a.get(f"/api/v1/matches/{match}/").json()
+    assert listed[-1]["data"]["status"] == "complete"
+
+    other = match_services.match_create(
+        club=world.a.club,
+        kind="chicago",
+        seats=dict(zip("NESW", world.a.players, strict=True)),
+        played_on=PLAYED_ON,
+    )
+    assert director_a.post(f"/api/v1/matches/{other.pk}/abandon/").status_code == 200
+    [abandoned] = events(director_a, f"?since={listed[-1]['id']}")
+    assert abandoned["type"] == "match.abandoned"
+    assert abandoned["data"]["id"] == other.pk
+    assert abandoned["data"]["status"] == "abandoned"
+
+
+def test_a_ladder_recalculation_is_an_event_naming_the_season(world, director_a):
+    since = last_id()
+    standings_recalculate(season_id=world.a.season.pk)
+    [event] = events(director_a, f"?since={since}&type=ladder.updated")
+    assert event["data"] == {
+        "season": world.a.season.pk,
+        "club": world.a.club.pk,
+        "ladder": f"/api/v1/seasons/{world.a.season.pk}/ladder/",
+    }
+
+
+def test_a_started_round_is_an_event_with_the_round(world, eight, director_a):  # noqa: F811
+    night = create(director_a, world, eight)
+    since = last_id()
+    started = start_round(director_a, night["id"])
+    assert started.status_code == 201
+    [event] = events(director_a, f"?since={since}&type=night.round_started")
+    assert event["data"] == {"night": night["id"], **started.json()}
+
+
+def test_a_refused_change_writes_no_event(world, director_a):
+    since = last_id()
+    response = director_a.post(
+        f"/api/v1/matches/{world.a.match.pk}/deals/",
+        {"contract": "4S", "declarer": "N", "tricks": 10, "expected_sequence": 7},
+        format="json",
+    )
+    assert response.status_code == 409
+    assert last_id() == since
+
+
+def test_an_event_and_its_deliveries_are_written_with_the_change(world):
+    chosen = WebhookEndpoint.objects.create(
+        club=world.a.club, url="https://hooks.example/a", events=["deal.recorded"], secret="s"
+    )
+    WebhookEndpoint.objects.create(
+        club=world.a.club, url="https://hooks.example/b", events=["deal.deleted"], secret="s"
+    )
+    WebhookEndpoint.objects.create(
+        club=world.b.club, url="https://hooks.example/c", events=["deal.recorded"], secret="s"
+    )
+    match_services.deal_record(match=world.a.match, contract="1NT", declarer="S", tricks=7)
+    event = Event.objects.latest("id")
+    [delivery] = Delivery.objects.filter(event=event)
+    assert delivery.endpoint == chosen
+    assert delivery.status == "pending"
+
+
+def test_the_list_shows_the_clients_member_clubs_only(world):
+    a_events = set(Event.objects.filter(club=world.a.club).values_list("id", flat=True))
+    b_events = set(Event.objects.filter(club=world.b.club).values_list("id", flat=True))
+    assert a_events and b_events  # each world's club recorded a deal
+    for role, expected in [
+        ("director_a", a_events),
+        ("player_a", a_events),
+        ("read_key_a", a_events),
+        ("director_b", b_events),
+    ]:
+        assert {event["id"] for event in events(world.client(role))} == expected, role
+    assert world.client("anonymous").get(EVENTS).status_code == 401
+
+
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ("?since=abc", "since"),
+        ("?since=-1", "since"),
+        ("?type=deal.eaten", "type"),
+        ("?club=999999", "club"),
+        ("?after=1", "after"),
+    ],
+)
+def test_bad_query_parameters_are_a_400_naming_them(world, director_a, query, field):
+    response = director_a.get(EVENTS + query)
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+
+
+def test_another_clubs_id_is_a_400_on_club(world, director_a):
+    response = director_a.get(f"{EVENTS}?club={world.b.club.pk}")
+    assert response.status_code == 400
+    assert "club" in response.json()["errors"]
+
+
+def test_the_list_is_oldest_first_and_filters_by_type(world, director_a):
+    match = world.a.match.pk
+    director_a.post(f"/api/v1/matches/{match}/deals/", {"passed_out": True}, format="json")
+    director_a.delete(f"/api/v1/matches/{match}/deals/2/")
+    listed = events(director_a)
+    ids = [event["id"] for event in listed]
+    assert ids == sorted(ids)
+    deleted = events(director_a, "?type=deal.deleted")
+    assert [event["type"] for event in deleted] == ["deal.deleted"]
+
+
+# --- a bulk load: a season's history import ------------------------------------------------
+
+
+def test_an_import_writes_each_changes_event_in_order_as_the_api_shows_it(world, director_a):
+    from tests.api.test_season_import import upload
+    from tests.matches.test_season_import import GOOD
+
+    endpoint = WebhookEndpoint.objects.create(
+        club=world.a.club,
+        url="https://hooks.example/in",
+        events=["deal.recorded", "match.completed", "match.abandoned"],
+        secret="s",
+    )
+    since = last_id()
+    response = upload(director_a, world.a.season, GOOD)
+    assert response.status_code == 201, response.content
+    listed = events(director_a, f"?since={since}&page_size=100")
+    types = [event["type"] for event in listed]
+    assert types.count("deal.recorded") == 9
+    ended = [event for event in listed if event["type"].startswith("match.")]
+    assert {event["data"]["id"] for event in ended} <= set(response.json()["match_ids"])
+    # Each deal as the API shows it now (nothing changed since), each after its match started.
+    for event in listed:
+        if event["type"] == "deal.recorded":
+            data = event["data"]
+            shown = director_a.get(f"/api/v1/matches/{data['match']}/deals/{data['sequence']}/")
+            assert data == shown.json()
+        else:
+            assert event["data"] == director_a.get(f"/api/v1/matches/{event['data']['id']}/").json()
+    assert Delivery.objects.filter(endpoint=endpoint).count() == len(listed) - types.count(
+        "ladder.updated"
+    )
+
+
+def test_a_refused_import_writes_no_event(world, director_a):
+    from tests.api.test_season_import import upload
+    from tests.matches.test_season_import import GOOD
+
+    since = last_id()
+    assert upload(director_a, world.a.season, GOOD).status_code == 201
+    written = last_id()
+    assert written > since
+    # The same file again: its matches are recorded already, so it is refused as a whole.
+    assert upload(director_a, world.a.season, GOOD).status_code == 400
+    assert last_id() == written

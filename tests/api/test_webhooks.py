@@ -1,0 +1,422 @@
+"""Webhooks (issue 20): endpoints through the API, signing (checked by the README's snippet),
+the address check (SSRF), one attempt against a local receiver, backoff, giving up, send
+again."""
+
+import json
+import re
+import socket
+import threading
+import time
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from api import webhooks
+from api.models import Delivery, DeliveryStatus, Event, WebhookEndpoint
+from api.tasks import deliver_due
+from matches import services as match_services
+
+ROOT = Path(__file__).resolve().parents[2]
+WEBHOOKS = "/api/v1/webhooks/"
+
+
+def readme_verify():
+    """The README's verifying snippet, as a receiver would copy it."""
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"## Events and webhooks\n.*?```python\n(.*?)```", text, re.S)
+    assert block, "README.md has no python block under 'Events and webhooks'"
+    namespace: dict = {}
+    exec(block.group(1), namespace)
+    return namespace["verify"]
+
+
+# --- signing -------------------------------------------------------------------------------
+
+
+def test_a_signature_verifies_with_the_readme_snippet_and_nothing_else_does():
+    verify = readme_verify()
+    body = b'{"id":1,"type":"deal.recorded"}'
+    now = int(time.time())
+    header = webhooks.signature("whsec_x", now, body)
+    assert re.fullmatch(r"t=\d+,v1=[0-9a-f]{64}", header)
+    assert verify("whsec_x", header, body)
+    assert not verify("whsec_y", header, body)
+    assert not verify("whsec_x", header, body + b" ")
+    assert not verify("whsec_x", webhooks.signature("whsec_x", now - 600, body), body)
+    assert not verify("whsec_x", "garbage", body)
+
+
+# --- the address check ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def resolves_to(monkeypatch):
+    """Make every host name resolve to the given addresses."""
+
+    def set_addresses(*addresses):
+        def getaddrinfo(host, port, *args, **kwargs):
+            return [
+                (
+                    socket.AF_INET6 if ":" in a else socket.AF_INET,
+                    socket.SOCK_STREAM,
+                    6,
+                    "",
+                    (a, port),
+                )
+                for a in addresses
+            ]
+
+        monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+    return set_addresses
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "10.1.2.3",
+        "172.16.0.1",
+        "192.168.1.1",
+        "127.0.0.1",
+        "169.254.169.254",
+        "100.64.0.1",
+        "0.0.0.0",
+        "224.0.0.1",
+        "::1",
+        "fc00::1",
+        "fe80::1",
+        "::ffff:10.0.0.1",
+    ],
+)
+def test_private_loopback_and_link_local_addresses_are_refused(settings, resolves_to, address):
+    settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK = False
+    resolves_to(address)
+    with pytest.raises(webhooks.Refused):
+        webhooks.resolve("https://hooks.example/in")
+
+
+def test_a_name_with_one_private_address_among_public_ones_is_refused(settings, resolves_to):
+    resolves_to("93.184.216.34", "10.0.0.1")
+    with pytest.raises(webhooks.Refused):
+        webhooks.resolve("https://hooks.example/in")
+
+
+def test_a_public_https_address_is_called_at_the_address_checked(settings, resolves_to):
+    resolves_to("93.184.216.34")
+    target = webhooks.resolve("https://hooks.example:8443/in?x=1")
+    assert (target.scheme, target.host, target.port, target.path, target.address) == (
+        "https",
+        "hooks.example",
+        8443,
+        "/in?x=1",
+        "93.184.216.34",
+    )
+
+
+def test_http_is_refused_except_to_loopback_when_the_setting_allows_it(settings, resolves_to):
+    settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK = True
+    resolves_to("93.184.216.34")
+    with pytest.raises(webhooks.Refused):
+        webhooks.resolve("http://hooks.example/in")
+    resolves_to("127.0.0.1")
+    assert webhooks.resolve("http://localhost:9/in").address == "127.0.0.1"
+    resolves_to("::1")
+    assert webhooks.resolve("http://localhost:9/in").address == "::1"
+    resolves_to("10.0.0.1")  # the setting allows loopback, nothing else
+    with pytest.raises(webhooks.Refused):
+        webhooks.resolve("http://hooks.example/in")
+    settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK = False
+    resolves_to("127.0.0.1")
+    with pytest.raises(webhooks.Refused):
+        webhooks.resolve("http://localhost:9/in")
+    with pytest.raises(webhooks.Refused):
+        webhooks.resolve("ftp://hooks.example/in")
+
+
+# --- backoff -------------------------------------------------------------------------------
+
+
+def test_the_backoff_doubles_from_a_minute_up_to_an_hour(settings):
+    settings.WEBHOOKS_BACKOFF_SECONDS = 60
+    settings.WEBHOOKS_BACKOFF_MAX_SECONDS = 3600
+    waits = [webhooks.backoff(n).total_seconds() for n in range(1, 10)]
+    assert waits == [60, 120, 240, 480, 960, 1920, 3600, 3600, 3600]
+
+
+# --- a local receiver ----------------------------------------------------------------------
+
+
+class Receiver:
+    """An HTTP server on 127.0.0.1 answering each POST with the next of ``codes`` (then 200)
+    and keeping what it received."""
+
+    def __init__(self, codes=()):
+        self.codes = list(codes)
+        self.received: list[tuple[dict, bytes]] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.received.append((dict(self.headers), body))
+                code = receiver.codes.pop(0) if receiver.codes else 200
+                self.send_response(code)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver(settings):
+    settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK = True
+    made = []
+
+    def make(codes=()):
+        made.append(Receiver(codes))
+        return made[-1]
+
+    yield make
+    for server in made:
+        server.close()
+
+
+def an_endpoint(world, url, events=("deal.recorded",)):
+    return WebhookEndpoint.objects.create(
+        club=world.a.club, url=url, events=list(events), secret=webhooks.new_secret()
+    )
+
+
+def a_delivery(world, endpoint) -> Delivery:
+    match_services.deal_record(match=world.a.match, contract="2H", declarer="E", tricks=8)
+    return Delivery.objects.get(endpoint=endpoint)
+
+
+def test_a_delivery_is_posted_signed_and_marked_delivered(world, receiver):
+    server = receiver()
+    endpoint = an_endpoint(world, server.url)
+    delivery = a_delivery(world, endpoint)
+    assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.SUCCEEDED
+    [(headers, body)] = server.received
+    event = delivery.event
+    assert headers["Partscore-Event-Id"] == str(event.pk)
+    assert headers["Partscore-Event-Type"] == "deal.recorded"
+    assert readme_verify()(endpoint.secret, headers["Partscore-Signature"], body)
+    sent = json.loads(body)
+    assert sent == {
+        "id": event.pk,
+        "type": "deal.recorded",
+        "created_at": sent["created_at"],
+        "club": world.a.club.pk,
+        "data": event.data,
+    }
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("succeeded", 1, 200)
+    assert delivery.next_attempt_at is None
+    # Not due any more: a second message for it sends nothing.
+    assert webhooks.delivery_attempt(delivery.pk) is None
+    assert len(server.received) == 1
+
+
+def test_a_failed_attempt_is_tried_again_after_the_backoff(world, receiver, settings):
+    settings.WEBHOOKS_BACKOFF_SECONDS = 60
+    server = receiver([500])
+    delivery = a_delivery(world, an_endpoint(world, server.url))
+    before = timezone.now()
+    assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.FAILED
+    delivery.refresh_from_db()
+    assert delivery.last_status_code == 500
+    assert "500" in delivery.last_error
+    assert before + timedelta(seconds=59) < delivery.next_attempt_at
+    assert delivery.next_attempt_at < timezone.now() + timedelta(seconds=61)
+    assert webhooks.delivery_attempt(delivery.pk) is None  # not due yet
+    assert deliver_due.apply().get() == []
+    Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())
+    assert webhooks.deliveries_due() == [delivery.pk]
+    assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.SUCCEEDED
+    delivery.refresh_from_db()
+    assert delivery.attempts == 2
+    assert len(server.received) == 2
+    assert (
+        server.received[0][0]["Partscore-Event-Id"] == server.received[1][0]["Partscore-Event-Id"]
+    )
+
+
+def test_a_refused_address_is_a_failed_attempt_naming_why(world, settings):
+    settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK = False
+    delivery = a_delivery(world, an_endpoint(world, "https://127.0.0.1:9/hook"))
+    assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.FAILED
+    delivery.refresh_from_db()
+    assert "127.0.0.1" in delivery.last_error
+    assert delivery.last_status_code is None
+
+
+def test_after_a_day_it_gives_up_disables_the_endpoint_and_mails_the_directors(world, receiver):
+    world.a.director.email = "director@alpha.example"
+    world.a.director.save()
+    server = receiver([500])
+    endpoint = an_endpoint(world, server.url)
+    delivery = a_delivery(world, endpoint)
+    Delivery.objects.filter(pk=delivery.pk).update(retry_until=timezone.now())
+    assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.GAVE_UP
+    endpoint.refresh_from_db()
+    assert not endpoint.active
+    assert "500" in endpoint.disabled_reason
+    [message] = mail.outbox
+    assert message.to == ["director@alpha.example"]
+    assert server.url in message.body
+    # A disabled endpoint gets nothing, even when a change chooses it.
+    match_services.deal_record(match=world.a.match, passed_out=True)
+    assert Delivery.objects.filter(endpoint=endpoint).count() == 1
+
+
+# --- the API -------------------------------------------------------------------------------
+
+
+def test_a_director_registers_reads_changes_and_removes_an_endpoint(world, director_a):
+    response = director_a.post(
+        WEBHOOKS,
+        {
+            "club": world.a.club.pk,
+            "url": "https://hooks.example/in",
+            "events": ["deal.deleted", "deal.recorded"],
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    created = response.json()
+    assert created["events"] == ["deal.recorded", "deal.deleted"]
+    assert created["secret"].startswith("whsec_")
+    assert created["active"] is True
+    url = f"{WEBHOOKS}{created['id']}/"
+    assert director_a.get(url).json() == created
+    changed = director_a.patch(url, {"events": ["match.completed"], "active": False})
+    assert changed.status_code == 200
+    assert changed.json()["events"] == ["match.completed"]
+    assert changed.json()["active"] is False
+    assert director_a.delete(url).status_code == 204
+    assert director_a.get(url).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"url": "http://hooks.example/in"}, "url"),
+        ({"url": "ftp://hooks.example/in"}, "url"),
+        ({"url": "https://user:pw@hooks.example/in"}, "url"),
+        ({"events": []}, "events"),
+        ({"events": ["deal.eaten"]}, "events"),
+        ({"events": "deal.recorded"}, "events"),
+        ({"secret": "mine"}, "secret"),
+        ({"club": 999999}, "club"),
+    ],
+)
+def test_a_bad_field_is_a_400_naming_it(world, director_a, changes, field):
+    body = {"club": world.a.club.pk, "url": "https://hooks.example/in", "events": ["deal.recorded"]}
+    response = director_a.post(WEBHOOKS, {**body, **changes}, format="json")
+    assert response.status_code == 400, response.json()
+    assert [name.split(".")[0] for name in response.json()["errors"]] == [field]
+
+
+@pytest.mark.parametrize(
+    "role, code",
+    [
+        ("anonymous", 401),
+        ("player_a", 403),
+        ("director_b", 400),  # club A is private: to B's director it does not exist
+        ("read_key_a", 403),
+        ("write_key_a", 201),
+        ("director_a", 201),
+    ],
+)
+def test_only_the_clubs_directors_and_write_keys_register(world, role, code):
+    body = {"club": world.a.club.pk, "url": "https://hooks.example/in", "events": ["deal.recorded"]}
+    response = world.client(role).post(WEBHOOKS, body, format="json")
+    assert response.status_code == code, response.json()
+
+
+@pytest.mark.parametrize(
+    "role, sees",
+    [
+        ("director_a", True),
+        ("write_key_a", True),
+        ("read_key_a", False),
+        ("player_a", False),
+        ("director_b", False),
+    ],
+)
+def test_only_directors_and_write_keys_read_endpoints_and_their_secrets(world, role, sees):
+    endpoint = an_endpoint(world, "https://hooks.example/in")
+    client = world.client(role)
+    listed = client.get(WEBHOOKS).json()["results"]
+    assert [item["id"] for item in listed] == ([endpoint.pk] if sees else [])
+    assert client.get(f"{WEBHOOKS}{endpoint.pk}/").status_code == (200 if sees else 404)
+    assert client.get(f"{WEBHOOKS}{endpoint.pk}/deliveries/").status_code == (200 if sees else 404)
+
+
+def test_the_delivery_log_and_send_again(
+    world, director_a, receiver, django_capture_on_commit_callbacks
+):
+    server = receiver([500])
+    endpoint = an_endpoint(world, server.url)
+    delivery = a_delivery(world, endpoint)
+    webhooks.delivery_attempt(delivery.pk)
+    log = director_a.get(f"{WEBHOOKS}{endpoint.pk}/deliveries/").json()["results"]
+    assert [(d["id"], d["status"], d["attempts"], d["last_status_code"]) for d in log] == [
+        (delivery.pk, "failed", 1, 500)
+    ]
+    assert log[0]["event"] == delivery.event_id
+    assert log[0]["event_type"] == "deal.recorded"
+    path = f"{WEBHOOKS}{endpoint.pk}/deliveries/{delivery.pk}/send-again/"
+    assert world.client("read_key_a").post(path).status_code == 403
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = director_a.post(path)
+    assert response.status_code == 202
+    assert response.json()["status"] == "pending"
+    assert len(queued) == 1  # the delivery's task, queued once this commits
+    assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.SUCCEEDED
+    assert (
+        director_a.post(f"{WEBHOOKS}{endpoint.pk}/deliveries/999999/send-again/").status_code == 404
+    )
+    other = an_endpoint(world, server.url)
+    assert (
+        director_a.post(f"{WEBHOOKS}{other.pk}/deliveries/{delivery.pk}/send-again/").status_code
+        == 404
+    )
+
+
+def test_enabling_a_disabled_endpoint_makes_what_it_missed_due(world, director_a, receiver):
+    server = receiver([500])
+    endpoint = an_endpoint(world, server.url)
+    delivery = a_delivery(world, endpoint)
+    Delivery.objects.filter(pk=delivery.pk).update(retry_until=timezone.now())
+    webhooks.delivery_attempt(delivery.pk)
+    endpoint.refresh_from_db()
+    assert not endpoint.active
+    response = director_a.patch(f"{WEBHOOKS}{endpoint.pk}/", {"active": True})
+    assert response.status_code == 200
+    assert response.json()["disabled_reason"] == ""
+    assert webhooks.deliveries_due() == [delivery.pk]
+    assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.SUCCEEDED
+
+
+def test_events_are_written_only_once_per_change(world):
+    endpoint = an_endpoint(world, "https://hooks.example/in")
+    before = Event.objects.count()
+    match_services.deal_record(match=world.a.match, passed_out=True)
+    assert Event.objects.count() == before + 1
+    assert Delivery.objects.filter(endpoint=endpoint).count() == 1

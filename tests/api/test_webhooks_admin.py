@@ -1,0 +1,98 @@
+"""Webhook endpoints in the admin: a director registers one for a club they direct, reads
+its secret and the delivery log, sends deliveries again and enables a disabled endpoint."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from api.models import Delivery, DeliveryStatus, WebhookEndpoint
+from matches import services as match_services
+
+
+@pytest.fixture
+def admin_client(world):
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="director_a"))
+    return client
+
+
+def test_a_director_registers_an_endpoint_and_reads_its_secret(world, admin_client):
+    response = admin_client.post(
+        "/admin/api/webhookendpoint/add/",
+        {
+            "club": world.a.club.pk,
+            "url": "https://hooks.example/in",
+            "events": ["deal.recorded", "match.completed"],
+        },
+        follow=True,
+    )
+    assert response.status_code == 200
+    endpoint = WebhookEndpoint.objects.get(url="https://hooks.example/in")
+    assert endpoint.events == ["deal.recorded", "match.completed"]
+    assert endpoint.secret.startswith("whsec_")
+    assert endpoint.created_by.username == "director_a"
+    page = admin_client.get(f"/admin/api/webhookendpoint/{endpoint.pk}/change/")
+    assert endpoint.secret in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    "url", ["http://hooks.example/in", "ftp://hooks.example/in", "https://u:p@hooks.example/"]
+)
+def test_an_address_that_is_not_https_is_refused(world, admin_client, url):
+    response = admin_client.post(
+        "/admin/api/webhookendpoint/add/",
+        {"club": world.a.club.pk, "url": url, "events": ["deal.recorded"]},
+    )
+    assert response.status_code == 200  # the form again, with the error
+    assert not WebhookEndpoint.objects.exists()
+
+
+def test_a_director_cannot_register_for_another_club(world, admin_client):
+    admin_client.post(
+        "/admin/api/webhookendpoint/add/",
+        {"club": world.b.club.pk, "url": "https://hooks.example/in", "events": ["deal.recorded"]},
+    )
+    assert not WebhookEndpoint.objects.exists()
+
+
+def test_send_again_and_enable(world, admin_client, django_capture_on_commit_callbacks):
+    endpoint = WebhookEndpoint.objects.create(
+        club=world.a.club, url="https://hooks.example/in", events=["deal.recorded"], secret="s"
+    )
+    other = WebhookEndpoint.objects.create(
+        club=world.b.club, url="https://hooks.example/b", events=["deal.recorded"], secret="s"
+    )
+    match_services.deal_record(match=world.a.match, passed_out=True)
+    match_services.deal_record(match=world.b.match, passed_out=True)
+    mine, theirs = Delivery.objects.get(endpoint=endpoint), Delivery.objects.get(endpoint=other)
+    Delivery.objects.update(status=DeliveryStatus.GAVE_UP, next_attempt_at=None)
+    page = admin_client.get("/admin/api/delivery/").content.decode()
+    assert f"/admin/api/delivery/{mine.pk}/" in page
+    assert f"/admin/api/delivery/{theirs.pk}/" not in page
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        admin_client.post(
+            "/admin/api/delivery/",
+            {"action": "send_again", "_selected_action": [mine.pk, theirs.pk]},
+            follow=True,
+        )
+    assert len(queued) == 1
+    mine.refresh_from_db()
+    theirs.refresh_from_db()
+    assert mine.status == DeliveryStatus.PENDING and mine.next_attempt_at <= timezone.now()
+    assert theirs.status == DeliveryStatus.GAVE_UP
+
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(active=False, disabled_reason="x")
+    admin_client.post(
+        "/admin/api/webhookendpoint/",
+        {"action": "enable", "_selected_action": [endpoint.pk]},
+        follow=True,
+    )
+    endpoint.refresh_from_db()
+    assert endpoint.active and endpoint.disabled_reason == ""
+
+
+def test_a_player_without_a_directorship_has_no_webhook_admin(world):
+    client = Client()
+    client.force_login(world.player_a_user)
+    assert client.get("/admin/api/webhookendpoint/").status_code in (302, 403)

@@ -1,0 +1,194 @@
+"""Webhooks end to end through a real Celery worker, on PostgreSQL and Redis (CI's second
+run): a local receiver on 127.0.0.1 (allowed by WEBHOOKS_ALLOW_HTTP_LOOPBACK), workers started
+as subprocesses with beat inside (the sweep every second, a one-second backoff, a three-second
+claim). A receiver that answers 500 and a worker killed while sending lose no event: each is
+delivered at least once, with its id to tell repeats apart."""
+
+import os
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from api import webhooks
+from api.models import Delivery, DeliveryStatus, Event, WebhookEndpoint
+from config.celery import app as celery_app
+from matches import services as match_services
+from tests.api.conftest import build_club
+from tests.scoring.conftest import test_database_url  # noqa: F401  (a fixture)
+from tests.scoring.test_worker import CELERY, ROOT, VISIBILITY_TIMEOUT, Worker, wait_until
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+
+class Receiver:
+    """Answers each POST with the next of ``codes`` (then 200); ``hold`` makes the next
+    request wait until ``release`` is set. ``delivered``: event ids answered 2xx."""
+
+    def __init__(self, codes=()):
+        self.codes = list(codes)
+        self.received: list[tuple[str, int]] = []  # (event id, code answered)
+        self.hold = False
+        self.holding = threading.Event()
+        self.release = threading.Event()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers["Content-Length"]))
+                if receiver.hold:
+                    receiver.hold = False
+                    receiver.holding.set()
+                    receiver.release.wait(30)
+                code = receiver.codes.pop(0) if receiver.codes else 200
+                receiver.received.append((self.headers["Partscore-Event-Id"], code))
+                try:
+                    self.send_response(code)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                except OSError:
+                    pass  # the worker that asked is gone
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def delivered(self) -> set[str]:
+        return {event for event, code in self.received if 200 <= code < 300}
+
+    def close(self):
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver():
+    made: list[Receiver] = []
+
+    def make(codes=()):
+        made.append(Receiver(codes))
+        return made[-1]
+
+    yield make
+    for server in made:
+        server.close()
+
+
+class BeatWorker(Worker):
+    """A worker that runs beat too (``--beat``), its schedule file its own."""
+
+    def __init__(self, name: str, env: dict, log: Path):
+        self.name, self.log = name, log
+        self._out = log.open("wb")
+        self.process = subprocess.Popen(
+            [
+                str(CELERY), "-A", "config", "worker", "--beat",
+                f"--schedule={log.with_suffix('.beat')}",
+                "--pool=solo", "--concurrency=1", "--loglevel=INFO", "--without-gossip",
+                "--without-mingle", "--without-heartbeat", f"--hostname={name}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+
+@pytest.fixture
+def hook_workers(test_database_url, with_redis, transactional_db, tmp_path):  # noqa: F811
+    """Start workers with ``hook_workers(name)``; all are killed at the end."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.test_settings",
+        "DATABASE_URL": test_database_url,
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
+        "LOG_FORMAT": "plain",
+        "LOG_LEVEL": "INFO",
+        "WEBHOOKS_ALLOW_HTTP_LOOPBACK": "1",
+        "WEBHOOKS_BACKOFF_SECONDS": "1",
+        "WEBHOOKS_BACKOFF_MAX_SECONDS": "1",
+        "WEBHOOKS_LEASE_SECONDS": "3",
+        "WEBHOOKS_SWEEP_SECONDS": "1",
+    }
+    celery_app.control.purge()  # tasks other tests left in the queue without a worker
+    started: list[Worker] = []
+
+    def start(name: str) -> Worker:
+        worker = BeatWorker(name, env, tmp_path / f"{name}.log")
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+def an_endpoint(world_club, url) -> WebhookEndpoint:
+    return WebhookEndpoint.objects.create(
+        club=world_club,
+        url=url,
+        events=["deal.recorded", "match.completed"],
+        secret=webhooks.new_secret(),
+    )
+
+
+@pytest.fixture
+def a_match(transactional_db):
+    """A club with a Chicago that has one deal (committed: the workers read it)."""
+    return build_club("Hooks", "hooks", "hooks-director")
+
+
+def test_a_receiver_answering_500_gets_the_event_after_retries(hook_workers, receiver, a_match):
+    server = receiver([500, 500])
+    an_endpoint(a_match.club, server.url)
+    hook_workers("retrying")
+    match_services.deal_record(match=a_match.match, contract="3NT", declarer="N", tricks=9)
+    event = Event.objects.filter(type="deal.recorded").latest("id")
+    wait_until(lambda: str(event.pk) in server.delivered(), "the event delivered")
+    assert [code for _event, code in server.received] == [500, 500, 200]
+    delivery = Delivery.objects.get(event=event)
+    wait_until(
+        lambda: Delivery.objects.get(pk=delivery.pk).status == DeliveryStatus.SUCCEEDED,
+        "the delivery marked delivered",
+    )
+    assert Delivery.objects.get(pk=delivery.pk).attempts == 3
+
+
+def test_a_worker_killed_while_sending_loses_no_event(hook_workers, receiver, a_match):
+    server = receiver()
+    server.hold = True  # the first request waits: its worker is killed meanwhile
+    an_endpoint(a_match.club, server.url)
+    first = hook_workers("doomed")
+    for deal in [
+        {"contract": "1C", "declarer": "E", "tricks": 6},
+        {"contract": "2H", "declarer": "S", "tricks": 8},
+        {"contract": "1S", "declarer": "W", "tricks": 6},
+    ]:
+        match_services.deal_record(match=a_match.match, **deal)
+    expected = {
+        str(pk)
+        for pk in Event.objects.filter(club=a_match.club).values_list("pk", flat=True)
+        if Delivery.objects.filter(event_id=pk).exists()
+    }
+    assert len(expected) == 4  # three deals and the match completed
+    assert server.holding.wait(45), first.text()
+    first.kill()
+    server.release.set()
+    hook_workers("heir")
+    wait_until(lambda: expected <= server.delivered(), "every event delivered")
+    wait_until(
+        lambda: (
+            set(Delivery.objects.filter(event__club=a_match.club).values_list("status", flat=True))
+            == {DeliveryStatus.SUCCEEDED}
+        ),
+        "every delivery marked delivered",
+    )
+    assert {event for event, _code in server.received} == expected
