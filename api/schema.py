@@ -45,6 +45,7 @@ ERROR_DESCRIPTIONS = {
     ),
     "412": _("The deal changed since the ETag sent in If-Match: fetch it again and retry."),
     "413": _("The request body is too large."),
+    "414": _("The URL (path and query) is too long."),
     "415": _("The body is not JSON (or, for an import, not a CSV file)."),
     "503": _("The database cannot be reached at the moment: retry after Retry-After's seconds."),
 }
@@ -57,9 +58,12 @@ IF_NONE_MATCH = OpenApiParameter(
     required=False,
     description=_("An ETag of an earlier answer: a 304 with no body while it is unchanged."),
 )
+# What the API reads as If-Match (django.utils.http.parse_etags, api.preconditions): `*`, or
+# a comma-separated list with at least one ETag (`"..."` or `W/"..."`); else a 400.
+IF_MATCH_PATTERN = r'^\s*\*\s*$|^([^,]*,)*\s*(W/)?"[^",]*"\s*(,[^,]*)*$'
 IF_MATCH = OpenApiParameter(
     name="If-Match",
-    type=OpenApiTypes.STR,
+    type={"type": "string", "pattern": IF_MATCH_PATTERN},
     location=OpenApiParameter.HEADER,
     required=False,
     description=_("The ETag of the deal as last read: a 412 if it has changed since."),
@@ -163,7 +167,8 @@ class AutoSchema(openapi.AutoSchema):
     def _error_codes(self) -> list[str]:
         # Any request may be a 400 (a query parameter repeated or empty, api.middleware); 406:
         # content negotiation (an Accept no renderer offers); 503: the database down.
-        codes = ["400", "401", "406", "429", "503"]
+        # 414: a URL over API_MAX_URL_LENGTH (api.middleware), on any operation.
+        codes = ["400", "401", "406", "414", "429", "503"]
         if self.method in permissions.SAFE_METHODS:
             codes += ["403", "404"]
         else:
