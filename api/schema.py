@@ -304,6 +304,8 @@ def _headers_for(method: str, status: str) -> dict[str, dict]:
     if method == "get" and status in ("200", "304"):
         headers["ETag"] = _header(_("The answer's version, for If-None-Match."))
         headers["Last-Modified"] = _header(_("When what the answer shows last changed."))
+    if status == "412":  # api.preconditions: the current one, to fetch or retry with
+        headers["ETag"] = _header(_("The deal's current ETag (none when it is gone)."))
     if status == "201":
         headers["Location"] = _header(_("The address of what was created."))
     if method == "post" and status.startswith("2"):

@@ -115,6 +115,7 @@ def test_the_schema_is_one_a_generated_client_can_trust():
     for method in ("put", "patch", "delete"):
         assert "412" in deals[method]["responses"]
         assert any(p["name"] == "If-Match" for p in deals[method]["parameters"])
+        assert "ETag" in deals[method]["responses"]["412"]["headers"]
 
     # A deal's body: passed out, or contract + declarer + tricks; never null, nothing else.
     passed_out, played = components["DealCreateRequest"]["oneOf"]
