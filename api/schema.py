@@ -13,6 +13,7 @@ import re
 from django.db.models import Model
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular import openapi
+from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.extensions import (
     OpenApiAuthenticationExtension,
     OpenApiSerializerExtension,
@@ -25,6 +26,7 @@ from rest_framework.renderers import JSONRenderer
 
 from api import idempotency
 from api.errors import codes_by_status
+from api.filters import ClubIdFilter, IdFilter
 from api.ids import MAX_ID
 from api.serializers.common import ErrorSerializer, StrictInput
 from api.serializers.deals import CONTRACT_PATTERN
@@ -82,6 +84,39 @@ class ClubAPIKeyScheme(OpenApiAuthenticationExtension):
             _("A club's API key: `Authorization: Api-Key <key>`, read-only or read-write.")
         )
         return definition
+
+
+CLUB_FILTER_RULE = _(
+    "Only a club whose rows this list shows you: any other id, of a club that exists or not, "
+    "is a 400 naming this parameter."
+)
+
+
+class FilterExtension(DjangoFilterExtension):
+    """django-filter's parameters as drf-spectacular's extension gives them, with what it
+    leaves out for a filter whose schema is set (``extend_schema_field``, api.filters): its
+    ``help_text`` as the description, an id filter's own ``min_value``, and a club filter's
+    rule (``ClubIdFilter``)."""
+
+    priority = 1
+
+    def resolve_filter_field(self, auto_schema, model, filterset_class, field_name, filter_field):
+        parameters = super().resolve_filter_field(
+            auto_schema, model, filterset_class, field_name, filter_field
+        )
+        help_text = filter_field.extra.get("help_text")
+        for parameter in parameters:
+            description = [str(help_text)] if help_text else []
+            if isinstance(filter_field, ClubIdFilter):
+                description.append(str(CLUB_FILTER_RULE))
+            if description and "description" not in parameter:
+                parameter["description"] = " ".join(description)
+            if isinstance(filter_field, IdFilter) and "min_value" in filter_field.extra:
+                parameter["schema"] = {
+                    **parameter["schema"],
+                    "minimum": filter_field.extra["min_value"],
+                }
+        return parameters
 
 
 def _not_null(shape: dict) -> dict:
