@@ -18,7 +18,7 @@ from drf_spectacular.extensions import (
     OpenApiAuthenticationExtension,
     OpenApiSerializerExtension,
 )
-from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from drf_spectacular.plumbing import build_bearer_security_scheme_object, get_doc
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import permissions, serializers
@@ -198,6 +198,13 @@ class AutoSchema(openapi.AutoSchema):
         ):
             auths.append({})
         return auths
+
+    def get_description(self) -> str:  # type: ignore[override]
+        """An action's own docstring or ``extend_schema(description=...)``, never the view
+        class's docstring, which is written for Partscore's developers (it leaked notes such
+        as "issue 6" and ``export_actions`` into the schema and Swagger UI)."""
+        action = getattr(self.view, getattr(self.view, "action", self.method.lower()), None)
+        return get_doc(action)
 
     def _error_codes(self) -> list[str]:
         # Any request may be a 400 (a query parameter repeated or empty, api.middleware); 406:

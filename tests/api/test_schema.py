@@ -197,3 +197,20 @@ def test_a_filter_parameter_keeps_its_description_and_its_own_minimum():
         assert "is a 400 naming this parameter" in parameter(path, "club")["description"]
     assert "ISO 8601" in parameter("/api/v1/matches/", "updated_since")["description"]
     assert parameter("/api/v1/matches/", "season")["schema"]["minimum"] == 1
+
+
+def test_no_view_docstring_is_an_operation_description():
+    """A view class's docstring is for Partscore's developers: it was every seasons' and
+    sessions' operation's description ("issue 6", ``export_actions``)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from api.views.seasons import SeasonViewSet
+
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    descriptions = [
+        operation.get("description", "")
+        for item in document["paths"].values()
+        for operation in item.values()
+    ]
+    assert not [text for text in descriptions if "``" in text or "issue 6" in text]
+    assert SeasonViewSet.__doc__ and SeasonViewSet.__doc__.strip() not in descriptions
