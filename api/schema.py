@@ -30,6 +30,7 @@ from api.filters import ClubIdFilter, IdFilter
 from api.ids import MAX_ID
 from api.serializers.common import ErrorSerializer, StrictInput
 from api.serializers.deals import CONTRACT_PATTERN
+from api.serializers.fields import DistinctListField
 from clubs.exports import MEDIA_TYPES
 from clubs.models import time_zone_names, validate_timezone
 
@@ -265,6 +266,8 @@ class AutoSchema(openapi.AutoSchema):
         ):
             schema.setdefault("minimum", 1)
             schema.setdefault("maximum", MAX_ID)
+        if isinstance(field, DistinctListField):
+            schema["uniqueItems"] = True  # a player listed twice is a 400 (nights.services)
         if validate_timezone in getattr(field, "validators", ()):
             # The IANA names this system knows, as the validator checks.
             schema["enum"] = sorted(time_zone_names())

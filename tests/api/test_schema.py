@@ -166,6 +166,7 @@ def test_the_schema_states_what_the_api_refuses_before_any_view():
     components = document["components"]["schemas"]
     for name in ("WebhookCreateRequest", "PatchedWebhookUpdateRequest"):
         assert components[name]["properties"]["events"]["minItems"] == 1
+    assert components["NightCreateRequest"]["properties"]["players"]["uniqueItems"] is True
 
 
 @given(st.text(alphabet=' \t,"W/*a-', max_size=12))
