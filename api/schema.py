@@ -63,7 +63,7 @@ IF_NONE_MATCH = OpenApiParameter(
 )
 # What the API reads as If-Match (django.utils.http.parse_etags, api.preconditions): `*`, or
 # a comma-separated list with at least one ETag (`"..."` or `W/"..."`); else a 400.
-IF_MATCH_PATTERN = r'^\s*\*\s*$|^([^,]*,)*\s*(W/)?"[^",]*"\s*(,[^,]*)*$'
+IF_MATCH_PATTERN = r'^(\s*\*\s*|([^,]*,)*\s*(W/)?"[^",]*"\s*(,[^,]*)*)$'
 IF_MATCH = OpenApiParameter(
     name="If-Match",
     type={"type": "string", "pattern": IF_MATCH_PATTERN},
