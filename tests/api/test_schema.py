@@ -232,3 +232,16 @@ def test_the_rules_schemathesis_met_as_400s_are_in_the_operations_descriptions()
         ("/api/v1/matches/{id}/finish/", "post", "`kind`"),
     ]:
         assert field in paths[path][method]["description"], (method, path)
+
+
+def test_a_text_filter_states_that_a_nul_character_is_refused(world, director_a):
+    """``?search=a%00`` is a 400 naming it (Django's form field): the schema's pattern says so."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    listing = document["paths"]["/api/v1/players/"]["get"]
+    search = next(p for p in listing["parameters"] if p["name"] == "search")
+    pattern = search["schema"]["pattern"]
+    assert re.search(pattern, "Eleni") and not re.search(pattern, "Ele\x00ni")
+    response = director_a.get("/api/v1/players/?search=Ele%00ni")
+    assert response.status_code == 400 and "search" in response.json()["errors"]
