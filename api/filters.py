@@ -176,10 +176,11 @@ class ClubIdFilter(IdFilter):
         return check
 
 
-@extend_schema_field({"type": "string", "minLength": 1})
+@extend_schema_field({"type": "string", "minLength": 1, "pattern": r"^[^\u0000]*$"})
 class TextFilter(django_filters.CharFilter):
     """A text, never empty: ``?search=`` is a 400 naming it (``api.middleware``), as the
-    schema's ``minLength`` says."""
+    schema's ``minLength`` says; nor with a NUL character (a 400 too, from Django's form
+    field), as its ``pattern`` says."""
 
 
 @extend_schema_field({"type": "boolean"})

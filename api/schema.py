@@ -13,11 +13,12 @@ import re
 from django.db.models import Model
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular import openapi
+from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.extensions import (
     OpenApiAuthenticationExtension,
     OpenApiSerializerExtension,
 )
-from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from drf_spectacular.plumbing import build_bearer_security_scheme_object, get_doc
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import permissions, serializers
@@ -25,9 +26,11 @@ from rest_framework.renderers import JSONRenderer
 
 from api import idempotency
 from api.errors import codes_by_status
+from api.filters import ClubIdFilter, IdFilter
 from api.ids import MAX_ID
 from api.serializers.common import ErrorSerializer, StrictInput
 from api.serializers.deals import CONTRACT_PATTERN
+from api.serializers.fields import DistinctListField
 from clubs.exports import MEDIA_TYPES
 from clubs.models import time_zone_names, validate_timezone
 
@@ -45,6 +48,7 @@ ERROR_DESCRIPTIONS = {
     ),
     "412": _("The deal changed since the ETag sent in If-Match: fetch it again and retry."),
     "413": _("The request body is too large."),
+    "414": _("The URL (path and query) is too long."),
     "415": _("The body is not JSON (or, for an import, not a CSV file)."),
     "503": _("The database cannot be reached at the moment: retry after Retry-After's seconds."),
 }
@@ -57,9 +61,12 @@ IF_NONE_MATCH = OpenApiParameter(
     required=False,
     description=_("An ETag of an earlier answer: a 304 with no body while it is unchanged."),
 )
+# What the API reads as If-Match (django.utils.http.parse_etags, api.preconditions): `*`, or
+# a comma-separated list with at least one ETag (`"..."` or `W/"..."`); else a 400.
+IF_MATCH_PATTERN = r'^(\s*\*\s*|([^,]*,)*\s*(W/)?"[^",]*"\s*(,[^,]*)*)$'
 IF_MATCH = OpenApiParameter(
     name="If-Match",
-    type=OpenApiTypes.STR,
+    type={"type": "string", "pattern": IF_MATCH_PATTERN},
     location=OpenApiParameter.HEADER,
     required=False,
     description=_("The ETag of the deal as last read: a 412 if it has changed since."),
@@ -78,6 +85,39 @@ class ClubAPIKeyScheme(OpenApiAuthenticationExtension):
             _("A club's API key: `Authorization: Api-Key <key>`, read-only or read-write.")
         )
         return definition
+
+
+CLUB_FILTER_RULE = _(
+    "Only a club whose rows this list shows you: any other id, of a club that exists or not, "
+    "is a 400 naming this parameter."
+)
+
+
+class FilterExtension(DjangoFilterExtension):
+    """django-filter's parameters as drf-spectacular's extension gives them, with what it
+    leaves out for a filter whose schema is set (``extend_schema_field``, api.filters): its
+    ``help_text`` as the description, an id filter's own ``min_value``, and a club filter's
+    rule (``ClubIdFilter``)."""
+
+    priority = 1
+
+    def resolve_filter_field(self, auto_schema, model, filterset_class, field_name, filter_field):
+        parameters = super().resolve_filter_field(
+            auto_schema, model, filterset_class, field_name, filter_field
+        )
+        help_text = filter_field.extra.get("help_text")
+        for parameter in parameters:
+            description = [str(help_text)] if help_text else []
+            if isinstance(filter_field, ClubIdFilter):
+                description.append(str(CLUB_FILTER_RULE))
+            if description and "description" not in parameter:
+                parameter["description"] = " ".join(description)
+            if isinstance(filter_field, IdFilter) and "min_value" in filter_field.extra:
+                parameter["schema"] = {
+                    **parameter["schema"],
+                    "minimum": filter_field.extra["min_value"],
+                }
+        return parameters
 
 
 def _not_null(shape: dict) -> dict:
@@ -160,10 +200,18 @@ class AutoSchema(openapi.AutoSchema):
             auths.append({})
         return auths
 
+    def get_description(self) -> str:  # type: ignore[override]
+        """An action's own docstring or ``extend_schema(description=...)``, never the view
+        class's docstring, which is written for Partscore's developers (it leaked notes such
+        as "issue 6" and ``export_actions`` into the schema and Swagger UI)."""
+        action = getattr(self.view, getattr(self.view, "action", self.method.lower()), None)
+        return get_doc(action)
+
     def _error_codes(self) -> list[str]:
         # Any request may be a 400 (a query parameter repeated or empty, api.middleware); 406:
         # content negotiation (an Accept no renderer offers); 503: the database down.
-        codes = ["400", "401", "406", "429", "503"]
+        # 414: a URL over API_MAX_URL_LENGTH (api.middleware), on any operation.
+        codes = ["400", "401", "406", "414", "429", "503"]
         if self.method in permissions.SAFE_METHODS:
             codes += ["403", "404"]
         else:
@@ -218,6 +266,8 @@ class AutoSchema(openapi.AutoSchema):
         ):
             schema.setdefault("minimum", 1)
             schema.setdefault("maximum", MAX_ID)
+        if isinstance(field, DistinctListField):
+            schema["uniqueItems"] = True  # a player listed twice is a 400 (nights.services)
         if validate_timezone in getattr(field, "validators", ()):
             # The IANA names this system knows, as the validator checks.
             schema["enum"] = sorted(time_zone_names())
@@ -299,6 +349,8 @@ def _headers_for(method: str, status: str) -> dict[str, dict]:
     if method == "get" and status in ("200", "304"):
         headers["ETag"] = _header(_("The answer's version, for If-None-Match."))
         headers["Last-Modified"] = _header(_("When what the answer shows last changed."))
+    if status == "412":  # api.preconditions: the current one, to fetch or retry with
+        headers["ETag"] = _header(_("The deal's current ETag (none when it is gone)."))
     if status == "201":
         headers["Location"] = _header(_("The address of what was created."))
     if method == "post" and status.startswith("2"):

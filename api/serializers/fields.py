@@ -80,3 +80,8 @@ class MemberTableField(_RequestScopedField):
         return Table.objects.filter(session__club__in=access.member_clubs(request)).select_related(
             "session__club"
         )
+
+
+class DistinctListField(serializers.ListField):
+    """A list whose items are all different: the schema says ``uniqueItems`` (api.schema); a
+    repeated one is still the service's 400 naming the field."""

@@ -14,7 +14,7 @@ from api.serializers.common import (
     StrictInput,
     side_points,
 )
-from api.serializers.fields import WritableClubField
+from api.serializers.fields import DistinctListField, WritableClubField
 from clubs.services import TABLE_NUMBER_MAX
 from matches.models import MatchStatus, WinnerChoice
 from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, Remainder, TieRule
@@ -224,7 +224,7 @@ class NightCreateSerializer(StrictSerializer):
     date = serializers.DateField(
         help_text=_("The night's date; its session is created if needed (one night a date).")
     )
-    players = serializers.ListField(
+    players = DistinctListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         min_length=MIN_PLAYERS,
         max_length=MAX_PLAYERS,

@@ -35,6 +35,7 @@ class EventTypesField(serializers.ListField):
 
     def __init__(self, **kwargs):
         kwargs.setdefault("allow_empty", False)
+        kwargs.setdefault("min_length", 1)  # the same, as the schema states it (minItems)
         kwargs.setdefault("max_length", len(EventType.values))
         super().__init__(**kwargs)
 

@@ -15,7 +15,10 @@ from clubs import services
 @extend_schema_view(
     list=extend_schema(summary=_("Clubs you belong to, and public clubs")),
     retrieve=extend_schema(summary=_("A club")),
-    create=extend_schema(summary=_("Create a club; you become its director")),
+    create=extend_schema(
+        summary=_("Create a club; you become its director"),
+        description=_("A slug another club has is a 400 on `slug`."),
+    ),
     partial_update=extend_schema(summary=_("Change a club's name or options (directors)")),
 )
 class ClubViewSet(

@@ -99,6 +99,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedV
 
     @extend_schema(
         summary=_("End an unfinished rubber, scored by the Laws (directors)"),
+        description=_("A Chicago is a 400 on `kind`: only a rubber (two-player too) ends early."),
         request=None,
         responses={200: MatchSerializer},
     )

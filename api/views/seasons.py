@@ -59,11 +59,24 @@ def _csv_of(request) -> bytes:
     return upload.read(season_csv.MAX_BYTES + 1)
 
 
+# A 400 naming the field (clubs.services), rules no schema states.
+SEASON_RULES = _(
+    "A 400 names the field when the club already has a season of that name (`name`), when "
+    "the dates overlap another season of the club or end before they start (`end_date`)."
+)
+
+
 @extend_schema_view(
     list=extend_schema(summary=_("Seasons of your clubs and of public clubs")),
     retrieve=extend_schema(summary=_("A season")),
-    create=extend_schema(summary=_("Add a season to a club (directors)")),
-    partial_update=extend_schema(summary=_("Rename a season or change its dates (directors)")),
+    create=extend_schema(
+        summary=_("Add a season to a club (directors)"),
+        description=SEASON_RULES,
+    ),
+    partial_update=extend_schema(
+        summary=_("Rename a season or change its dates (directors)"),
+        description=SEASON_RULES,
+    ),
 )
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     """Seasons. Season-level reports (the ladder, issue 6) are added here as actions."""

@@ -22,6 +22,7 @@ from matches import selectors as match_selectors
     retrieve=extend_schema(summary=_("A session")),
     create=extend_schema(
         summary=_("The club's session on a date, created if needed (directors)"),
+        description=_("A date no season of the club covers is a 400 on `date`."),
         responses={
             201: OpenApiResponse(SessionSerializer, description=_("Created.")),
             200: OpenApiResponse(SessionSerializer, description=_("It existed already.")),
@@ -93,7 +94,10 @@ class SessionViewSet(
 @extend_schema_view(
     list=extend_schema(summary=_("Tables of your clubs' sessions")),
     retrieve=extend_schema(summary=_("A table")),
-    create=extend_schema(summary=_("Add a table to a session (directors)")),
+    create=extend_schema(
+        summary=_("Add a table to a session (directors)"),
+        description=_("A number the session's tables already have is a 400 on `number`."),
+    ),
 )
 class TableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScopedViewSet):
     serializer_class = TableSerializer

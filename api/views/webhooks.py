@@ -35,7 +35,8 @@ class EventFilter(django_filters.FilterSet):
     since = IdFilter(
         field_name="id",
         lookup_expr="gt",
-        help_text=_("Only events after this one (the last event id you saw)."),
+        min_value=0,  # 0: from the first event (ids start at 1), as leaving it out
+        help_text=_("Only events after this one (the last event id you saw; 0 for all)."),
     )
     club = ClubIdFilter(clubs=access.member_clubs, help_text=_("One club's events."))
     type = django_filters.ChoiceFilter(choices=EventType.choices, help_text=_("One type of event."))

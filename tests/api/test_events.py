@@ -161,6 +161,15 @@ def test_bad_query_parameters_are_a_400_naming_them(world, director_a, query, fi
     assert field in response.json()["errors"]
 
 
+def test_since_0_lists_every_event_as_leaving_it_out_does(world, director_a):
+    """A client that has seen no event yet starts from 0 (ids start at 1)."""
+    director_a.post(
+        f"/api/v1/matches/{world.a.match.pk}/deals/", {"passed_out": True}, format="json"
+    )
+    everything = events(director_a)
+    assert everything and events(director_a, "?since=0") == everything
+
+
 def test_another_clubs_id_is_a_400_on_club(world, director_a):
     response = director_a.get(f"{EVENTS}?club={world.b.club.pk}")
     assert response.status_code == 400
