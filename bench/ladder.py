@@ -160,15 +160,18 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
         with raw.cursor() as cur:
             cur.execute(
                 "INSERT INTO clubs_club (name, slug, country, language, timezone, public, "
-                "chicago_vulnerability, ladder_min_matches, ladder_rounding, created_at) "
-                "VALUES ('Bench Club', 'bench', 'PL', 'en', 'UTC', true, 'dealer', 10, 'none', %s) "
-                "RETURNING id",
-                [now],
+                "chicago_vulnerability, ladder_min_matches, ladder_rounding, api_origins, "
+                "created_at, updated_at) VALUES ('Bench Club', 'bench', 'PL', 'en', 'UTC', true, "
+                "'dealer', 10, 'none', '[]', %s, %s) RETURNING id",
+                [now, now],
             )
             club_id = cur.fetchone()[0]
-            with cur.copy("COPY clubs_player (id, name, created_at) FROM STDIN") as copy:
+            with cur.copy(
+                "COPY clubs_player (id, name, created_at, updated_at) FROM STDIN"
+            ) as copy:
                 for player in range(1, players + 1):
-                    copy.write_row((player, f"Player {rng.randrange(10**6):06d}-{player}", now))
+                    name = f"Player {rng.randrange(10**6):06d}-{player}"
+                    copy.write_row((player, name, now, now))
             with cur.copy(
                 "COPY clubs_membership (player_id, club_id, role, active) FROM STDIN"
             ) as copy:
@@ -178,9 +181,9 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
             for number in range(seasons):
                 first = date(2016 + number, 1, 1)
                 cur.execute(
-                    "INSERT INTO clubs_season (club_id, name, start_date, end_date) "
-                    "VALUES (%s, %s, %s, %s) RETURNING id",
-                    [club_id, f"{first.year}", first, date(first.year, 12, 31)],
+                    "INSERT INTO clubs_season (club_id, name, start_date, end_date, updated_at) "
+                    "VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                    [club_id, f"{first.year}", first, date(first.year, 12, 31), now],
                 )
                 season_ids.append((cur.fetchone()[0], first))
 
@@ -196,7 +199,7 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
                         break
                     session_id += 1
                     played_on = first + timedelta(days=7 * week + 2)
-                    sessions.append((session_id, club_id, season_id, played_on, ""))
+                    sessions.append((session_id, club_id, season_id, played_on, "", now))
                     rng.shuffle(player_ids)
                     seat = 0
                     table_number = 0
@@ -207,7 +210,7 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
                         seat += len(chosen)
                         table_id += 1
                         table_number += 1
-                        tables.append((table_id, session_id, table_number, 2 if two else 4))
+                        tables.append((table_id, session_id, table_number, 2 if two else 4, now))
                         first_dealer = rng.choice([Seat.N, Seat.E] if two else seats4)
                         results, sheet, status = play(rng, kind, pools[two], first_dealer)
                         match_id += 1
@@ -232,7 +235,7 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
                                 )
                             deals_buf.write(
                                 f"{deal_id}\t{match_id}\t{row.sequence}\t{entered}\t"
-                                f"{now.isoformat()}\n"
+                                f"{now.isoformat()}\t{now.isoformat()}\n"
                             )
                         if deal_id >= deals:
                             done = True
@@ -240,11 +243,13 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
             generated = time.perf_counter() - start
 
             with cur.copy(
-                "COPY clubs_session (id, club_id, season_id, date, notes) FROM STDIN"
+                "COPY clubs_session (id, club_id, season_id, date, notes, updated_at) FROM STDIN"
             ) as copy:
                 for row in sessions:
                     copy.write_row(row)
-            with cur.copy("COPY clubs_table (id, session_id, number, seats) FROM STDIN") as copy:
+            with cur.copy(
+                "COPY clubs_table (id, session_id, number, seats, updated_at) FROM STDIN"
+            ) as copy:
                 for row in tables:
                     copy.write_row(row)
             with cur.copy(
@@ -255,7 +260,7 @@ def generate(database_url: str, *, deals: int, players: int, seasons: int, seed:
                 copy.write(matches_buf.getvalue())
             with cur.copy(
                 "COPY matches_deal (id, match_id, sequence, passed_out, level, strain, doubling, "
-                "declarer, tricks, created_at) FROM STDIN"
+                "declarer, tricks, created_at, updated_at) FROM STDIN"
             ) as copy:
                 copy.write(deals_buf.getvalue())
             for table in (
