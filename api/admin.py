@@ -16,7 +16,6 @@ from rest_framework_api_key.models import APIKey
 
 from api import services as api_services
 from api.models import ClubAPIKey, Delivery, EventType, WebhookEndpoint
-from api.webhooks import new_secret
 from clubs.selectors import clubs_directed_by
 
 # The library's own unscoped keys are not used: every key here belongs to a club.
@@ -29,26 +28,12 @@ def _directs_a_club(request) -> bool:
     return user.is_active and user.is_staff and clubs_directed_by(user).exists()
 
 
-@admin.register(ClubAPIKey)
-class ClubAPIKeyAdmin(APIKeyModelAdmin):
-    # The base class's tuples, typed by inference as those exact lengths: lists here.
-    list_display = ["name", "prefix", "club", "access", "created", "expiry_date", "revoked"]  # type: ignore[assignment]
-    list_filter = ["access", "revoked"]  # type: ignore[assignment]
-    search_fields = ["name", "prefix"]  # type: ignore[assignment]
-    fields = ["name", "club", "access", "expiry_date", "revoked", "prefix", "created_by"]
-    actions = ["revoke"]
+class DirectedClubsAdmin(admin.ModelAdmin):
+    """A club's records (``club``), shown and changed only for the clubs the user directs."""
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request).select_related("club")
         return queryset.filter(club__in=clubs_directed_by(request.user))
-
-    def get_readonly_fields(self, request, obj=None):
-        readonly = ["prefix", "created_by"]
-        if obj is not None:
-            readonly.append("club")
-            if obj.revoked:
-                readonly += ["name", "access", "expiry_date", "revoked"]
-        return readonly
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "club":
@@ -67,13 +52,31 @@ class ClubAPIKeyAdmin(APIKeyModelAdmin):
     def has_change_permission(self, request, obj=None):
         return self._may(request, obj)
 
-    def has_delete_permission(self, request, obj=None):
-        return False  # revoke instead: the record of the key stays
-
     def _may(self, request, obj) -> bool:
         if not _directs_a_club(request):
             return False
         return obj is None or clubs_directed_by(request.user).filter(pk=obj.club_id).exists()
+
+
+@admin.register(ClubAPIKey)
+class ClubAPIKeyAdmin(DirectedClubsAdmin, APIKeyModelAdmin):
+    # The base class's tuples, typed by inference as those exact lengths: lists here.
+    list_display = ["name", "prefix", "club", "access", "created", "expiry_date", "revoked"]  # type: ignore[assignment]
+    list_filter = ["access", "revoked"]  # type: ignore[assignment]
+    search_fields = ["name", "prefix"]  # type: ignore[assignment]
+    fields = ["name", "club", "access", "expiry_date", "revoked", "prefix", "created_by"]
+    actions = ["revoke"]
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = ["prefix", "created_by"]
+        if obj is not None:
+            readonly.append("club")
+            if obj.revoked:
+                readonly += ["name", "access", "expiry_date", "revoked"]
+        return readonly
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # revoke instead: the record of the key stays
 
     def save_model(self, request, obj, form=None, change=False):
         if change:
@@ -119,15 +122,15 @@ class WebhookForm(forms.ModelForm):
         if data is None:
             return data
         try:
-            data["url"] = api_services._clean_url(data.get("url"))
-            data["events"] = api_services._clean_events(data.get("events"))
+            data["url"] = api_services.webhook_url_checked(data.get("url"))
+            data["events"] = api_services.webhook_events_checked(data.get("events"))
         except ValidationError as error:
             raise forms.ValidationError(error.message_dict) from None
         return data
 
 
 @admin.register(WebhookEndpoint)
-class WebhookEndpointAdmin(admin.ModelAdmin):
+class WebhookEndpointAdmin(DirectedClubsAdmin):
     form = WebhookForm
     list_display = ["url", "club", "active", "disabled_reason", "created_at"]
     list_filter = ["active"]
@@ -143,40 +146,18 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
         url = reverse("admin:api_delivery_changelist") + f"?endpoint__id__exact={obj.pk}"
         return format_html('<a href="{}">{}</a>', url, gettext("The delivery log"))
 
-    def get_queryset(self, request):
-        queryset = super().get_queryset(request).select_related("club")
-        return queryset.filter(club__in=clubs_directed_by(request.user))
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == "club":
-            kwargs["queryset"] = clubs_directed_by(request.user)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    def has_module_permission(self, request):
-        return _directs_a_club(request)
-
-    def has_view_permission(self, request, obj=None):
-        return self._may(request, obj)
-
-    def has_add_permission(self, request):
-        return _directs_a_club(request)
-
-    def has_change_permission(self, request, obj=None):
-        return self._may(request, obj)
-
     def has_delete_permission(self, request, obj=None):
         return self._may(request, obj)
 
-    def _may(self, request, obj) -> bool:
-        if not _directs_a_club(request):
-            return False
-        return obj is None or clubs_directed_by(request.user).filter(pk=obj.club_id).exists()
-
     def save_model(self, request, obj, form=None, change=False):
-        if not change:
-            obj.secret = new_secret()
-            obj.created_by = request.user
-        obj.save()
+        """Through the services, which make the signing secret (the form checked the rest)."""
+        if change:
+            api_services.webhook_update(endpoint=obj, url=obj.url, events=obj.events)
+            return
+        created = api_services.webhook_create(
+            club=obj.club, url=obj.url, events=obj.events, actor=request.user
+        )
+        obj.__dict__.update(created.__dict__)  # the admin goes on with obj (its log, its page)
 
     @admin.action(description=_("Enable the selected endpoints and send what they missed"))
     def enable(self, request, queryset):

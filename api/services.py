@@ -18,7 +18,8 @@ from clubs.models import Club
 LOOPBACK_HOSTS = {"127.0.0.1", "::1", "localhost"}
 
 
-def _clean_url(url: object) -> str:
+def webhook_url_checked(url: object) -> str:
+    """The address, trimmed, or a ValidationError on ``url`` (the admin's form checks too)."""
     if not isinstance(url, str) or not url.strip():
         raise ValidationError({"url": [_("Give the address that receives the events.")]})
     url = url.strip()
@@ -36,7 +37,8 @@ def _clean_url(url: object) -> str:
     raise ValidationError({"url": [_("Only https:// addresses are allowed.")]})
 
 
-def _clean_events(events: object) -> list[str]:
+def webhook_events_checked(events: object) -> list[str]:
+    """The event types chosen, in their known order, or a ValidationError on ``events``."""
     if not isinstance(events, (list, tuple)) or not events:
         raise ValidationError({"events": [_("Choose at least one event.")]})
     unknown = [event for event in events if event not in EventType.values]
@@ -59,8 +61,8 @@ def webhook_create(
     """Register an endpoint for some of the club's events; its signing secret is made here."""
     return WebhookEndpoint.objects.create(
         club=club,
-        url=_clean_url(url),
-        events=_clean_events(events),
+        url=webhook_url_checked(url),
+        events=webhook_events_checked(events),
         secret=webhooks.new_secret(),
         created_by=actor if getattr(actor, "pk", None) else None,
     )
@@ -78,10 +80,10 @@ def webhook_update(
     its undelivered deliveries again)."""
     fields = []
     if url is not None:
-        endpoint.url = _clean_url(url)
+        endpoint.url = webhook_url_checked(url)
         fields.append("url")
     if events is not None:
-        endpoint.events = _clean_events(events)
+        endpoint.events = webhook_events_checked(events)
         fields.append("events")
     if fields:
         endpoint.save(update_fields=fields)
