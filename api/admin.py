@@ -9,6 +9,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework_api_key.admin import APIKeyModelAdmin
@@ -107,7 +108,7 @@ class ClubAPIKeyAdmin(DirectedClubsAdmin, APIKeyModelAdmin):
 
 class WebhookForm(forms.ModelForm):
     events = forms.MultipleChoiceField(
-        label=_("events"),
+        label=capfirst(_("events")),
         choices=EventType.choices,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("The event types sent to this address."),
