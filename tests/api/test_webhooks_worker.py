@@ -4,7 +4,9 @@ as subprocesses with beat inside (the sweep every second, a one-second backoff, 
 claim). A receiver that answers 500 and a worker killed while sending lose no event: each is
 delivered at least once, with its id to tell repeats apart."""
 
+import contextlib
 import os
+import signal
 import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -82,7 +84,9 @@ def receiver():
 
 
 class BeatWorker(Worker):
-    """A worker that runs beat too (``--beat``), its schedule file its own."""
+    """A worker that runs beat too (``--beat``), its schedule file its own. Beat runs in a
+    child process of the worker: both are killed together (their own process group), or a
+    beat left running would go on queuing the schedule's tasks for the tests after this one."""
 
     def __init__(self, name: str, env: dict, log: Path):
         self.name, self.log = name, log
@@ -98,7 +102,17 @@ class BeatWorker(Worker):
             env=env,
             stdout=self._out,
             stderr=subprocess.STDOUT,
+            start_new_session=True,
         )  # fmt: skip
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        self.kill()  # also a beat whose worker was killed before
+        self._out.close()
 
 
 @pytest.fixture
