@@ -76,22 +76,42 @@ def production_env(var_dir: Path, **overrides: str | None) -> dict[str, str]:
     return env
 
 
-def procfile() -> dict[str, str]:
+def procfile(root: Path = ROOT) -> dict[str, str]:
     """The Procfile: process name -> command line, the one place each command is written."""
     commands = {}
-    for line in (ROOT / "Procfile").read_text().splitlines():
+    for line in (root / "Procfile").read_text().splitlines():
         if line.strip() and not line.lstrip().startswith("#"):
             name, command = line.split(":", 1)
             commands[name.strip()] = command.strip()
     return commands
 
 
-def procfile_argv(name: str) -> list[str]:
-    """A Procfile command as argv, run with this interpreter's virtualenv."""
-    argv = shlex.split(procfile()[name])
+def procfile_argv(name: str, root: Path = ROOT) -> list[str]:
+    """A Procfile command (of the checkout at ``root``) as argv, run with this interpreter's
+    virtualenv."""
+    argv = shlex.split(procfile(root)[name])
     program = Path(sys.executable).parent / argv[0]
     argv[0] = str(program) if program.exists() else argv[0]
     return argv
+
+
+def fresh_clone(directory: Path) -> Path:
+    """What a clone of this checkout holds (its tracked files and new ones git would commit, as
+    they are now: nothing ignored, so no staticfiles/, no compiled catalogs), copied into
+    ``directory``."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():  # a file deleted but not yet committed is not listed as gone
+            target = directory / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return directory
 
 
 def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

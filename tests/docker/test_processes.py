@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -28,6 +29,7 @@ from tests.deploy import (
     NGINX,
     ROOT,
     SlowClients,
+    fresh_clone,
     procfile_argv,
     production_env,
     proxy_argv,
@@ -40,10 +42,10 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start(name: str, env: dict[str, str]) -> subprocess.Popen:
+def start(name: str, env: dict[str, str], root: Path = ROOT) -> subprocess.Popen:
     return subprocess.Popen(
-        procfile_argv(name),
-        cwd=ROOT,
+        procfile_argv(name, root),
+        cwd=root,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -128,6 +130,49 @@ def test_the_health_check_fails_when_nothing_answers(tmp_path):
     )
     assert result.returncode == 1
     assert "healthcheck:" in result.stderr
+
+
+def test_a_fresh_clone_deployed_by_the_procfile_serves_the_admin_with_its_styles(tmp_path):
+    """The Procfile's way: the release line, then web, in a clone (no staticfiles/, no compiled
+    catalogs: the Dockerfile's build steps are not run). Before the release line collected the
+    static files, /admin/login/ answered 500 (no manifest)."""
+    clone = fresh_clone(tmp_path / "clone")
+    port = free_port()
+    env = production_env(
+        tmp_path / "var",
+        GUNICORN_CMD_ARGS=f"--bind 127.0.0.1:{port} --workers 1",
+        SECURE_PROXY_SSL_HEADER="1",  # as behind a TLS proxy
+    )
+    (tmp_path / "var").mkdir()
+    release = subprocess.run(
+        procfile_argv("release", clone), cwd=clone, env=env, capture_output=True, text=True
+    )
+    assert release.returncode == 0, release.stdout + release.stderr
+
+    web = start("web", env, clone)
+    https = {"X-Forwarded-Proto": "https"}
+    try:
+        wait_for(lambda: answers(f"http://127.0.0.1:{port}/health/"), web)
+        login = get(f"http://127.0.0.1:{port}/admin/login/", **https)
+        page = login.read().decode()
+        styles = re.findall(r'<link rel="stylesheet" href="(/static/[^"]+)"', page)
+        served = [get(f"http://127.0.0.1:{port}{href}", **https) for href in styles]
+        missing = get(
+            f"http://127.0.0.1:{port}/no-such-page/", **https, **{"Accept-Language": "el"}
+        )
+        missing_page = missing.read().decode()
+    finally:
+        stop(web)
+
+    assert login.status == 200
+    assert styles
+    assert all(css.status == 200 for css in served)
+    assert all(css.headers["Content-Type"].startswith("text/css") for css in served)
+    assert all(".css" in href and href.count(".") >= 2 for href in styles)  # hashed names
+    # The catalogs were compiled: the project's own strings are in Greek.
+    assert missing.status == 404
+    assert 'lang="el"' in missing_page
+    assert "There is no such page" not in missing_page
 
 
 @pytest.fixture
