@@ -14,6 +14,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -286,3 +287,159 @@ def test_the_proxy_holds_fifty_slow_clients_while_requests_are_answered(web_behi
     assert redirected.headers["Location"] == f"https://{HOST}/admin/login/"
     assert len(slow.closed_after) == SLOW_CLIENTS
     assert max(slow.closed_after) < HEADER_TIMEOUT + 3
+
+
+# --- what nginx answers itself ----------------------------------------------------------------
+
+API_LIMIT = 2_621_440  # DATA_UPLOAD_MAX_MEMORY_SIZE, the README's 2.5 MB
+
+
+def send(url: str, body: bytes | None = None, *, method: str = "GET", **headers: str):
+    request = urllib.request.Request(
+        url, data=body, method=method, headers={"Host": HOST, **headers}
+    )
+    try:
+        return urllib.request.build_opener(NoRedirect).open(request, timeout=10)
+    except urllib.error.HTTPError as exc:
+        return exc
+
+
+def json_error(answer) -> dict:
+    assert answer.headers["Content-Type"] == "application/json", answer.headers
+    body = json.loads(answer.read())
+    assert set(body) >= {"code", "detail", "errors", "codes"}
+    return body
+
+
+def short_page(answer) -> str:
+    assert answer.headers["Content-Type"].startswith("text/html"), answer.headers
+    page = answer.read().decode()
+    assert "nginx" not in page  # not nginx's own page
+    assert 'lang="el"' in page  # in the site's languages, not English alone
+    return page
+
+
+def json_body(size: int) -> bytes:
+    return b'{"name": "' + b"x" * (size - 12) + b'"}'
+
+
+def test_a_body_up_to_the_apis_limit_reaches_django_through_the_proxy(web_behind_the_proxy):
+    proxy_port, _web_port = web_behind_the_proxy
+    answer = send(
+        f"http://127.0.0.1:{proxy_port}/api/v1/clubs/",
+        json_body(1_200_000),
+        method="POST",
+        **{"Content-Type": "application/json", "X-Forwarded-Proto": "https"},
+    )
+    # Django's own answer (no credentials), not nginx's 413
+    assert answer.status != 413
+    assert json_error(answer)["code"] in {"not_authenticated", "permission_denied"}
+
+
+def test_a_body_over_the_limit_is_a_json_413_under_the_api(web_behind_the_proxy):
+    proxy_port, _web_port = web_behind_the_proxy
+    for path in ("/api/v1/clubs/", "/api/v1/nights/1/rounds/"):
+        answer = send(
+            f"http://127.0.0.1:{proxy_port}{path}",
+            json_body(3_000_000),
+            method="POST",
+            **{"Content-Type": "application/json"},
+        )
+        assert answer.status == 413
+        body = json_error(answer)
+        assert body["code"] == "too_large"
+        assert str(API_LIMIT) in body["detail"]
+    page = send(f"http://127.0.0.1:{proxy_port}/accounts/", b"x" * 3_000_000, method="POST")
+    assert page.status == 413
+    short_page(page)
+
+
+def test_a_header_too_large_is_a_json_431_under_the_api(web_behind_the_proxy):
+    proxy_port, _web_port = web_behind_the_proxy
+    big = {"X-Big": "a" * 9 * 1024}
+    answer = send(f"http://127.0.0.1:{proxy_port}/api/v1/clubs/", **big)
+    assert answer.status == 431
+    assert json_error(answer)["code"] == "header_too_large"
+    page = send(f"http://127.0.0.1:{proxy_port}/clubs/", **big)
+    assert page.status == 431
+    short_page(page)
+
+
+class LostUpstream:
+    """An upstream whose every worker is lost mid-request: it reads the request and closes the
+    connection without an answer."""
+
+    def __init__(self):
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _address = self.server.accept()
+            except OSError:
+                return
+            with connection:
+                connection.recv(65536)
+
+    def close(self) -> None:
+        self.server.close()
+
+
+@pytest.fixture
+def proxy_of(tmp_path):
+    """nginx in front of the given upstream address; its port."""
+    started = []
+
+    def run(upstream: str) -> int:
+        port = free_port()
+        directory = tmp_path / str(len(started))
+        directory.mkdir()
+        argv = proxy_argv(directory, listen=f"127.0.0.1:{port}", upstream=upstream)
+        proxy = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        started.append(proxy)
+        wait_for(lambda: listening(port), proxy)
+        return port
+
+    if not NGINX.exists():
+        pytest.skip(f"needs Debian's nginx at {NGINX}")
+    yield run
+    for proxy in started:
+        stop(proxy)
+
+
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("upstream", ["lost mid-request", "down"])
+def test_an_upstream_lost_or_down_is_a_json_503_under_the_api(proxy_of, upstream):
+    lost = LostUpstream()
+    try:
+        if upstream == "down":
+            lost.close()
+        port = proxy_of(f"127.0.0.1:{lost.port}")
+        answers = [
+            send(f"http://127.0.0.1:{port}/api/v1/clubs/"),
+            send(
+                f"http://127.0.0.1:{port}/api/v1/nights/1/rounds/",
+                b"{}",
+                method="POST",
+                **{"Content-Type": "application/json"},
+            ),
+        ]
+        page = send(f"http://127.0.0.1:{port}/clubs/")
+    finally:
+        lost.close()
+    for answer in answers:
+        assert answer.status == 503
+        assert answer.headers["Retry-After"] == "5"
+        assert json_error(answer)["code"] == "unavailable"
+    assert page.status == 503
+    short_page(page)
