@@ -1,5 +1,6 @@
 import hashlib
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -17,7 +18,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from api import access, idempotency
-from api.errors import error_body
+from api.errors import PayloadTooLarge, error_body
 from api.filters import SeasonFilter
 from api.idempotency import idempotent
 from api.parsers import CSVParser
@@ -48,15 +49,28 @@ def _dry_run(request) -> bool:
 
 
 def _csv_of(request) -> bytes:
-    """The file sent: a multipart form's ``file``, or a ``text/csv`` body (at most one byte
-    over the limit is read: the service refuses it)."""
+    """The file sent: a multipart form's ``file``, or a ``text/csv`` body. One over the file
+    limit is a 413, as is a body over DATA_UPLOAD_MAX_MEMORY_SIZE (refused before it is read:
+    a multipart form's file parts are no part of that limit)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+        detail = gettext("The request body is larger than %(limit)d bytes, the most accepted.")
+        raise PayloadTooLarge(detail % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE})
     if isinstance(request.data, bytes):
-        return request.data
-    upload = request.FILES.get("file")
-    if upload is None:
-        message = gettext("Send the CSV file as the form's field file, or as a text/csv body.")
-        raise ValidationError({"file": [message]})
-    return upload.read(season_csv.MAX_BYTES + 1)
+        data = request.data
+    else:
+        upload = request.FILES.get("file")
+        if upload is None:
+            message = gettext("Send the CSV file as the form's field file, or as a text/csv body.")
+            raise ValidationError({"file": [message]})
+        data = upload.read(season_csv.MAX_BYTES + 1)
+    if len(data) > season_csv.MAX_BYTES:
+        detail = gettext("The file is larger than %(size)s MB; import the season in several files.")
+        raise PayloadTooLarge(detail % {"size": f"{season_csv.MAX_BYTES / 1_000_000:g}"})
+    return data
 
 
 # A 400 naming the field (clubs.services), rules no schema states.

@@ -117,3 +117,24 @@ def test_a_retry_with_the_same_key_imports_once(world, director_a):
     assert imported(world).count() == 3
     other = upload(director_a, world.a.season, GOOD, "?dry_run=1", HTTP_IDEMPOTENCY_KEY="import-1")
     assert other.status_code == 422
+
+
+@pytest.mark.parametrize("query", ["?dry_run=true", ""])
+@pytest.mark.parametrize("size", [1_200_000, 3_000_000])
+def test_a_file_over_the_limit_is_the_documented_413(world, director_a, query, size):
+    """A file part is no part of DATA_UPLOAD_MAX_MEMORY_SIZE: a 54 MB upload was read and
+    answered 200 (a dry run) with "the file is larger than 1 MB" among its errors."""
+    data = GOOD + "#" * size
+    response = upload(director_a, world.a.season, data, query)
+    assert response.status_code == 413, response.content
+    body = response.json()
+    assert body["code"] == "too_large"
+    assert "1" in body["detail"]
+    assert not imported(world).exists()
+
+
+def test_a_text_csv_body_over_the_files_limit_is_a_413(world, director_a):
+    data = (GOOD + "#" * 1_200_000).encode()
+    response = director_a.post(url(world.a.season) + "?dry_run=true", data, content_type="text/csv")
+    assert response.status_code == 413, response.content
+    assert response.json()["code"] == "too_large"
