@@ -307,10 +307,11 @@ def _check_keeps_a_director(club_ids: Iterable[int], *, field: str) -> None:
         )
 
 
-def _check_may_rename(player: Player, *, actor: Actor, club: Club | None) -> None:
+def _check_may_rename(player: Player, *, name: str, actor: Actor, club: Club | None) -> None:
     """A player's name is shown by every club they belong to, so it is changed only by a client
     that writes all of them: a superuser, a director of each, or (``club``, the one club the
-    caller checked the client writes, e.g. an API key's) a client of their only club."""
+    caller checked the client writes, e.g. an API key's) a client of their only club. ``name``:
+    the player's name before the change, which a refusal names."""
     allowed = {club.pk} if club is not None else set()
     if actor is not None and actor.is_authenticated:
         if actor.is_superuser:
@@ -324,7 +325,7 @@ def _check_may_rename(player: Player, *, actor: Actor, club: Club | None) -> Non
                         "%(player)s also belongs to a club you do not direct, which shows the "
                         "same name: only a director of all their clubs can rename them."
                     )
-                    % {"player": player}
+                    % {"player": name}
                 ]
             }
         )
@@ -375,7 +376,7 @@ def player_update(
                 value = clean_name(value, field="name")
             setattr(player, name, value)
         if player.name != before["name"]:
-            _check_may_rename(player, actor=actor, club=club)
+            _check_may_rename(player, name=before["name"], actor=actor, club=club)
         _full_clean(player)
         _save(player, field="user", message=_("This user account is already linked to a player."))
         if player.user_id != before["user_id"]:

@@ -40,6 +40,10 @@ def test_another_clubs_director_cannot_rename_a_shared_player(world, shared):
     )
     assert response.status_code == 403, response.content
     assert set(response.json()["errors"]) == {"name"}
+    # The message names the player, not the name asked for.
+    [message] = response.json()["errors"]["name"]
+    assert message.startswith("Alpha player 2 also belongs")
+    assert "Renamed by B" not in message
     assert seen(world.client("director_a"), shared)["name"] == "Alpha player 2"
 
 
