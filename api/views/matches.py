@@ -209,10 +209,14 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         )
 
     def _deal_response(self, match, row, code=status.HTTP_200_OK, deal=None) -> Response:
+        """The deal's answer; after a write (``deal``: the deal just saved) with its new ETag,
+        the one a GET now gives, for the next write's If-Match."""
         context: dict[str, Any] = {"match": match}
         if deal is not None:  # just saved: the newest of the deals up to it
             context["updated"] = {deal.sequence: deal.updated_at}
-        return Response(DealSerializer(row, context=context).data, status=code)
+        data = DealSerializer(row, context=context).data
+        headers = {"ETag": deal_etag(data)} if deal is not None else None
+        return Response(data, status=code, headers=headers)
 
     @exportable(
         lambda view, request, **kwargs: selectors.match_deals_export(match=view.get_match())

@@ -139,6 +139,30 @@ def test_a_deal_is_changed_with_the_etag_a_get_gave(world, director_a, cache_mod
     assert put.status_code == 200 and put.json()["tricks"] == 9
 
 
+def test_every_write_answer_of_a_deal_carries_its_new_etag(world, director_a, cache_mode):
+    """A client chains writes with If-Match from each answer, with no GET between them."""
+    url = deal_url(world)
+    etag = director_a.get(url)["ETag"]
+    patched = director_a.patch(url, {"tricks": 11}, format="json", HTTP_IF_MATCH=etag)
+    assert patched.status_code == 200, patched.content
+    assert patched["ETag"] != etag
+    assert patched["ETag"] == director_a.get(url)["ETag"]
+    body = {"contract": "4S", "declarer": "N", "tricks": 9}
+    put = director_a.put(url, body, format="json", HTTP_IF_MATCH=patched["ETag"])
+    assert put.status_code == 200, put.content
+    assert put["ETag"] == director_a.get(url)["ETag"] != patched["ETag"]
+    deals = f"/api/v1/matches/{world.a.match.pk}/deals/"
+    created = director_a.post(
+        deals, {"contract": "2H", "declarer": "E", "tricks": 8}, format="json"
+    )
+    assert created.status_code == 201, created.content
+    assert created["ETag"] == director_a.get(created["Location"])["ETag"]
+    again = director_a.patch(
+        created["Location"], {"tricks": 9}, format="json", HTTP_IF_MATCH=created["ETag"]
+    )
+    assert again.status_code == 200, again.content
+
+
 @pytest.mark.parametrize(
     ("header", "status"),
     [
