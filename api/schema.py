@@ -330,7 +330,9 @@ def _header(description, schema: dict | None = None, *, required: bool = False) 
 RATE_LIMIT_HEADERS = {
     "RateLimit-Limit": _header(_("Requests allowed in the current window."), {"type": "integer"}),
     "RateLimit-Remaining": _header(_("Requests left in the current window."), {"type": "integer"}),
-    "RateLimit-Reset": _header(_("Seconds until the window starts again."), {"type": "integer"}),
+    "RateLimit-Reset": _header(
+        _("Seconds until one more request is allowed (0: now)."), {"type": "integer"}
+    ),
 }
 
 

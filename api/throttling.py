@@ -27,8 +27,8 @@ def _api_key(request) -> ClubAPIKey | None:
 class Quota(NamedTuple):
     """What a client has left under the throttle that counted its request, for the
     ``RateLimit-*`` headers (``api.middleware``): ``limit`` requests per window, ``remaining``
-    of them, and ``reset`` seconds until the oldest request counted leaves the window (one more
-    is then allowed; with none left, what ``Retry-After`` says)."""
+    of them, and ``reset`` seconds until one more is allowed: 0 while some remain, else until
+    the oldest request counted leaves the window (what ``Retry-After`` says)."""
 
     limit: int
     remaining: int
@@ -66,8 +66,9 @@ class AllowWhenCacheIsDown(SimpleRateThrottle):
 
     def _remember(self, request) -> None:
         remaining = max(0, self.num_requests - len(self.history))
+        # One more is allowed now while some are left, else once the oldest counted leaves.
         oldest = self.history[-1] if self.history else self.now
-        reset = max(0, math.ceil(oldest + self.duration - self.now))
+        reset = 0 if remaining else max(0, math.ceil(oldest + self.duration - self.now))
         counted = Quota(self.num_requests, remaining, reset)
         plain = getattr(request, "_request", request)  # DRF's request wraps Django's
         known = quota(plain)

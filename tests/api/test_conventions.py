@@ -230,7 +230,10 @@ def test_each_answer_says_what_is_left_of_the_rate(world, low_rates, role, limit
     assert [limits(a)[:2] for a in answers] == [
         (limit, left) for left in range(limit - 1, -1, -1)
     ] + [(limit, 0)]
-    assert all(0 < limits(a)[2] <= 60 for a in answers)
+    # RateLimit-Reset: the seconds until one more request is allowed: none while some are left,
+    # then until the oldest counted leaves the window (what Retry-After says).
+    assert [limits(a)[2] for a in answers[: limit - 1]] == [0] * (limit - 1)
+    assert all(0 < limits(a)[2] <= 60 for a in answers[limit - 1 :])
     assert int(answers[-1]["Retry-After"]) == limits(answers[-1])[2]
     assert answers[-1].json()["code"] == "throttled"
 
