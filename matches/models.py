@@ -215,6 +215,21 @@ class Match(models.Model):
         return {seat: pk for seat, pk in ids.items() if pk is not None}
 
 
+class MatchSubmission(models.Model):
+    """A new-match form's one-time token (a hidden field) and the match it started: the same
+    form sent again (a double tap, a resend) finds that match instead of starting another
+    (``matches.services.match_create_once``). ``match`` is null only while the first sending is
+    being written."""
+
+    token = models.CharField(max_length=32, unique=True)
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.token
+
+
 class StrainChoice(models.TextChoices):
     C = Strain.C, pgettext_lazy("suit", "clubs")
     D = Strain.D, pgettext_lazy("suit", "diamonds")

@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -32,7 +32,7 @@ from clubs.signals import club_changed, seasons_changed
 from clubs.validators import as_date, clean_name, field_error, folded
 from matches import season_csv
 from matches.messages import engine_message
-from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus
+from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus, MatchSubmission
 from matches.season_csv import LineError
 from matches.selectors import sheet_of
 from matches.signals import changes_batched, deal_changed, match_changed, match_ended
@@ -430,6 +430,32 @@ def match_create(
     match.save()
     _season_changed(_lock(match))
     return match
+
+
+@transaction.atomic
+def match_create_once(*, token: str | None, club: Club, **fields: Any) -> tuple[Match, bool]:
+    """``match_create`` for a form sent once: ``token`` (the form's one-time token) is claimed
+    before the match is started. The same token again, even while the first sending is still
+    being written (its claim waits for it), answers the match the first started, and False;
+    a sending refused claims nothing, so the corrected form starts the match. Without a token
+    (or with another club's), the match is started as ``match_create`` does."""
+    if token:
+        try:
+            with transaction.atomic():
+                claim = MatchSubmission.objects.create(token=token, club=club)
+        except IntegrityError:
+            earlier = (
+                MatchSubmission.objects.filter(token=token, club=club, match__isnull=False)
+                .select_related("match")
+                .first()
+            )
+            if earlier is not None and earlier.match is not None:
+                return earlier.match, False
+        else:
+            claim.match = match_create(club=club, **fields)
+            claim.save(update_fields=["match"])
+            return claim.match, True
+    return match_create(club=club, **fields), True
 
 
 # --- deals ---------------------------------------------------------------------------------

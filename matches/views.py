@@ -5,6 +5,8 @@ The views only read through ``matches.selectors`` and write through ``matches.se
 the figures on every page are the rules engine's (``match_sheet``).
 """
 
+import re
+import secrets
 from collections.abc import Callable
 from datetime import date
 
@@ -381,10 +383,17 @@ def _season_offer(club: Club, day: date | None, choices: dict) -> dict | None:
     return {"date": day, "url": f"{reverse('clubs:season_new', args=[club.slug])}?{query}"}
 
 
+def _form_token(data) -> str | None:
+    """The new-match form's one-time token (``match_create_once``), when well formed."""
+    token = data.get("form_token", "")
+    return token if re.fullmatch(r"[A-Za-z0-9_-]{16,32}", token) else None
+
+
 def _render_new(request, club: Club, form, guest_form=None, season_offer=None, status=200):
     context = {
         "club": club,
         "form": form,
+        "form_token": secrets.token_urlsafe(16),  # a new one each time the form is shown
         "table": _chosen_table(request.GET if request.method == "GET" else request.POST),
         "guest_form": guest_form or GuestForm(),
         "season_offer": season_offer,
@@ -432,7 +441,8 @@ def match_new(request, slug: str):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            match = services.match_create(
+            match, _started = services.match_create_once(
+                token=_form_token(request.POST),
                 club=club,
                 kind=data["kind"],
                 seats=form.seats(),

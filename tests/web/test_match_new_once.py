@@ -1,0 +1,83 @@
+"""The new-match form is sent once: a double tap or a resend of the same form (its one-time
+token, a hidden field) starts one match, and the second answer is the first one's table."""
+
+import re
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def form_of(client, club, players) -> tuple[str, dict]:
+    url = reverse("matches:new", args=[club.slug])
+    html = client.get(url).content.decode()
+    [token] = re.findall(r'<input type="hidden" name="form_token" value="([^"]+)"', html)
+    data = {
+        "kind": "chicago",
+        "north": players[0].pk,
+        "east": players[1].pk,
+        "south": players[2].pk,
+        "west": players[3].pk,
+        "first_dealer": "N",
+        "played_on": "2025-03-14",
+        "form_token": token,
+    }
+    return url, data
+
+
+def test_the_same_form_sent_twice_starts_one_match(client, club, director, players):
+    client.force_login(director)
+    url, data = form_of(client, club, players)
+    first = client.post(url, data)
+    second = client.post(url, data)
+    assert first.status_code == second.status_code == 302
+    assert second["Location"] == first["Location"]
+    assert Match.objects.count() == 1
+    # A new form (a new token) starts another.
+    _url, again = form_of(client, club, players)
+    assert again["form_token"] != data["form_token"]
+    third = client.post(url, again)
+    assert third.status_code == 302 and third["Location"] != first["Location"]
+    assert Match.objects.count() == 2
+
+
+def test_a_form_refused_may_be_sent_again_once_corrected(client, club, director, players):
+    client.force_login(director)
+    url, data = form_of(client, club, players)
+    refused = client.post(url, data | {"south": players[0].pk})  # a player in two seats
+    assert refused.status_code == 400
+    assert Match.objects.count() == 0
+    assert client.post(url, data).status_code == 302
+    assert Match.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_tap_on_postgresql_starts_one_match(on_postgres, club, director, players):
+    """Both submissions at once: the second waits for the first and answers its match."""
+    clients = [Client(), Client()]
+    for one in clients:
+        one.force_login(director)
+    url, data = form_of(clients[0], club, players)
+    barrier, answers = threading.Barrier(2), []
+
+    def send(one):
+        try:
+            barrier.wait()
+            answers.append(one.post(url, data))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(one,)) for one in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [answer.status_code for answer in answers] == [302, 302]
+    assert answers[0]["Location"] == answers[1]["Location"]
+    assert Match.objects.count() == 1
