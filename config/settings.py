@@ -217,6 +217,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.lockout.locked_out"  # the site's page, translated
 
 # Internationalization: every page a person reads is translated.
 LANGUAGE_CODE = os.environ.get("LANGUAGE_CODE", "en")

@@ -75,3 +75,29 @@ def test_a_success_before_the_limit_clears_the_count(client, director):
     client.logout()
     statuses = [log_in(client, f"guess-{n}").status_code for n in range(4)]
     assert statuses == [200] * 4
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [
+        ("en", "Too many wrong passwords"),
+        ("el", "Πάρα πολλοί λάθος κωδικοί"),
+        ("pl", "Zbyt wiele błędnych haseł"),
+        ("es", "Demasiadas contraseñas incorrectas"),
+        ("nl", "Te veel verkeerde wachtwoorden"),
+    ],
+)
+def test_the_lockout_page_is_the_sites_in_the_clients_language(client, director, language, title):
+    for n in range(5):
+        log_in(client, f"guess-{n}")
+    data = {"username": "director", "password": PASSWORD, "next": "/admin/"}
+    refused = client.post(
+        ADMIN_LOGIN, data, REMOTE_ADDR="192.0.2.10", HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert refused.status_code == 429
+    page = refused.content.decode()
+    assert f'<html lang="{language}">' in page
+    assert f"<h1>{title}</h1>" in page
+    assert "15" in page  # the cool-off, in minutes
+    assert "Account locked" not in page  # django-axes' own English message
