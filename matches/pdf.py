@@ -3,13 +3,17 @@ a club night's cards, sheets and results (``nights.prints``) and a season's ladd
 (``scoring.views``).
 
 The PDF is WeasyPrint's drawing of a page's HTML with the pages' own stylesheet (its print
-rules) on A4, or on Letter where the club's country uses it; ``?paper=a4|letter`` chooses.
+rules) on A4, or on Letter where the club's country uses it; ``?paper=a4|letter`` chooses (any
+other: a 400, ``paper_checked``).
 """
 
+import functools
 import logging
+from collections.abc import Callable
 
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
+from django.shortcuts import render
 from django.utils.text import slugify
 
 from clubs.models import Club
@@ -37,10 +41,37 @@ def default_paper(club: Club) -> str:
     return "letter" if club.country in LETTER_COUNTRIES else "a4"
 
 
+class UnknownPaper(Exception):
+    """``?paper=`` names no paper the PDF is printed on (``paper_checked`` answers it)."""
+
+    def __init__(self, paper: str):
+        super().__init__(paper)
+        self.paper = paper
+
+
 def paper_of(request, club: Club) -> str:
-    """The paper the request asks for (``?paper=a4|letter``), else the club's usual one."""
-    paper = request.GET.get("paper", "").lower()
-    return paper if paper in PAPER_SIZES else default_paper(club)
+    """The paper the request asks for (``?paper=a4|letter``, in any case), else (none, or
+    empty) the club's usual one; any other raises ``UnknownPaper``."""
+    asked = request.GET.get("paper", "")
+    if not asked:
+        return default_paper(club)
+    if asked.lower() not in PAPER_SIZES:
+        raise UnknownPaper(asked)
+    return asked.lower()
+
+
+def paper_checked(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A PDF view whose ``?paper=`` names no paper answers a 400: a short page in the reader's
+    language naming the choices, not a PDF on another paper."""
+
+    @functools.wraps(view)
+    def checked(request, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except UnknownPaper as unknown:
+            return render(request, "paper_refused.html", {"paper": unknown.paper}, status=400)
+
+    return checked
 
 
 def draw_pdf(request, html: str, paper: str) -> bytes:

@@ -30,7 +30,7 @@ from clubs.selectors import can_direct
 from matches import presenters, selectors, services
 from matches.forms import DealForm, GuestForm, MatchForm
 from matches.models import SEAT_FIELDS, Match, MatchStatus
-from matches.pdf import draw_pdf, paper_of, pdf_response
+from matches.pdf import draw_pdf, paper_checked, paper_of, pdf_response
 from matches.pdf_cache import sheet_pdf_cached
 from scoring.engine import Kind, Seat
 
@@ -125,6 +125,7 @@ def match_sheet(request, pk: int):
 
 
 @doors
+@paper_checked
 def match_sheet_pdf(request, pk: int):
     """The score sheet as a PDF of one page (A4, or Letter with ?paper=letter); a complete
     match's is kept in the cache (``matches.pdf_cache``)."""

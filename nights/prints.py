@@ -17,7 +17,7 @@ from clubs.doors import club_for_reader, doors
 from clubs.models import Club
 from clubs.selectors import can_direct
 from matches import selectors as match_selectors
-from matches.pdf import PAPER_MM, draw_pdf, paper_of, pdf_response
+from matches.pdf import PAPER_MM, draw_pdf, paper_checked, paper_of, pdf_response
 from nights.models import Night, TableCode
 from nights.selectors import (
     GuideCard,
@@ -86,6 +86,7 @@ def _pages(items: list, size: int) -> list[list]:
 
 
 @doors
+@paper_checked
 def cards_pdf(request, slug: str, day: date):
     """A guide card per player present, in the director's order: for every round the table,
     the seat, the partner and the opponents, or "sits out"; a round the movement cannot plan
@@ -138,6 +139,7 @@ def entry_link(request, code: TableCode) -> str:
 
 
 @doors
+@paper_checked
 def tables_pdf(request, slug: str, day: date):
     """A card per table: the table's number big, and who sits North, East, South and West
     in each round (North and East at a table of two). The director's copy has each table's
@@ -167,6 +169,7 @@ def tables_pdf(request, slug: str, day: date):
 
 
 @doors
+@paper_checked
 def sheets_pdf(request, slug: str, day: date):
     """Every score sheet of the night's started rounds, a match to a page, in round then
     table order: the score sheet's own PDF, page after page."""
@@ -189,6 +192,7 @@ def sheets_pdf(request, slug: str, day: date):
 
 
 @doors
+@paper_checked
 def results_pdf(request, slug: str, day: date):
     """The night's results on one page: each player's place (shared on equal nets), net,
     matches and best round, their prize group and place in it, the prize winners marked."""

@@ -21,7 +21,7 @@ from clubs.exports import export_response
 from clubs.models import Club, Membership, Season
 from matches import selectors as match_selectors
 from matches.models import Match, MatchStatus, played_by
-from matches.pdf import draw_pdf, paper_of, pdf_response
+from matches.pdf import draw_pdf, paper_checked, paper_of, pdf_response
 from matches.presenters import signed
 from scoring import selectors
 from scoring.ladder import RANKING_POINTS, ROUNDING_NONE
@@ -208,6 +208,7 @@ LADDER_PDF_LINES = 50  # the top of the ladder that one page holds
 
 
 @doors
+@paper_checked
 def ladder_pdf(request, slug: str, season_id: int | None = None):
     """The season's stored ladder on one page: its first ``LADDER_PDF_LINES`` lines, and,
     when there are more, how many and where the whole ladder is."""

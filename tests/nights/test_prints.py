@@ -141,10 +141,19 @@ def test_cards_on_letter_and_a4(client, eight):
     night = night_of(us, named(us, [f"US {n}" for n in range(1, 5)]))
     assert size(pdf(client.get(url("cards_pdf", night))).pages[0]) == SIZES["letter"]
     assert size(pdf(client.get(url("cards_pdf", night, paper="A4"))).pages[0]) == SIZES["a4"]
-    assert (
-        size(pdf(client.get(url("cards_pdf", night, paper="tabloid"))).pages[0])
-        == (SIZES["letter"])
-    )
+    assert size(pdf(client.get(url("cards_pdf", night, paper=""))).pages[0]) == SIZES["letter"]
+
+
+@pytest.mark.parametrize("name", ["cards_pdf", "tables_pdf", "sheets_pdf", "results_pdf"])
+def test_a_paper_there_is_none_of_is_a_400_naming_the_choices(client, eight, name):
+    """Not A4 served silently for ?paper=a3: a short page in the reader's language."""
+    night, _players = eight
+    response = client.get(url(name, night, paper="a3"), HTTP_ACCEPT_LANGUAGE="pl")
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert '<html lang="pl">' in html
+    assert "a3" in html and "?paper=a4" in html and "?paper=letter" in html
 
 
 def test_a_long_night_prints_fewer_cards_to_a_sheet(client, club):

@@ -52,6 +52,15 @@ def test_the_ladder_on_one_page(client, season_played):
     assert url.encode() in html
 
 
+def test_a_paper_there_is_none_of_is_a_400_naming_the_choices(client, season_played):
+    url = reverse("scoring:ladder_pdf", args=[season_played.club.slug, season_played.pk])
+    response = client.get(url, {"paper": "a3"}, HTTP_ACCEPT_LANGUAGE="el")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert '<html lang="el">' in html and "Unknown paper size" not in html  # translated
+    assert f'href="{url}?paper=a4"' in html
+
+
 def test_the_greek_ladder(client, season_played):
     url = reverse("scoring:ladder_pdf", args=[season_played.club.slug, season_played.pk])
     text = pages(client.get(url, HTTP_ACCEPT_LANGUAGE="el"))[0].extract_text()

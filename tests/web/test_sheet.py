@@ -66,6 +66,15 @@ def test_rubber_sheet_has_above_and_below_the_line(client, new_match):
     assert f'data-total="NS">{rubber.total_ns}<' in html
 
 
+def test_a_paper_there_is_none_of_is_a_400_naming_the_choices(client, worked_chicago):
+    url = reverse("matches:sheet_pdf", args=[worked_chicago.pk])
+    response = client.get(url, {"paper": "a3"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "<h1>Unknown paper size</h1>" in html
+    assert f'href="{url}?paper=a4"' in html and f'href="{url}?paper=letter"' in html
+
+
 def test_pdf_is_one_page_with_the_totals(client, worked_chicago):
     for paper in ("a4", "letter"):
         response = client.get(
