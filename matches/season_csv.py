@@ -73,7 +73,8 @@ SEAT_COLUMNS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"
 PASSED_OUT = frozenset({"pass", "passed out", "passed_out", "passed-out"})
 """What the contract column says for a deal all four passed (any case)."""
 MAX_BYTES = 1_000_000
-"""A file's size limit on the page and the API (a proxy in front takes bodies up to 1 MiB)."""
+"""A file's size limit on the page and the API (the API: a 413 over it; compose's nginx takes
+bodies up to 2.5 MB, the API's own limit)."""
 MAX_ROWS = 1_000
 """A file's limit in deals on the page and the API: each deal is recorded through the services
 within the one request, 8 to 30 ms a deal on PostgreSQL by the machine's load (bench/README.md,
