@@ -75,7 +75,8 @@ class OrderingFilter(BaseFilterBackend):
 
     def get_ordering(self, request, view) -> list[str]:
         fields: dict[str, str] = view.ordering_fields
-        raw = request.query_params.get(ORDERING_PARAM)
+        # Comma-separated, or repeated (a generated client's array): the same list.
+        raw = ",".join(request.query_params.getlist(ORDERING_PARAM))
         wanted = [part.strip() for part in (raw or "").split(",") if part.strip()]
         if not wanted:
             # Not given, or empty: how a client sends an empty list ("?ordering=", the
@@ -126,8 +127,8 @@ class OrderingFilter(BaseFilterBackend):
                 "required": False,
                 "in": "query",
                 "description": gettext(
-                    "Order by these fields, comma-separated, '-' for descending (default: "
-                    "%(default)s); the id always breaks ties."
+                    "Order by these fields, comma-separated or the parameter repeated, '-' for "
+                    "descending (default: %(default)s); the id always breaks ties."
                 )
                 % {"default": ",".join(view.ordering)},
                 "schema": {"type": "array", "items": {"type": "string", "enum": choices}},

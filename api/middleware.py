@@ -3,9 +3,10 @@
 - a URL longer than ``API_MAX_URL_LENGTH`` characters (path and query): 414 ``uri_too_long``.
   Gunicorn lets longer request lines through (``limit_request_line`` in
   docker/gunicorn.conf.py) up to nginx's own limit, so below that Partscore answers, in JSON;
-- a query parameter given more than once (``?page_size=abc&page_size=5``): 400 naming it. No
-  endpoint reads a parameter as a list, and taking the last one (as Django does) would hide
-  the client's mistake;
+- a query parameter given more than once (``?page_size=abc&page_size=5``): 400 naming it.
+  Taking the last one (as Django does) would hide the client's mistake. ``ordering`` alone is
+  a list: repeated (``?ordering=a&ordering=b``, how a generated client sends an array) it is
+  the same as comma-separated (``api.filters.OrderingFilter``);
 - a query parameter with an empty value (``?season=``): 400 naming it. An empty filter
   ignored in silence would return every row instead of the ones asked for.
 
@@ -41,6 +42,8 @@ class URITooLong(exceptions.APIException):
 EMPTY_ALLOWED = {"api:docs": {"script"}}
 # Empty values every list takes: an empty ``ordering`` is the default order (as the schema says).
 EMPTY_ANYWHERE = {"ordering"}
+# Parameters that are lists: repeated, their values are joined (``api.filters``).
+REPEATABLE = {"ordering"}
 
 
 @functools.cache
@@ -53,7 +56,7 @@ def query_errors(request: HttpRequest) -> dict[str, list[ErrorDetail]]:
     found: dict[str, list[ErrorDetail]] = {}
     may_be_empty = EMPTY_ANYWHERE | _empty_allowed().get(request.path_info, set())
     for name, values in request.GET.lists():
-        if len(values) > 1:
+        if len(values) > 1 and name not in REPEATABLE:
             message = gettext("given %(count)d times; give it once") % {"count": len(values)}
             found[name] = [ErrorDetail(message, "repeated")]
         elif values[0] == "" and name not in may_be_empty:

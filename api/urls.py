@@ -33,8 +33,37 @@ deal_detail = DealViewSet.as_view(
     {"get": "retrieve", "put": "update", "patch": "partial_update", "delete": "destroy"}
 )
 
+
+def _downloads() -> list:
+    """Each download (``api.exports``) also at an address of its own, ``.csv`` or ``.xlsx``
+    (``/seasons/{season_id}/ladder.xlsx``): the same view, its format fixed. The schema lists
+    them as operations of their own whose answer is the file (``api.schema_client``), so that a
+    generated client gets its bytes; ``?format=`` and Accept on the lists still work."""
+    deals = DealViewSet.as_view({"get": "list"})
+    session_results = SessionViewSet.as_view({"get": "results"}, basename="session", detail=True)
+    night_results = NightViewSet.as_view({"get": "results"}, basename="night", detail=True)
+    routes = [
+        ("seasons/<int:season_id>/ladder", ladder_list, "season-ladder"),
+        ("seasons/<int:season_id>/deals", season_deals_list, "season-deals"),
+        (
+            "seasons/<int:season_id>/players/<int:player_id>/history",
+            player_history_list,
+            "season-player-history",
+        ),
+        ("matches/<int:match_id>/deals", deals, "match-deals"),
+        ("sessions/<str:pk>/results", session_results, "session-results"),
+        ("nights/<str:pk>/results", night_results, "night-results"),
+    ]
+    return [
+        path(f"{route}.{fmt}", view, {"format": fmt}, name=f"{name}-{fmt}")
+        for route, view, name in routes
+        for fmt in ("csv", "xlsx")
+    ]
+
+
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    *_downloads(),
     # The split view serves its script as a file of its own, so the CSP needs no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     path("matches/<int:match_id>/deals/", deal_list, name="match-deals"),

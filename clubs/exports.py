@@ -16,7 +16,10 @@ In both, numbers stay numbers (CSV: ``1234``, ``-50``, ``12.5``, never localized
 numeric cells), dates are ISO (``2026-03-14``), and a text cell that a spreadsheet would take
 for a formula (one starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is
 prefixed with ``'`` (OWASP ASVS 5.0, 1.2.10): a player named ``=HYPERLINK(...)`` stays text,
-while a score of -50 stays a number.
+while a score of -50 stays a number. In CSV the same holds for what follows a separator inside
+a text (``csv_text``): the file is written with ``,``, but spreadsheets in Greek, Polish,
+Spanish and Dutch read CSV with ``;``, and for them a player named ``;=1+1`` would be two cells,
+the second ``=1+1``; it is written ``;'=1+1``.
 
 ``export_response`` (the one part that knows HTTP) answers an export as a download; the pages
 (``?export`` links) and the API (``api.exports``) both use it.
@@ -77,6 +80,21 @@ def safe_text(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+# A separator of some reader (``,``; ``;``, the separator of CSV in Greek, Polish, Spanish and
+# Dutch spreadsheets; tab; a line end, which ends a line for a reader splitting at ``;``
+# whatever the quotes) followed, after any double quotes, by what starts a formula.
+_INNER_FORMULA = re.compile(r'([,;\t\r\n])(?="*[=+\-@\t\r])')
+
+
+def csv_text(text: str) -> str:
+    """``text`` as a CSV cell that no reader runs, whichever separator it splits at:
+    ``safe_text``, and a ``'`` after each separator inside it that is followed by what starts
+    a formula (``;=1+1`` is written ``;'=1+1``: a reader splitting at ``;`` gets the cells
+    ``""`` and ``'=1+1``). Quoting the cell would not do: a reader splitting at ``;`` takes the
+    double quotes of a comma-separated file for text, unless the cell is the line's first."""
+    return _INNER_FORMULA.sub(r"\1'", safe_text(text))
+
+
 def _number_text(value: int | float | Decimal) -> str:
     """A number as a program reads it, whatever the language: ``-50``, ``12.5``."""
     if isinstance(value, float):
@@ -86,10 +104,10 @@ def _number_text(value: int | float | Decimal) -> str:
 
 def cell_text(value: Cell) -> str:
     """A cell as CSV text: empty for None, ``true``/``false``, numbers with a dot, dates ISO,
-    other text made safe (``safe_text``)."""
+    other text made safe (``csv_text``)."""
     kind = type(value)
     if kind is str:  # the usual cells first: a season's export has a million
-        return safe_text(value)  # type: ignore[arg-type]
+        return csv_text(value)  # type: ignore[arg-type]
     if kind is int:
         return str(value)
     if value is None:
@@ -100,7 +118,7 @@ def cell_text(value: Cell) -> str:
         return _number_text(value)
     if isinstance(value, datetime.date):  # a datetime too
         return value.isoformat()
-    return safe_text(str(value))
+    return csv_text(str(value))
 
 
 # --- CSV -----------------------------------------------------------------------------------
@@ -114,7 +132,8 @@ def csv_chunks(headers: Sequence[object], rows: Iterable[Sequence[Cell]]) -> Ite
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     buffer.write(BOM)
-    writer.writerow([safe_text(str(header)) for header in headers])
+    writer.writerow([csv_text(str(header)) for header in headers])
+    inner_formula = _INNER_FORMULA.search
     for count, row in enumerate(rows, 1):
         # The csv module writes whole numbers and None ("") as cell_text does; plain text
         # passes as it is: a season's export has a million cells.
@@ -123,7 +142,11 @@ def csv_chunks(headers: Sequence[object], rows: Iterable[Sequence[Cell]]) -> Ite
                 value
                 if (kind := type(value)) is int
                 or value is None
-                or (kind is str and not value.startswith(FORMULA_STARTS))  # type: ignore[union-attr]
+                or (
+                    kind is str
+                    and not value.startswith(FORMULA_STARTS)  # type: ignore[union-attr]
+                    and not inner_formula(value)  # type: ignore[arg-type]
+                )
                 else cell_text(value)
                 for value in row
             ]

@@ -336,7 +336,10 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.postprocess",
+        "api.schema_client.postprocess",  # what a generated client needs (issue 28)
     ],
+    # The downloads' own addresses (.csv, .xlsx) are written by api.schema_client.
+    "PREPROCESSING_HOOKS": ["api.schema_client.preprocess"],
     "ENUM_NAME_OVERRIDES": {
         "SeatEnum": "matches.models.SeatChoice",
         "SideEnum": ["NS", "EW"],
@@ -345,6 +348,7 @@ SPECTACULAR_SETTINGS = {
         "PendingStateEnum": "api.serializers.tables.PENDING_STATES",
         "SettledStateEnum": "api.serializers.tables.SETTLED_STATES",
         "StatusEnum": "matches.models.MatchStatus",  # its name before deliveries had a status
+        "TableSeatsEnum": "clubs.models.TableSeats",  # not SeatsEnum beside Seats and SeatEnum
         "EventTypeEnum": "api.models.EventType",
         "DeliveryStatusEnum": "api.models.DeliveryStatus",
     },

@@ -10,7 +10,7 @@ from api.serializers.tables import PendingField
 from matches.models import KindChoice, Match, SeatChoice, WinnerChoice
 
 
-class SeatsSerializer(serializers.Serializer):
+class SeatsSerializer(StrictInput, serializers.Serializer):
     """Player ids by seat: N, E, S and W; a two-player match has N and E only."""
 
     N = serializers.IntegerField(min_value=1, max_value=2**63 - 1)

@@ -288,7 +288,7 @@ class NightUpdateSerializer(StrictSerializer):
         return by_player
 
 
-class SeatingTableSerializer(serializers.Serializer):
+class SeatingTableSerializer(StrictInput, serializers.Serializer):
     """A table the director seats: N, E, S and W, or N and E only at a table of two."""
 
     number = serializers.IntegerField(

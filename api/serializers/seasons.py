@@ -32,6 +32,13 @@ class ImportLineSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
+class HistoryFileSerializer(StrictInput, serializers.Serializer):
+    """A season's history sent as a multipart form: the file, and no other field (the view
+    refuses any other, as ``StrictInput`` does a JSON body's)."""
+
+    file = serializers.FileField()
+
+
 class HistoryImportSerializer(serializers.Serializer):
     """What an import read and wrote (``matches.services.HistoryImport``)."""
 

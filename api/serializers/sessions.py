@@ -49,8 +49,8 @@ class TableSerializer(StrictInput, serializers.ModelSerializer):
         validators: list[object] = []  # the service numbers tables; a taken number is its error
 
 
-class NightLineSerializer(serializers.Serializer):
-    """A player's line of the night's results (the session sheet's)."""
+class SessionResultLineSerializer(serializers.Serializer):
+    """A player's line of a session's results (the session sheet's)."""
 
     rank = serializers.IntegerField(help_text=_("Place; equal net points share a place."))
     player = serializers.IntegerField(source="player_id")
@@ -63,6 +63,6 @@ class NightLineSerializer(serializers.Serializer):
     unfinished = serializers.IntegerField(source="open", help_text=_("Unfinished matches."))
 
 
-class NightResultsSerializer(serializers.Serializer):
+class SessionResultsSerializer(serializers.Serializer):
     session = serializers.IntegerField()
-    players = NightLineSerializer(many=True, help_text=_("By rank, then name."))
+    players = SessionResultLineSerializer(many=True, help_text=_("By rank, then name."))

@@ -9,11 +9,10 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_view,
-    inline_serializer,
 )
-from rest_framework import mixins, serializers, status
+from rest_framework import mixins, status
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
@@ -23,6 +22,7 @@ from api.filters import SeasonFilter
 from api.idempotency import idempotent
 from api.parsers import CSVParser
 from api.serializers.seasons import (
+    HistoryFileSerializer,
     HistoryImportSerializer,
     HistoryRefusedSerializer,
     SeasonSerializer,
@@ -62,6 +62,12 @@ def _csv_of(request) -> bytes:
     if isinstance(request.data, bytes):
         data = request.data
     else:
+        unknown = sorted(set(request.data) - {"file"})
+        if unknown:  # as a JSON body's (api.serializers.common.StrictInput)
+            message = gettext("Unknown field; this body accepts: %(fields)s.") % {"fields": "file"}
+            raise ValidationError(
+                {name: [ErrorDetail(message, "unknown_field")] for name in unknown}
+            )
         upload = request.FILES.get("file")
         if upload is None:
             message = gettext("Send the CSV file as the form's field file, or as a text/csv body.")
@@ -133,9 +139,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScoped
         ),
         parameters=[DRY_RUN],
         request={
-            "multipart/form-data": inline_serializer(
-                "HistoryFile", {"file": serializers.FileField()}
-            ),
+            "multipart/form-data": HistoryFileSerializer,
             "text/csv": OpenApiTypes.BINARY,
         },
         responses={

@@ -11,7 +11,7 @@ from api.exports import ExportsMixin, exportable
 from api.filters import SessionFilter, TableFilter
 from api.idempotency import idempotent
 from api.ids import whole_id
-from api.serializers.sessions import NightResultsSerializer, SessionSerializer, TableSerializer
+from api.serializers.sessions import SessionResultsSerializer, SessionSerializer, TableSerializer
 from api.views.base import ClubScopedViewSet
 from clubs import selectors, services
 from matches import selectors as match_selectors
@@ -77,7 +77,7 @@ class SessionViewSet(
 
     @extend_schema(
         summary=_("The night's results: each player's net, ranked"),
-        responses={200: NightResultsSerializer},
+        responses={200: SessionResultsSerializer},
     )
     @action(detail=True, methods=["get"])
     @exportable(
@@ -88,7 +88,7 @@ class SessionViewSet(
     def results(self, request, pk=None):
         session = self.get_object()
         _tables, players = match_selectors.session_results(session_id=session.pk)
-        return Response(NightResultsSerializer({"session": session.pk, "players": players}).data)
+        return Response(SessionResultsSerializer({"session": session.pk, "players": players}).data)
 
 
 @extend_schema_view(

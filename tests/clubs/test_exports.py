@@ -232,3 +232,73 @@ def test_any_table_reads_back_the_same_from_xlsx(rows):
     back = read_xlsx(xlsx_chunks(["a", "b"], rows))
     expected = [[safe_text(v) if isinstance(v, str) else v for v in row] for row in rows]
     assert back[1:] == expected
+
+
+# Text that starts a formula after a separator inside it: a reader splitting at ";" (the CSV
+# separator of Greek, Polish, Spanish and Dutch spreadsheets) or at "," or a tab gets a cell
+# of its own from what follows the separator.
+SPLIT_FORMULAS = [
+    ";=1+1",
+    "a;@SUM(1)",
+    ",=1",
+    'x;"=1+1',
+    "a;+1;-2",
+    "two\nlines\n=1+1",
+    "tab\t=1",
+    'a,b;"",=cmd|x',
+]
+STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def read_csv_with(data: bytes, delimiter: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=delimiter))
+
+
+def is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", SPLIT_FORMULAS)
+def test_no_reader_of_the_csv_gets_a_formula_whichever_separator_it_splits_at(name):
+    rows = [
+        ["Anna", name, -380, 12.5],
+        [name, "Ben", -50, None],
+        [name, name, 0, name],
+    ]
+    data = b"".join(csv_chunks(["Player", name, "Net", "Average"], rows))
+    for delimiter in (",", ";", "\t"):
+        for line in read_csv_with(data, delimiter):
+            for cell in line:
+                assert not cell.startswith(STARTS) or is_number(cell), (delimiter, cell)
+    # Read with ",", as it is written: every cell in its place, the text as it was but for
+    # the "'" before what would start a formula.
+    back = read_csv_with(data, ",")
+    assert back[1] == ["Anna", cell_text(name), "-380", "12.5"]
+    assert [cell.replace("'", "") for cell in back[1]] == ["Anna", name, "-380", "12.5"]
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (";=1+1", ";'=1+1"),
+        ("a;@SUM(1)", "a;'@SUM(1)"),
+        (",=1", ",'=1"),
+        ('x;"=1', "x;'\"=1"),
+        ("=a;-b", "'=a;'-b"),
+        ("a; =1", "a; =1"),
+        ("a;b,c", "a;b,c"),
+        ("Smith-Jones", "Smith-Jones"),
+    ],
+)
+def test_csv_cells_neutralise_what_follows_a_separator(text, shown):
+    assert cell_text(text) == shown
+
+
+def test_the_xlsx_keeps_text_with_separators_as_it_is():
+    rows = [[name, 1] for name in SPLIT_FORMULAS]
+    back = read_xlsx(xlsx_chunks(["Player", "Net"], rows))
+    assert [row[0] for row in back[1:]] == SPLIT_FORMULAS

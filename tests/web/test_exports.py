@@ -381,3 +381,26 @@ def test_a_sheets_result_is_a_number_not_formula_like_text(client, club, season,
             assert line[at["Result"]] == str(over)
             assert xlsx_line[at["Result"]] == over
     assert {line[at["Result"]] for line in played} >= {"0"}
+
+
+SPLIT_NAMES = [";=1+1", "a;@SUM(1)", ",=1", "b;-2"]
+
+
+def test_names_that_start_a_formula_after_a_separator_are_text_for_any_reader(
+    client, club, new_match
+):
+    """Spreadsheets in Greek, Polish, Spanish and Dutch read CSV with ";": no cell of theirs,
+    nor of a reader splitting at ",", starts a formula; the XLSX keeps the names as they are."""
+    tricky = [player_create(club=club, name=name) for name in SPLIT_NAMES]
+    play(new_match(seats=dict(zip("NESW", tricky, strict=True))), WORKED_CHICAGO)
+    page = reverse("clubs:session_export", args=[club.slug, DAY, "csv"])[:-4]
+    data = body(client.get(with_format(page, "csv"))).decode("utf-8-sig")
+    for delimiter in (",", ";"):
+        for line in csv.reader(io.StringIO(data, newline=""), delimiter=delimiter):
+            for cell in line:
+                assert not cell.startswith(("=", "+", "@", "\t", "\r")), (delimiter, cell)
+                assert not cell.startswith("-") or cell.lstrip("-").isdigit(), (delimiter, cell)
+    names = [line[1] for line in csv.reader(io.StringIO(data, newline=""))][1:]
+    assert sorted(names) == sorted([",'=1", ";'=1+1", "a;'@SUM(1)", "b;'-2"])
+    book = xlsx_rows(client.get(with_format(page, "xlsx")))
+    assert sorted(row[1] for row in book[1:]) == sorted(SPLIT_NAMES)
