@@ -46,7 +46,7 @@ class Row:
 
     @property
     def flagged(self) -> bool:
-        return any(p.flagged for p in self.table.pending)
+        return any(p.flagged for p in self.table.unsettled)
 
 
 def _night(club: Club, day: date) -> Night:

@@ -41,7 +41,7 @@ from nights.models import (
     TableEntry,
 )
 from nights.models import TieRule as TieRuleChoice
-from nights.selectors import current_match, night_plan
+from nights.selectors import current_match, current_match_id, night_plan
 from nights.signals import round_started
 from scoring.engine import InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
@@ -461,7 +461,9 @@ def table_entry_submit(
 
 
 def _waiting(code: TableCode, entry_id: int) -> TableEntry:
-    """The entry, locked, if it still waits at the code's table."""
+    """The entry, locked, if it still waits at the code's table for the match now there. An
+    entry left waiting by an earlier round's match is the director's to settle (the board
+    shows it): the table plays another match, perhaps with other players."""
     entry = (
         TableEntry.objects.select_for_update(of=("self",))
         .select_related("match__table__session", "code")
@@ -472,6 +474,10 @@ def _waiting(code: TableCode, entry_id: int) -> TableEntry:
         raise field_error("entry", _("This table has no such deal."), "no_such_entry")
     if entry.state != EntryState.WAITING:
         raise MatchConflict(_("This deal was already answered."))
+    if entry.match_id != current_match_id(code=code):
+        raise MatchConflict(
+            _("This deal was entered for an earlier match at this table: the director settles it.")
+        )
     return entry
 
 

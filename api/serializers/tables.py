@@ -180,7 +180,7 @@ class BoardTableSerializer(serializers.Serializer):
             else serializers.DateTimeField().to_representation(table.last_entry),
             "waiting": None if table.waiting is None else BoardEntrySerializer(table.waiting).data,
             "disputes": [BoardEntrySerializer(p).data for p in table.disputes],
-            "flagged": any(p.flagged for p in table.pending),
+            "flagged": any(p.flagged for p in table.unsettled),
         }
 
 

@@ -21,6 +21,7 @@ from nights.services import (
     table_entry_submit,
 )
 from tests.api.conftest import ROLES
+from tests.nights.test_services import play
 
 pytestmark = pytest.mark.django_db
 
@@ -234,6 +235,27 @@ def test_the_board_shows_each_table_and_what_waits(world, night, code):
     )
     listed = world.client("director_a").get(f"/api/v1/nights/{night.pk}/waiting/").json()
     assert {e["id"] for e in listed["entries"]} == {disputed.pk, waiting.pk}
+
+
+def test_an_earlier_rounds_entry_waits_for_the_director(world, night, code):
+    """A correction left waiting when the next round starts: the table no longer answers it,
+    so it is flagged on the board and listed for the director, who settles it."""
+    old = current_match(code=code)
+    play(old)
+    left = enter(code, side="E", contract="1C", declarer="E", tricks=8, sequence=2)
+    night_round_start(night=night)
+    assert current_match(code=code).pk != old.pk
+    director = world.client("director_a")
+    (table,) = director.get(board_url(night)).json()["tables"]
+    assert table["flagged"] is True and table["waiting"] is None
+    listed = director.get(f"/api/v1/nights/{night.pk}/waiting/").json()["entries"]
+    assert [(e["id"], e["match"], e["flagged"]) for e in listed] == [(left.pk, old.pk, True)]
+    settled = director.post(
+        f"/api/v1/table-entries/{left.pk}/resolve/", {"accept": True}, format="json"
+    )
+    assert settled.status_code == 200, settled.content
+    assert old.deals.get(sequence=2).tricks == 8
+    assert director.get(f"/api/v1/nights/{night.pk}/waiting/").json()["entries"] == []
 
 
 def test_a_night_says_when_it_was_closed(world, night):

@@ -17,12 +17,14 @@ from nights.models import EntryState, TableCode, TableEntry
 from nights.selectors import LONG_WAIT, current_match
 from nights.services import (
     night_close,
+    night_round_start,
     table_code_open,
     table_entry_answer,
     table_entry_submit,
 )
 from tests.clubs.factories import PLAY_DATE, make_club, make_user
 from tests.nights.tables import code_of, started_night
+from tests.nights.test_services import play
 
 pytestmark = pytest.mark.django_db
 
@@ -220,6 +222,36 @@ def test_settling_errors_are_said_not_500(client, director, night):
     nowhere = url(night, "nights:entry_resolve", 999999)
     assert client.post(nowhere, {"accept": "1"}).status_code == 404
     assert client.get(address).status_code == 405
+
+
+def test_an_earlier_rounds_entry_left_waiting_is_settled_from_the_board(client, director, night):
+    """A correction of round 1 still waits when round 2 starts: the pad no longer answers it,
+    so the board shows it at its table, flagged, and the director settles it."""
+    code = code_of(night)
+    old = current_match(code=code)
+    play(old)
+    play(current_match(code=code_of(night, 2)))
+    entry = table_entry_submit(
+        code=code,
+        sequence=1,
+        entered_by=old.seat_ids["N"],
+        contract="3NT",
+        declarer="N",
+        tricks=10,
+    )
+    night_round_start(night=night)
+    assert current_match(code=code).pk != old.pk
+    client.force_login(director)
+    page = client.get(url(night)).content.decode()
+    assert page.count("board-table flagged") == 1
+    assert f'id="entry-{entry.pk}"' in page
+    assert "an earlier match at this table" in page
+    assert f'id="accept-{entry.pk}"' in page
+    response = client.post(url(night, "nights:entry_resolve", entry.pk), {"accept": "1"})
+    assert response.status_code == 302
+    assert old.deals.get(sequence=1).tricks == 10
+    page = client.get(url(night)).content.decode()
+    assert f'id="entry-{entry.pk}"' not in page and "board-table flagged" not in page
 
 
 def test_renewing_a_code_asks_first_then_the_old_code_stops_working(client, director, night):

@@ -7,15 +7,18 @@ import pytest
 from django.test import Client
 
 from matches.models import Deal, MatchStatus
+from matches.services import MatchConflict
 from nights.models import EntryState, TableCode, TableEntry
 from nights.pad import SESSION_CODE, SESSION_PLAYER
-from nights.selectors import current_match
+from nights.selectors import current_match, night_plan
 from nights.services import (
     FAILURES_ALLOWED,
     night_close,
     night_round_start,
     night_start,
+    side_of,
     table_code_renew,
+    table_entry_answer,
 )
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 from tests.nights.tables import code_of, started_night
@@ -370,3 +373,45 @@ def test_the_pads_polls_are_not_throttled_but_opening_codes_is(night, settings):
         assert phone.get(PAD, headers={"HX-Request": "true"}).status_code == 200
     statuses = [Client().get("/t/").status_code for _ in range(5)]
     assert 429 in statuses
+
+
+def test_an_earlier_rounds_entry_is_not_answered_at_the_pad(night):
+    """A correction entered in round 1 still waits when round 2 starts: the pad's answer to it
+    (a page left open, a form sent again) is refused, whoever sends it; the director settles
+    it from the board."""
+    phone = opened(night)
+    old, by_seat = seats(night)
+    play(old)
+    play(current_match(code=code_of(night, 2)))
+    # Who will sit at table 1 in round 2: one of them answers for the other side of round 1.
+    upcoming = night_plan(night=night).next.plan
+    later = {player.id for player in upcoming.tables[0].seats.values()}
+    answerer = next(pk for seat, pk in by_seat.items() if pk in later)
+    entering = by_seat["E" if side_of(old, answerer) == "NS" else "N"]
+    fix = {f"fix-{k}": v for k, v in deal(old, entering, tricks="13", sequence=1).items()}
+    assert phone.post("/table/correct/", fix).status_code == 302
+    entry = waiting(old)
+    totals = (old.deals.get(sequence=1).tricks, old.deals.count())
+    night_round_start(night=night)
+    new = current_match(code=code_of(night))
+    assert new.pk != old.pk and answerer in new.seat_ids.values()
+    for how in ("accept", "reject", "withdraw"):
+        response = answer(phone, entry, answerer, how)
+        assert response.status_code == 409
+        errors = response.context["answer_form"].non_field_errors()
+        assert errors == [
+            "This deal was entered for an earlier match at this table: the director settles it."
+        ]
+    entry.refresh_from_db()
+    assert entry.state == EntryState.WAITING and entry.decided_by is None
+    assert (old.deals.get(sequence=1).tricks, old.deals.count()) == totals
+    with pytest.raises(MatchConflict):
+        table_entry_answer(code=code_of(night), entry=entry.pk, player=answerer, accept=True)
+    # In Greek too.
+    response = phone.post(
+        "/table/answer/",
+        {"entry": entry.pk, "player": answerer, "answer": "accept"},
+        HTTP_ACCEPT_LANGUAGE="el",
+    )
+    assert response.status_code == 409
+    assert "earlier match" not in response.context["answer_form"].non_field_errors()[0]
