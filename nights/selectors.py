@@ -230,6 +230,8 @@ def _next_round(
     """The next round after ``started`` (at winners move, the last finished one carries who
     moves up: ``_with_moves``); ``planned`` is a round-robin night's whole plan."""
     number = len(started) + 1
+    if night.closed_at is not None:
+        return Next(number, waiting=_("This night is closed: no more rounds start."))
     if number > night.rounds:
         return Next(
             number, waiting=_("All %(rounds)s rounds have been played.") % {"rounds": night.rounds}

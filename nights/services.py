@@ -165,10 +165,14 @@ def night_round_start(
     four, a two-player Draw Bridge rubber at a table of two), seated as the movement plans,
     or as ``seating`` says when the director seats the tables by hand (fixed movement; the
     players present not seated sit out). ``number``, when given, is the round the caller means
-    to start (a page's button): a stale one is refused. Errors name ``round`` (that round
-    already started, the last round still playing, or every round played) or ``seating``."""
+    to start (a page's button): a stale one is refused. Errors name ``round`` (the night
+    closed, that round already started, the last round still playing, or every round played)
+    or ``seating``."""
     # One round at a time: a second tap waits here, then finds the round started.
     Night.objects.select_for_update().filter(pk=night.pk).first()
+    if Night.objects.filter(pk=night.pk, closed_at__isnull=False).exists():
+        message = _("This night is closed: no more rounds start.")
+        raise field_error("round", message, "night_closed")
     plan = night_plan(night=night)
     upcoming = plan.next
     if number is not None and number != upcoming.number:

@@ -321,6 +321,26 @@ def test_a_closed_night_reads_closed_to_everyone(client, night):
     assert b'id="night-closed"' in client.get(url(night, "nights:night")).content
 
 
+def test_a_closed_night_offers_no_round_and_starts_none(client, director, night):
+    """The night page of a closed night says why no round starts, with no button; a start
+    sent anyway (a page left open) is refused, and no table gets a new code."""
+    for number in (1, 2):
+        play(current_match(code=code_of(night, number)))
+    client.force_login(director)
+    page = client.get(url(night, "nights:night")).content.decode()
+    assert "Start round 2" in page
+    night_close(night=night)
+    page = client.get(url(night, "nights:night")).content.decode()
+    assert "Start round 2" not in page
+    assert '<p id="waiting">This night is closed: no more rounds start.</p>' in page
+    response = client.post(url(night, "nights:round_start"), {"round": "2"}, follow=True)
+    assert "This night is closed: no more rounds start." in response.content.decode()
+    assert night.round_set.count() == 1
+    assert not TableCode.objects.filter(night=night, revoked_at=None).exists()
+    board = client.get(url(night)).content.decode()
+    assert "board-table" in board and 'class="code"' not in board
+
+
 def test_the_board_reads_in_greek(client, director, night):
     dispute(code_of(night))
     client.force_login(director)
