@@ -9,6 +9,7 @@ field, and nothing is written.
 """
 
 import datetime
+import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from redis.exceptions import RedisError
 
 from clubs.models import Club, Membership, Player, Table
 from clubs.services import Actor, session_ensure, table_create
@@ -46,6 +48,8 @@ from nights.signals import round_started
 from scoring.engine import InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
 from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
+
+logger = logging.getLogger(__name__)
 
 
 def _choice(value: object, choices: type[models.TextChoices], field: str) -> str:
@@ -334,9 +338,31 @@ def _failures_key(client: str) -> str:
     return f"table-code-failures:{client}"
 
 
+def _failures(key: str) -> int:
+    """The wrong codes counted under ``key``; none while the cache is unreachable (the lockout
+    is not applied, and logged, as the API's throttles do: ``api.throttling``)."""
+    try:
+        return cache.get(key, 0)
+    except RedisError as error:
+        logger.warning("Table code lockout not applied: the cache is unreachable (%s)", error)
+        return 0
+
+
+def _count_failure(key: str) -> None:
+    """One more wrong code under ``key``, for ``LOCKOUT_SECONDS`` from the first."""
+    try:
+        if cache.add(key, 1, timeout=LOCKOUT_SECONDS) is False:
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between the two calls
+                cache.add(key, 1, timeout=LOCKOUT_SECONDS)
+    except RedisError as error:
+        logger.warning("Table code lockout not applied: the cache is unreachable (%s)", error)
+
+
 def table_code_locked_out(*, client: str) -> bool:
     """Whether ``client`` is refused every code now (``table_code_open``'s lockout)."""
-    return cache.get(_failures_key(client), 0) >= FAILURES_ALLOWED
+    return _failures(_failures_key(client)) >= FAILURES_ALLOWED
 
 
 def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
@@ -344,10 +370,10 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
     ``client`` names who asks (their address): after ``FAILURES_ALLOWED`` wrong codes typed in
     ``LOCKOUT_SECONDS`` it is refused every typed code, right or wrong, until the time is over.
     A link's token (192 bits) cannot be guessed: it is neither counted nor locked out, so a
-    room locked out by one player's typos still opens its tables by the QR codes. Errors name
-    ``code``."""
+    room locked out by one player's typos still opens its tables by the QR codes. While the
+    cache is unreachable nothing is counted or locked out (logged). Errors name ``code``."""
     key = _failures_key(client)
-    if typed and cache.get(key, 0) >= FAILURES_ALLOWED:
+    if typed and _failures(key) >= FAILURES_ALLOWED:
         message = _("Too many wrong codes. Try again in %(minutes)d minutes, or ask the director.")
         raise field_error("code", message % {"minutes": LOCKOUT_SECONDS // 60}, "locked_out")
     found = TableCode.objects.select_related("night__session__club")
@@ -356,11 +382,8 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
     else:
         match = found.filter(token=code).first()
     if match is None or match.revoked_at is not None or match.night.closed_at is not None:
-        if typed and cache.add(key, 1, timeout=LOCKOUT_SECONDS) is False:
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between the two calls
-                cache.add(key, 1, timeout=LOCKOUT_SECONDS)
+        if typed:
+            _count_failure(key)
         if match is not None:
             message = _("This table code is no longer valid: ask the director for the new one.")
             reason = "code_replaced"

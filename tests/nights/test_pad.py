@@ -3,9 +3,12 @@ link or by the code typed by hand, the lockout, a deal entered, waiting, answere
 side (accepted, rejected, withdrawn), a correction, the next round followed by the code, and a
 code that opens nothing any more."""
 
+import logging
+
 import pytest
 from django.test import Client
 
+from config.cache import SharedClientRedisCache
 from matches.models import Deal, MatchStatus
 from matches.services import MatchConflict
 from nights.models import EntryState, TableCode, TableEntry
@@ -17,6 +20,8 @@ from nights.services import (
     night_round_start,
     night_start,
     side_of,
+    table_code_locked_out,
+    table_code_open,
     table_code_renew,
     table_entry_answer,
 )
@@ -415,3 +420,28 @@ def test_an_earlier_rounds_entry_is_not_answered_at_the_pad(night):
     )
     assert response.status_code == 409
     assert "earlier match" not in response.context["answer_form"].non_field_errors()[0]
+
+
+@pytest.fixture
+def lockout_cache_down(monkeypatch):
+    """The wrong codes' cache is a Redis nobody answers on (port 1 of the loopback: refused)."""
+    unreachable = SharedClientRedisCache("redis://127.0.0.1:1/0", {})
+    monkeypatch.setattr("nights.services.cache", unreachable)
+    return unreachable
+
+
+def test_codes_open_tables_while_the_lockouts_cache_is_down(night, lockout_cache_down, caplog):
+    """Redis down: the lockout is not applied (logged, as the API's throttles do), and the
+    right code still opens its table; a wrong code is still said beside the field."""
+    with caplog.at_level(logging.WARNING, logger="nights.services"):
+        wrong = Client().post("/t/", {"code": "WRONGCODE"})
+        assert wrong.status_code == 400
+        assert "No table has this code" in wrong.content.decode()
+        phone = Client()
+        right = phone.post("/t/", {"code": code_of(night).short_code})
+    assert right.status_code == 302 and right["Location"] == PAD
+    assert phone.session[SESSION_CODE] == code_of(night).pk
+    assert "Table code lockout not applied: the cache is unreachable" in caplog.text
+    # The services alike.
+    assert table_code_locked_out(client="192.0.2.1") is False
+    assert table_code_open(code=code_of(night, 2).short_code, client="192.0.2.1").table_number == 2
