@@ -93,6 +93,8 @@ def _render(request, club, night, *, fragment=False, error="", status=200):
         "type_url": request.build_absolute_uri(reverse("nights:pad_code")),
         "query": request.GET.urlencode(),
         "fragment": fragment,
+        # Typed codes paused after many wrong ones (services.ALL_FAILURES_ALLOWED).
+        "codes_paused_until": None if night.closed_at else services.table_codes_paused_until(),
     }
     template = "nights/_board.html" if fragment else "nights/board.html"
     return render(request, template, context, status=status)

@@ -9,6 +9,7 @@ field, and nothing is written.
 """
 
 import datetime
+import ipaddress
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
@@ -290,10 +291,22 @@ CODE_LENGTH = 8  # 32**8: 40 bits, guessed only past the lockout below
 TOKEN_BYTES = 24  # the link's token: 192 bits
 FAILURES_ALLOWED = 20
 """Wrong codes a client may type in ``LOCKOUT_SECONDS`` before it is locked out. A client is
-an address, which may be a whole club's wifi: 20 tries in 15 minutes leave a room of players
-room for typos, and a guesser a chance of about 20 * 30 / 32**8 (1 in 1.8 billion) at a night of
-30 tables."""
+an IPv4 address or an IPv6 /64 (``client_key``: one network hands out a whole /64), which may
+be a whole club's wifi: 20 tries in 15 minutes leave a room of players room for typos, and a
+guesser a chance of about 20 * 30 / 32**8 (1 in 1.8 billion) at a night of 30 tables."""
 LOCKOUT_SECONDS = 15 * 60
+ALL_FAILURES_ALLOWED = 200
+"""Wrong codes typed from all addresses together in ``LOCKOUT_SECONDS`` (a window from the
+first) before typed codes pause for the rest of the window: a guesser with many addresses then
+gets no more tries than this, at every open night's tables together (a wrong code names no
+night: it counts for all of them). While paused, a typed code opens a table only for a client
+that opened one of its night's tables before (the room's phones, by its link or its typed
+code: ``KNOWN_SECONDS``); everyone else is told to scan the table card's QR code, which always
+works, and the director's board says so (``table_codes_paused_until``)."""
+KNOWN_SECONDS = 12 * 60 * 60
+"""How long a client that opened a night's table is known to the night (a night's length)."""
+ALL_FAILURES = "table-code-failures:all"
+ALL_SINCE = "table-code-failures:all:since"
 
 
 def _new_code(night: Night, number: int) -> TableCode:
@@ -334,8 +347,30 @@ def normalized_code(typed: str) -> str:
     return "".join(ch for ch in typed.upper() if ch.isalnum())
 
 
+def client_key(client: str) -> str:
+    """Who asks, as the lockout counts them: an IPv4 address (also given in IPv6 form), an
+    IPv6 address's /64, or ``client`` as given when it is no address."""
+    try:
+        address = ipaddress.ip_address(client)
+    except ValueError:
+        return client[:100]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
 def _failures_key(client: str) -> str:
-    return f"table-code-failures:{client}"
+    return f"table-code-failures:{client_key(client)}"
+
+
+def _known_key(night_id: int, client: str) -> str:
+    return f"table-code-known:{night_id}:{client_key(client)}"
+
+
+def _cache_down(error: RedisError) -> None:
+    logger.warning("Table code lockout not applied: the cache is unreachable (%s)", error)
 
 
 def _failures(key: str) -> int:
@@ -344,7 +379,7 @@ def _failures(key: str) -> int:
     try:
         return cache.get(key, 0)
     except RedisError as error:
-        logger.warning("Table code lockout not applied: the cache is unreachable (%s)", error)
+        _cache_down(error)
         return 0
 
 
@@ -357,7 +392,33 @@ def _count_failure(key: str) -> None:
             except ValueError:  # expired between the two calls
                 cache.add(key, 1, timeout=LOCKOUT_SECONDS)
     except RedisError as error:
-        logger.warning("Table code lockout not applied: the cache is unreachable (%s)", error)
+        _cache_down(error)
+
+
+def _count_wrong(client: str) -> None:
+    """A wrong code typed by ``client``: counted for the client and for all together (the
+    window of all together remembers when it began, for the board)."""
+    _count_failure(_failures_key(client))
+    try:
+        cache.add(ALL_SINCE, timezone.now().timestamp(), timeout=LOCKOUT_SECONDS)
+    except RedisError as error:
+        _cache_down(error)
+    _count_failure(ALL_FAILURES)
+
+
+def _known(night_id: int, client: str) -> bool:
+    try:
+        return bool(cache.get(_known_key(night_id, client)))
+    except RedisError as error:
+        _cache_down(error)
+        return True
+
+
+def _remember(night_id: int, client: str) -> None:
+    try:
+        cache.set(_known_key(night_id, client), 1, timeout=KNOWN_SECONDS)
+    except RedisError as error:
+        _cache_down(error)
 
 
 def table_code_locked_out(*, client: str) -> bool:
@@ -365,15 +426,32 @@ def table_code_locked_out(*, client: str) -> bool:
     return _failures(_failures_key(client)) >= FAILURES_ALLOWED
 
 
+def table_codes_paused_until() -> datetime.datetime | None:
+    """Until when typed codes are paused after ``ALL_FAILURES_ALLOWED`` wrong codes from all
+    addresses, or None when they are not (nor while the cache is unreachable)."""
+    if _failures(ALL_FAILURES) < ALL_FAILURES_ALLOWED:
+        return None
+    try:
+        since = cache.get(ALL_SINCE)
+    except RedisError as error:
+        _cache_down(error)
+        return None
+    start = (
+        timezone.now() if since is None else datetime.datetime.fromtimestamp(since, datetime.UTC)
+    )
+    return start + datetime.timedelta(seconds=LOCKOUT_SECONDS)
+
+
 def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
     """The live code a player gives: the short code ``typed`` by hand, or the link's token.
     ``client`` names who asks (their address): after ``FAILURES_ALLOWED`` wrong codes typed in
-    ``LOCKOUT_SECONDS`` it is refused every typed code, right or wrong, until the time is over.
-    A link's token (192 bits) cannot be guessed: it is neither counted nor locked out, so a
-    room locked out by one player's typos still opens its tables by the QR codes. While the
-    cache is unreachable nothing is counted or locked out (logged). Errors name ``code``."""
-    key = _failures_key(client)
-    if typed and _failures(key) >= FAILURES_ALLOWED:
+    ``LOCKOUT_SECONDS`` it is refused every typed code, right or wrong, until the time is over;
+    after ``ALL_FAILURES_ALLOWED`` from all addresses, typed codes pause for clients the code's
+    night does not know (the same answer for a right and a wrong code). A link's token (192
+    bits) cannot be guessed: it is neither counted nor locked out, so a room locked out by one
+    player's typos still opens its tables by the QR codes. While the cache is unreachable
+    nothing is counted or locked out (logged). Errors name ``code``."""
+    if typed and table_code_locked_out(client=client):
         message = _("Too many wrong codes. Try again in %(minutes)d minutes, or ask the director.")
         raise field_error("code", message % {"minutes": LOCKOUT_SECONDS // 60}, "locked_out")
     found = TableCode.objects.select_related("night__session__club")
@@ -381,9 +459,19 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
         match = found.filter(short_code=normalized_code(code)).first()
     else:
         match = found.filter(token=code).first()
-    if match is None or match.revoked_at is not None or match.night.closed_at is not None:
+    live = match is not None and match.revoked_at is None and match.night.closed_at is None
+    paused = typed and table_codes_paused_until() is not None
+    if paused and (not live or match is None or not _known(match.night_id, client)):
+        if not live:
+            _count_wrong(client)
+        message = _(
+            "Too many wrong codes were typed just now: scan the QR code on the table card, or "
+            "ask the director."
+        )
+        raise field_error("code", message, "paused")
+    if not live:
         if typed:
-            _count_failure(key)
+            _count_wrong(client)
         if match is not None:
             message = _("This table code is no longer valid: ask the director for the new one.")
             reason = "code_replaced"
@@ -391,6 +479,8 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
             message = _("No table has this code. Check it on the table card.")
             reason = "no_such_code"
         raise field_error("code", message, reason)
+    assert match is not None
+    _remember(match.night_id, client)
     return match
 
 

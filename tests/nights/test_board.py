@@ -341,6 +341,22 @@ def test_a_closed_night_offers_no_round_and_starts_none(client, director, night)
     assert "board-table" in board and 'class="code"' not in board
 
 
+def test_the_board_says_when_typed_codes_are_paused(client, director, night, monkeypatch):
+    """Past the wrong codes allowed from all addresses together, the board says that typed
+    codes are paused, until when, and what the players and the director can do."""
+    monkeypatch.setattr("nights.services.ALL_FAILURES_ALLOWED", 3)
+    client.force_login(director)
+    assert 'id="codes-paused"' not in client.get(url(night)).content.decode()
+    for n in range(3):
+        with pytest.raises(ValidationError):
+            table_code_open(code="WRONGCODE", client=f"2001:db8:{n}::1")
+    page = client.get(url(night)).content.decode()
+    assert 'id="codes-paused"' in page
+    assert "scan the QR code on the table card" in page
+    fragment = client.get(url(night, "nights:board_fragment")).content.decode()
+    assert 'id="codes-paused"' in fragment
+
+
 def test_the_board_reads_in_greek(client, director, night):
     dispute(code_of(night))
     client.force_login(director)

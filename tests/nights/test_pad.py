@@ -6,6 +6,7 @@ code that opens nothing any more."""
 import logging
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from config.cache import SharedClientRedisCache
@@ -16,6 +17,7 @@ from nights.pad import SESSION_CODE, SESSION_PLAYER
 from nights.selectors import current_match, night_plan
 from nights.services import (
     FAILURES_ALLOWED,
+    client_key,
     night_close,
     night_round_start,
     night_start,
@@ -23,6 +25,7 @@ from nights.services import (
     table_code_locked_out,
     table_code_open,
     table_code_renew,
+    table_codes_paused_until,
     table_entry_answer,
 )
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
@@ -445,3 +448,74 @@ def test_codes_open_tables_while_the_lockouts_cache_is_down(night, lockout_cache
     # The services alike.
     assert table_code_locked_out(client="192.0.2.1") is False
     assert table_code_open(code=code_of(night, 2).short_code, client="192.0.2.1").table_number == 2
+
+
+def typed_from(address, code, client=None):
+    """A code typed at ``/t/`` by a phone behind the proxy at ``address``."""
+    client = client or Client()
+    return client.post("/t/", {"code": code}, HTTP_X_FORWARDED_FOR=address)
+
+
+@pytest.fixture
+def behind_a_proxy(settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    settings.PAGE_THROTTLE_ANON = "10000/min"  # the page throttle is not what is tested here
+
+
+def test_ipv6_clients_are_counted_by_their_64(night, behind_a_proxy):
+    """One network's /64 is one client: 20 wrong codes from 20 of its addresses lock out the
+    whole /64 (its right codes too), not another /64 nor an IPv4 client."""
+    for n in range(FAILURES_ALLOWED):
+        response = typed_from(f"2001:db8:1:2:{n:x}::7", "WRONGCODE")
+        assert response.status_code == 400
+    right = code_of(night).short_code
+    locked = typed_from("2001:db8:1:2:ffff:1:2:3", right)
+    assert locked.status_code == 429
+    assert "Too many wrong codes" in locked.content.decode()
+    assert typed_from("2001:db8:1:3::7", right).status_code == 302  # the next /64
+    assert typed_from("192.0.2.10", right).status_code == 302
+    assert client_key("2001:DB8:1:2:abcd::1") == "2001:db8:1:2::/64"
+    assert client_key("::ffff:192.0.2.1") == "192.0.2.1"  # an IPv4 address in IPv6 form
+
+
+def test_ipv4_clients_are_counted_by_address(night, behind_a_proxy):
+    for _ in range(FAILURES_ALLOWED):
+        assert typed_from("192.0.2.1", "WRONGCODE").status_code == 400
+    right = code_of(night).short_code
+    assert typed_from("192.0.2.1", right).status_code == 429
+    assert typed_from("192.0.2.2", right).status_code == 302
+
+
+def test_wrong_codes_from_many_addresses_pause_typed_codes(night, behind_a_proxy, monkeypatch):
+    """Past ``ALL_FAILURES_ALLOWED`` wrong codes from any addresses in the window, a typed code
+    opens a table only for a client that opened one of its night's tables before (the room's
+    phones); others are told to scan the table card, which still opens the table, and the
+    director's board says what happens and until when."""
+    monkeypatch.setattr("nights.services.ALL_FAILURES_ALLOWED", 6)
+    right = code_of(night).short_code
+    # The room's wifi opened a table earlier (by the card's link).
+    room = Client()
+    assert (
+        room.get(f"/t/{code_of(night, 2).token}/", HTTP_X_FORWARDED_FOR="198.51.100.7").status_code
+        == 302
+    )
+    for n in range(6):  # each from another network: no one address is locked out
+        assert typed_from(f"2001:db8:{n}::1", "WRONGCODE").status_code == 400
+    paused = typed_from("203.0.113.5", right)
+    assert paused.status_code == 429
+    text = paused.content.decode()
+    assert "Too many wrong codes were typed" in text and "scan the QR code" in text
+    # The same answer for a wrong code: a guesser cannot tell a right code from a wrong one.
+    wrong = typed_from("203.0.113.5", "WRONGCODE")
+    assert wrong.status_code == 429 and "Too many wrong codes were typed" in wrong.content.decode()
+    # The room's phones still type codes; the card's link opens the table from anywhere.
+    assert typed_from("198.51.100.7", right).status_code == 302
+    assert (
+        Client().get(f"/t/{code_of(night).token}/", HTTP_X_FORWARDED_FOR="203.0.113.5").status_code
+        == 302
+    )
+    assert table_codes_paused_until() is not None
+    # When the window is over, typed codes open tables again.
+    cache.delete_many(["table-code-failures:all", "table-code-failures:all:since"])
+    assert table_codes_paused_until() is None
+    assert typed_from("203.0.113.5", right).status_code == 302
