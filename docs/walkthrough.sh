@@ -60,7 +60,7 @@ api /matches/$MATCH/deals/ -H "Idempotency-Key: match-$MATCH-deal-1" \
 #  "partscore":{"NS":0,"EW":0},"game_won_by":"NS","games":{"NS":1,"EW":0},
 #  "items":[{"kind":"trick_points","side":"NS","points":120,"below_line":true},
 #           {"kind":"game_bonus","side":"NS","points":300,"below_line":false}],
-#  "entry":{"via":"director","entered_by":null,"confirmed_by":null,"table_code":null,
+#  "entry":{"via":"director","entered_by":null,"confirmed_by":null,
 #           "settled_by_director":false},"updated_at":"…"}
 # The same request again (a retry): the same answer, sent with "Idempotent-Replayed: true",
 # and still one deal (the next deal is sequence 2).

@@ -46,7 +46,7 @@ class Row:
 
     @property
     def flagged(self) -> bool:
-        return any(p.flagged for p in self.table.pending)
+        return any(p.flagged for p in self.table.unsettled)
 
 
 def _night(club: Club, day: date) -> Night:
@@ -93,6 +93,8 @@ def _render(request, club, night, *, fragment=False, error="", status=200):
         "type_url": request.build_absolute_uri(reverse("nights:pad_code")),
         "query": request.GET.urlencode(),
         "fragment": fragment,
+        # Typed codes paused after many wrong ones (services.ALL_FAILURES_ALLOWED).
+        "codes_paused_until": None if night.closed_at else services.table_codes_paused_until(),
     }
     template = "nights/_board.html" if fragment else "nights/board.html"
     return render(request, template, context, status=status)

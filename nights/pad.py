@@ -56,9 +56,11 @@ def _render_code(request, form: CodeForm, status: int = 200, **more):
     return render(request, "nights/pad/code.html", {"form": form, **more}, status=status)
 
 
-def _refused_status(locked: bool) -> int:
-    """A client locked out before it asked is told 429 (Too Many Requests)."""
-    return 429 if locked else 400
+def _refused_status(error: ValidationError) -> int:
+    """A client locked out before it asked, or while typed codes are paused, is told 429 (Too
+    Many Requests)."""
+    codes = {item.code for items in error.error_dict.values() for item in items}
+    return 429 if codes & {"locked_out", "paused"} else 400
 
 
 @never_cache
@@ -70,13 +72,11 @@ def pad_code(request):
     form = CodeForm(request.POST)
     if not form.is_valid():
         return _render_code(request, form, status=400)
-    client = client_of(request)
-    locked = services.table_code_locked_out(client=client)
     try:
-        code = services.table_code_open(code=form.cleaned_data["code"], client=client)
+        code = services.table_code_open(code=form.cleaned_data["code"], client=client_of(request))
     except ValidationError as error:
         form.add_service_error(error)
-        return _render_code(request, form, status=_refused_status(locked))
+        return _render_code(request, form, status=_refused_status(error))
     return _open(request, code)
 
 

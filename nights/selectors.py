@@ -230,6 +230,8 @@ def _next_round(
     """The next round after ``started`` (at winners move, the last finished one carries who
     moves up: ``_with_moves``); ``planned`` is a round-robin night's whole plan."""
     number = len(started) + 1
+    if night.closed_at is not None:
+        return Next(number, waiting=_("This night is closed: no more rounds start."))
     if number > night.rounds:
         return Next(
             number, waiting=_("All %(rounds)s rounds have been played.") % {"rounds": night.rounds}
@@ -617,6 +619,9 @@ class BoardTable:
     deals: int
     last_entry: datetime.datetime | None
     pending: list[Pending]
+    # Entries of the table's earlier matches still waiting or disputed: the table plays
+    # another match now and cannot answer them, so the director settles them (flagged).
+    earlier: list[Pending] = field(default_factory=list)
 
     @property
     def waiting(self) -> Pending | None:
@@ -625,6 +630,37 @@ class BoardTable:
     @property
     def disputes(self) -> list[Pending]:
         return [p for p in self.pending if p.entry.state == EntryState.REJECTED]
+
+    @property
+    def unsettled(self) -> list[Pending]:
+        """What the board lists at the table: the earlier matches' leftovers, then the
+        current match's entries."""
+        return [*self.earlier, *self.pending]
+
+
+def _earlier(night: Night, latest: Sequence[int]) -> dict[int, list[Pending]]:
+    """The entries left waiting or disputed by the night's matches that are no longer the
+    match at their table, by table number, flagged (one query; three more when there are
+    some)."""
+    unsettled = [EntryState.WAITING, EntryState.REJECTED]
+    ids = set(
+        TableEntry.objects.filter(match__in=_night_matches(night.pk), state__in=unsettled)
+        .exclude(match_id__in=latest)
+        .values_list("match_id", flat=True)
+    )
+    if not ids:
+        return {}
+    matches = list(
+        Match.objects.filter(pk__in=ids)
+        .select_related("table__session__club")
+        .order_by("created_at", "id")
+    )
+    pending = pending_entries(matches=matches)
+    found: dict[int, list[Pending]] = {}
+    for match in matches:
+        for entry in pending[match.pk]:
+            found.setdefault(match.table.number, []).append(replace(entry, flagged=True))
+    return found
 
 
 def night_board(*, night: Night) -> list[BoardTable]:
@@ -647,6 +683,7 @@ def night_board(*, night: Night) -> list[BoardTable]:
         .values_list("match_id", "last")
     )
     pending = pending_entries(matches=list(matches.values()))
+    earlier = _earlier(night, list(latest.values()))
     codes = live_codes(night=night)
     board = []
     for number in sorted(set(latest) | set(codes)):
@@ -663,6 +700,7 @@ def night_board(*, night: Night) -> list[BoardTable]:
                 match.deal_count,
                 max(times, default=None),
                 pending[match.pk],
+                earlier.get(number, []),
             )
         )
     return board

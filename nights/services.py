@@ -9,6 +9,8 @@ field, and nothing is written.
 """
 
 import datetime
+import ipaddress
+import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,6 +20,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from redis.exceptions import RedisError
 
 from clubs.models import Club, Membership, Player, Table
 from clubs.services import Actor, session_ensure, table_create
@@ -41,11 +44,13 @@ from nights.models import (
     TableEntry,
 )
 from nights.models import TieRule as TieRuleChoice
-from nights.selectors import current_match, night_plan
+from nights.selectors import current_match, current_match_id, night_plan
 from nights.signals import round_started
 from scoring.engine import InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
 from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
+
+logger = logging.getLogger(__name__)
 
 
 def _choice(value: object, choices: type[models.TextChoices], field: str) -> str:
@@ -165,10 +170,14 @@ def night_round_start(
     four, a two-player Draw Bridge rubber at a table of two), seated as the movement plans,
     or as ``seating`` says when the director seats the tables by hand (fixed movement; the
     players present not seated sit out). ``number``, when given, is the round the caller means
-    to start (a page's button): a stale one is refused. Errors name ``round`` (that round
-    already started, the last round still playing, or every round played) or ``seating``."""
+    to start (a page's button): a stale one is refused. Errors name ``round`` (the night
+    closed, that round already started, the last round still playing, or every round played)
+    or ``seating``."""
     # One round at a time: a second tap waits here, then finds the round started.
     Night.objects.select_for_update().filter(pk=night.pk).first()
+    if Night.objects.filter(pk=night.pk, closed_at__isnull=False).exists():
+        message = _("This night is closed: no more rounds start.")
+        raise field_error("round", message, "night_closed")
     plan = night_plan(night=night)
     upcoming = plan.next
     if number is not None and number != upcoming.number:
@@ -282,10 +291,22 @@ CODE_LENGTH = 8  # 32**8: 40 bits, guessed only past the lockout below
 TOKEN_BYTES = 24  # the link's token: 192 bits
 FAILURES_ALLOWED = 20
 """Wrong codes a client may type in ``LOCKOUT_SECONDS`` before it is locked out. A client is
-an address, which may be a whole club's wifi: 20 tries in 15 minutes leave a room of players
-room for typos, and a guesser a chance of about 20 * 30 / 32**8 (1 in 1.8 billion) at a night of
-30 tables."""
+an IPv4 address or an IPv6 /64 (``client_key``: one network hands out a whole /64), which may
+be a whole club's wifi: 20 tries in 15 minutes leave a room of players room for typos, and a
+guesser a chance of about 20 * 30 / 32**8 (1 in 1.8 billion) at a night of 30 tables."""
 LOCKOUT_SECONDS = 15 * 60
+ALL_FAILURES_ALLOWED = 200
+"""Wrong codes typed from all addresses together in ``LOCKOUT_SECONDS`` (a window from the
+first) before typed codes pause for the rest of the window: a guesser with many addresses then
+gets no more tries than this, at every open night's tables together (a wrong code names no
+night: it counts for all of them). While paused, a typed code opens a table only for a client
+that opened one of its night's tables before (the room's phones, by its link or its typed
+code: ``KNOWN_SECONDS``); everyone else is told to scan the table card's QR code, which always
+works, and the director's board says so (``table_codes_paused_until``)."""
+KNOWN_SECONDS = 12 * 60 * 60
+"""How long a client that opened a night's table is known to the night (a night's length)."""
+ALL_FAILURES = "table-code-failures:all"
+ALL_SINCE = "table-code-failures:all:since"
 
 
 def _new_code(night: Night, number: int) -> TableCode:
@@ -326,24 +347,111 @@ def normalized_code(typed: str) -> str:
     return "".join(ch for ch in typed.upper() if ch.isalnum())
 
 
+def client_key(client: str) -> str:
+    """Who asks, as the lockout counts them: an IPv4 address (also given in IPv6 form), an
+    IPv6 address's /64, or ``client`` as given when it is no address."""
+    try:
+        address = ipaddress.ip_address(client)
+    except ValueError:
+        return client[:100]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
 def _failures_key(client: str) -> str:
-    return f"table-code-failures:{client}"
+    return f"table-code-failures:{client_key(client)}"
+
+
+def _known_key(night_id: int, client: str) -> str:
+    return f"table-code-known:{night_id}:{client_key(client)}"
+
+
+def _cache_down(error: RedisError) -> None:
+    logger.warning("Table code lockout not applied: the cache is unreachable (%s)", error)
+
+
+def _failures(key: str) -> int:
+    """The wrong codes counted under ``key``; none while the cache is unreachable (the lockout
+    is not applied, and logged, as the API's throttles do: ``api.throttling``)."""
+    try:
+        return cache.get(key, 0)
+    except RedisError as error:
+        _cache_down(error)
+        return 0
+
+
+def _count_failure(key: str) -> None:
+    """One more wrong code under ``key``, for ``LOCKOUT_SECONDS`` from the first."""
+    try:
+        if cache.add(key, 1, timeout=LOCKOUT_SECONDS) is False:
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between the two calls
+                cache.add(key, 1, timeout=LOCKOUT_SECONDS)
+    except RedisError as error:
+        _cache_down(error)
+
+
+def _count_wrong(client: str) -> None:
+    """A wrong code typed by ``client``: counted for the client and for all together (the
+    window of all together remembers when it began, for the board)."""
+    _count_failure(_failures_key(client))
+    try:
+        cache.add(ALL_SINCE, timezone.now().timestamp(), timeout=LOCKOUT_SECONDS)
+    except RedisError as error:
+        _cache_down(error)
+    _count_failure(ALL_FAILURES)
+
+
+def _known(night_id: int, client: str) -> bool:
+    try:
+        return bool(cache.get(_known_key(night_id, client)))
+    except RedisError as error:
+        _cache_down(error)
+        return True
+
+
+def _remember(night_id: int, client: str) -> None:
+    try:
+        cache.set(_known_key(night_id, client), 1, timeout=KNOWN_SECONDS)
+    except RedisError as error:
+        _cache_down(error)
 
 
 def table_code_locked_out(*, client: str) -> bool:
     """Whether ``client`` is refused every code now (``table_code_open``'s lockout)."""
-    return cache.get(_failures_key(client), 0) >= FAILURES_ALLOWED
+    return _failures(_failures_key(client)) >= FAILURES_ALLOWED
+
+
+def table_codes_paused_until() -> datetime.datetime | None:
+    """Until when typed codes are paused after ``ALL_FAILURES_ALLOWED`` wrong codes from all
+    addresses, or None when they are not (nor while the cache is unreachable)."""
+    if _failures(ALL_FAILURES) < ALL_FAILURES_ALLOWED:
+        return None
+    try:
+        since = cache.get(ALL_SINCE)
+    except RedisError as error:
+        _cache_down(error)
+        return None
+    start = (
+        timezone.now() if since is None else datetime.datetime.fromtimestamp(since, datetime.UTC)
+    )
+    return start + datetime.timedelta(seconds=LOCKOUT_SECONDS)
 
 
 def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
     """The live code a player gives: the short code ``typed`` by hand, or the link's token.
     ``client`` names who asks (their address): after ``FAILURES_ALLOWED`` wrong codes typed in
-    ``LOCKOUT_SECONDS`` it is refused every typed code, right or wrong, until the time is over.
-    A link's token (192 bits) cannot be guessed: it is neither counted nor locked out, so a
-    room locked out by one player's typos still opens its tables by the QR codes. Errors name
-    ``code``."""
-    key = _failures_key(client)
-    if typed and cache.get(key, 0) >= FAILURES_ALLOWED:
+    ``LOCKOUT_SECONDS`` it is refused every typed code, right or wrong, until the time is over;
+    after ``ALL_FAILURES_ALLOWED`` from all addresses, typed codes pause for clients the code's
+    night does not know (the same answer for a right and a wrong code). A link's token (192
+    bits) cannot be guessed: it is neither counted nor locked out, so a room locked out by one
+    player's typos still opens its tables by the QR codes. While the cache is unreachable
+    nothing is counted or locked out (logged). Errors name ``code``."""
+    if typed and table_code_locked_out(client=client):
         message = _("Too many wrong codes. Try again in %(minutes)d minutes, or ask the director.")
         raise field_error("code", message % {"minutes": LOCKOUT_SECONDS // 60}, "locked_out")
     found = TableCode.objects.select_related("night__session__club")
@@ -351,12 +459,19 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
         match = found.filter(short_code=normalized_code(code)).first()
     else:
         match = found.filter(token=code).first()
-    if match is None or match.revoked_at is not None or match.night.closed_at is not None:
-        if typed and cache.add(key, 1, timeout=LOCKOUT_SECONDS) is False:
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between the two calls
-                cache.add(key, 1, timeout=LOCKOUT_SECONDS)
+    live = match is not None and match.revoked_at is None and match.night.closed_at is None
+    paused = typed and table_codes_paused_until() is not None
+    if paused and (not live or match is None or not _known(match.night_id, client)):
+        if not live:
+            _count_wrong(client)
+        message = _(
+            "Too many wrong codes were typed just now: scan the QR code on the table card, or "
+            "ask the director."
+        )
+        raise field_error("code", message, "paused")
+    if not live:
+        if typed:
+            _count_wrong(client)
         if match is not None:
             message = _("This table code is no longer valid: ask the director for the new one.")
             reason = "code_replaced"
@@ -364,6 +479,8 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
             message = _("No table has this code. Check it on the table card.")
             reason = "no_such_code"
         raise field_error("code", message, reason)
+    assert match is not None
+    _remember(match.night_id, client)
     return match
 
 
@@ -461,7 +578,9 @@ def table_entry_submit(
 
 
 def _waiting(code: TableCode, entry_id: int) -> TableEntry:
-    """The entry, locked, if it still waits at the code's table."""
+    """The entry, locked, if it still waits at the code's table for the match now there. An
+    entry left waiting by an earlier round's match is the director's to settle (the board
+    shows it): the table plays another match, perhaps with other players."""
     entry = (
         TableEntry.objects.select_for_update(of=("self",))
         .select_related("match__table__session", "code")
@@ -472,6 +591,10 @@ def _waiting(code: TableCode, entry_id: int) -> TableEntry:
         raise field_error("entry", _("This table has no such deal."), "no_such_entry")
     if entry.state != EntryState.WAITING:
         raise MatchConflict(_("This deal was already answered."))
+    if entry.match_id != current_match_id(code=code):
+        raise MatchConflict(
+            _("This deal was entered for an earlier match at this table: the director settles it.")
+        )
     return entry
 
 

@@ -3,8 +3,9 @@
 and the bodies of the director's answers.
 
 A table's code opens its table: a client reads the short code only on the board, and only
-when it directs the club (a director, a read-write key); a deal names at most the code's
-first three letters. The link's token is never in the API."""
+when it directs the club (a director, a read-write key). No other answer names any part of
+it (a deal's ``entry`` names who entered and confirmed it, not the code), nor does an event,
+which is stored once for all its receivers. The link's token is never in the API."""
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -18,7 +19,6 @@ from nights.selectors import BoardTable, Pending
 VIA = ["table", "director"]
 PENDING_STATES = [EntryState.WAITING.value, EntryState.REJECTED.value]
 SETTLED_STATES = [EntryState.CONFIRMED.value, EntryState.RESOLVED.value]
-CODE_SHOWN = 3
 
 
 class DealEntrySerializer(serializers.Serializer):
@@ -41,10 +41,6 @@ class DealEntrySerializer(serializers.Serializer):
             "director settled it."
         ),
     )
-    table_code = serializers.CharField(
-        allow_null=True,
-        help_text=_("The first three letters of the table code it was entered with; or null."),
-    )
     settled_by_director = serializers.BooleanField(
         help_text=_("The table did not agree (or waited too long) and the director counted it.")
     )
@@ -54,7 +50,6 @@ DIRECTOR_ENTRY = {
     "via": "director",
     "entered_by": None,
     "confirmed_by": None,
-    "table_code": None,
     "settled_by_director": False,
 }
 
@@ -68,7 +63,6 @@ def deal_entry(entry: TableEntry | None) -> dict:
         "via": "table",
         "entered_by": entry.entered_by_id,
         "confirmed_by": None if settled else entry.decided_by_id,
-        "table_code": entry.code.short_code[:CODE_SHOWN],
         "settled_by_director": settled,
     }
 
@@ -180,7 +174,7 @@ class BoardTableSerializer(serializers.Serializer):
             else serializers.DateTimeField().to_representation(table.last_entry),
             "waiting": None if table.waiting is None else BoardEntrySerializer(table.waiting).data,
             "disputes": [BoardEntrySerializer(p).data for p in table.disputes],
-            "flagged": any(p.flagged for p in table.pending),
+            "flagged": any(p.flagged for p in table.unsettled),
         }
 
 

@@ -81,7 +81,7 @@ class NightTablesMixin:
     def waiting(self, request, pk=None):
         night, tables, _directs = self._board(request)
         flagged = sorted(
-            (p for table in tables for p in table.pending if p.flagged),
+            (p for table in tables for p in table.unsettled if p.flagged),
             key=lambda p: (p.entry.created_at, p.entry.pk),
         )
         return Response(WaitingSerializer({"night": night.pk, "entries": flagged}).data)

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from clubs import services as club_services
 from matches.models import Match
+from nights.models import TableCode
 
 NIGHT_DATE = date(2025, 5, 9)
 # Four deals of a Chicago that North-South win.
@@ -373,6 +374,26 @@ def test_bad_seating_of_a_fixed_round_is_a_400(world, eight, director_a, tables,
     payload = None if tables is None else {"tables": tables}
     assert field in errors(start_round(director_a, night["id"], payload))
     assert not director_a.get(f"/api/v1/nights/{night['id']}/").json()["plan"]
+
+
+def test_a_closed_night_starts_no_round(world, eight, director_a):
+    """Closed, a night starts no round (no new match, no new table code), played or not,
+    and its detail says why."""
+    night = create(director_a, world, eight)
+    round = start_round(director_a, night["id"]).json()
+    play_round(director_a, round)
+    closed = director_a.post(f"/api/v1/nights/{night['id']}/close/", {}, format="json")
+    assert closed.status_code == 200, closed.json()
+    codes = TableCode.objects.filter(night_id=night["id"]).count()
+    matches = Match.objects.filter(table__session__date=NIGHT_DATE).count()
+    response = start_round(director_a, night["id"])
+    assert errors(response)["round"] == ["This night is closed: no more rounds start."]
+    assert response.json()["codes"] == {"round": ["night_closed"]}
+    assert TableCode.objects.filter(night_id=night["id"]).count() == codes
+    assert TableCode.objects.filter(night_id=night["id"], revoked_at=None).count() == 0
+    assert Match.objects.filter(table__session__date=NIGHT_DATE).count() == matches
+    detail = director_a.get(f"/api/v1/nights/{night['id']}/").json()
+    assert detail["next"]["waiting"] == "This night is closed: no more rounds start."
 
 
 def test_an_unknown_field_to_start_a_round_is_a_400(world, eight, director_a):

@@ -21,6 +21,7 @@ from nights.services import (
     table_entry_submit,
 )
 from tests.api.conftest import ROLES
+from tests.nights.test_services import play
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +85,6 @@ def test_a_deal_confirmed_at_the_table_says_so(world, code):
         "via": "table",
         "entered_by": match.seat_ids["N"],
         "confirmed_by": match.seat_ids["E"],
-        "table_code": code.short_code[:3],
         "settled_by_director": False,
     }
     # The score sheet and one deal say the same.
@@ -103,7 +103,7 @@ def test_a_deal_recorded_or_corrected_by_the_director_is_the_directors(world, co
     )
     assert created.status_code == 201, created.content
     assert created.json()["entry"]["via"] == "director"
-    assert created.json()["entry"]["table_code"] is None
+    assert created.json()["entry"]["entered_by"] is None
     # The table's deal 1, corrected by the director: no longer the table's.
     fixed = director.patch(f"{deals_url(match)}1/", {"tricks": 11}, format="json")
     assert fixed.status_code == 200, fixed.content
@@ -204,11 +204,81 @@ def test_a_public_clubs_board_is_not_for_anonymous_readers(world, night, code):
     assert response.status_code == 401
     match = current_match(code=code)
     answer(code, enter(code))
-    # The public match shows its deal's entry, with three letters of the code at most.
+    # The public match shows its deal's entry, with no part of the code.
     public = APIClient().get(deals_url(match))
     assert public.status_code == 200
-    assert public.json()["results"][0]["entry"]["table_code"] == code.short_code[:3]
-    assert code.short_code not in public.content.decode()
+    assert public.json()["results"][0]["entry"]["via"] == "table"
+    assert code.short_code[:3] not in public.content.decode()
+
+
+def known_code(code, short="QZQZ7W7W"):
+    """The table's code set to one no answer can show by chance (no contract, word or id
+    contains three of its letters)."""
+    TableCode.objects.filter(pk=code.pk).update(short_code=short)
+    code.refresh_from_db()
+    return short
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player_a", "read_key_a"])
+def test_no_part_of_a_code_in_deals_or_score_sheets(world, code, role):
+    """A deal entered at the table, read by anyone who does not direct the club (a public
+    club's visitor, a member, a read-only key): its deal, the deals, the score sheet and the
+    match name no part of the table's code."""
+    world.a.club.public = True
+    world.a.club.save()
+    short = known_code(code)
+    match = current_match(code=code)
+    answer(code, enter(code))
+    answer(code, enter(code, side="E", contract="2H", declarer="E", tricks=8), side="N")
+    answer(code, enter(code, side="E", contract="2H", declarer="E", tricks=9, sequence=2), side="N")
+    reader = world.client(role)
+    for address in (
+        deals_url(match),
+        f"{deals_url(match)}1/",
+        f"{deals_url(match)}2/",
+        f"/api/v1/matches/{match.pk}/score-sheet/",
+        f"/api/v1/matches/{match.pk}/",
+        f"/api/v1/matches/?session={match.table.session_id}",
+    ):
+        for _ in range(2):  # computed, then from the read cache
+            response = reader.get(address)
+            assert response.status_code == 200, (address, response.content)
+            body = response.content.decode()
+            assert '"via":"table"' in body.replace(" ", "") or "/deals" not in address
+            for part in (short[:3], short[3:6], short[5:]):
+                assert part not in body, address
+    deal = reader.get(f"{deals_url(match)}1/").json()
+    assert set(deal["entry"]) == {"via", "entered_by", "confirmed_by", "settled_by_director"}
+
+
+def test_no_part_of_a_code_in_a_deals_event_or_the_directors_answers(world, code):
+    """An event is stored once for all its receivers (the events feed, every webhook): a
+    deal's event as the API shows it names no part of the code, nor does the director's
+    answer on settling an entry."""
+    from api.serializers.deals import DealSerializer
+    from matches.selectors import match_sheet
+    from nights.selectors import deal_confirmations
+
+    short = known_code(code)
+    match = current_match(code=code)
+    answer(code, enter(code))
+    disputed = answer(
+        code, enter(code, side="E", contract="2H", declarer="E", tricks=8), "N", accept=False
+    )
+    # The deal as an event shows it (api.events: DealSerializer with the deals' entries).
+    row = match_sheet(match=match).rows[0]
+    context = {"match": match, "entries": deal_confirmations(match_ids=[match.pk])[match.pk]}
+    shown = json.dumps(DealSerializer(row, context=context).data)
+    assert '"via": "table"' in shown
+    assert short[:3] not in shown
+    settled = world.client("director_a").post(
+        f"/api/v1/table-entries/{disputed.pk}/resolve/", {"accept": True}, format="json"
+    )
+    assert settled.status_code == 200, settled.content
+    assert settled.json()["entry"]["via"] == "table"
+    assert short[:3] not in settled.content.decode()
+    events = world.client("director_a").get("/api/v1/events/").content.decode()
+    assert short[:3] not in events
 
 
 def test_the_board_shows_each_table_and_what_waits(world, night, code):
@@ -234,6 +304,27 @@ def test_the_board_shows_each_table_and_what_waits(world, night, code):
     )
     listed = world.client("director_a").get(f"/api/v1/nights/{night.pk}/waiting/").json()
     assert {e["id"] for e in listed["entries"]} == {disputed.pk, waiting.pk}
+
+
+def test_an_earlier_rounds_entry_waits_for_the_director(world, night, code):
+    """A correction left waiting when the next round starts: the table no longer answers it,
+    so it is flagged on the board and listed for the director, who settles it."""
+    old = current_match(code=code)
+    play(old)
+    left = enter(code, side="E", contract="1C", declarer="E", tricks=8, sequence=2)
+    night_round_start(night=night)
+    assert current_match(code=code).pk != old.pk
+    director = world.client("director_a")
+    (table,) = director.get(board_url(night)).json()["tables"]
+    assert table["flagged"] is True and table["waiting"] is None
+    listed = director.get(f"/api/v1/nights/{night.pk}/waiting/").json()["entries"]
+    assert [(e["id"], e["match"], e["flagged"]) for e in listed] == [(left.pk, old.pk, True)]
+    settled = director.post(
+        f"/api/v1/table-entries/{left.pk}/resolve/", {"accept": True}, format="json"
+    )
+    assert settled.status_code == 200, settled.content
+    assert old.deals.get(sequence=2).tricks == 8
+    assert director.get(f"/api/v1/nights/{night.pk}/waiting/").json()["entries"] == []
 
 
 def test_a_night_says_when_it_was_closed(world, night):

@@ -17,12 +17,14 @@ from nights.models import EntryState, TableCode, TableEntry
 from nights.selectors import LONG_WAIT, current_match
 from nights.services import (
     night_close,
+    night_round_start,
     table_code_open,
     table_entry_answer,
     table_entry_submit,
 )
 from tests.clubs.factories import PLAY_DATE, make_club, make_user
 from tests.nights.tables import code_of, started_night
+from tests.nights.test_services import play
 
 pytestmark = pytest.mark.django_db
 
@@ -222,6 +224,36 @@ def test_settling_errors_are_said_not_500(client, director, night):
     assert client.get(address).status_code == 405
 
 
+def test_an_earlier_rounds_entry_left_waiting_is_settled_from_the_board(client, director, night):
+    """A correction of round 1 still waits when round 2 starts: the pad no longer answers it,
+    so the board shows it at its table, flagged, and the director settles it."""
+    code = code_of(night)
+    old = current_match(code=code)
+    play(old)
+    play(current_match(code=code_of(night, 2)))
+    entry = table_entry_submit(
+        code=code,
+        sequence=1,
+        entered_by=old.seat_ids["N"],
+        contract="3NT",
+        declarer="N",
+        tricks=10,
+    )
+    night_round_start(night=night)
+    assert current_match(code=code).pk != old.pk
+    client.force_login(director)
+    page = client.get(url(night)).content.decode()
+    assert page.count("board-table flagged") == 1
+    assert f'id="entry-{entry.pk}"' in page
+    assert "an earlier match at this table" in page
+    assert f'id="accept-{entry.pk}"' in page
+    response = client.post(url(night, "nights:entry_resolve", entry.pk), {"accept": "1"})
+    assert response.status_code == 302
+    assert old.deals.get(sequence=1).tricks == 10
+    page = client.get(url(night)).content.decode()
+    assert f'id="entry-{entry.pk}"' not in page and "board-table flagged" not in page
+
+
 def test_renewing_a_code_asks_first_then_the_old_code_stops_working(client, director, night):
     old = code_of(night)
     client.force_login(director)
@@ -287,6 +319,42 @@ def test_closing_the_night_asks_first_then_no_code_works(client, director, night
 def test_a_closed_night_reads_closed_to_everyone(client, night):
     night_close(night=night)
     assert b'id="night-closed"' in client.get(url(night, "nights:night")).content
+
+
+def test_a_closed_night_offers_no_round_and_starts_none(client, director, night):
+    """The night page of a closed night says why no round starts, with no button; a start
+    sent anyway (a page left open) is refused, and no table gets a new code."""
+    for number in (1, 2):
+        play(current_match(code=code_of(night, number)))
+    client.force_login(director)
+    page = client.get(url(night, "nights:night")).content.decode()
+    assert "Start round 2" in page
+    night_close(night=night)
+    page = client.get(url(night, "nights:night")).content.decode()
+    assert "Start round 2" not in page
+    assert '<p id="waiting">This night is closed: no more rounds start.</p>' in page
+    response = client.post(url(night, "nights:round_start"), {"round": "2"}, follow=True)
+    assert "This night is closed: no more rounds start." in response.content.decode()
+    assert night.round_set.count() == 1
+    assert not TableCode.objects.filter(night=night, revoked_at=None).exists()
+    board = client.get(url(night)).content.decode()
+    assert "board-table" in board and 'class="code"' not in board
+
+
+def test_the_board_says_when_typed_codes_are_paused(client, director, night, monkeypatch):
+    """Past the wrong codes allowed from all addresses together, the board says that typed
+    codes are paused, until when, and what the players and the director can do."""
+    monkeypatch.setattr("nights.services.ALL_FAILURES_ALLOWED", 3)
+    client.force_login(director)
+    assert 'id="codes-paused"' not in client.get(url(night)).content.decode()
+    for n in range(3):
+        with pytest.raises(ValidationError):
+            table_code_open(code="WRONGCODE", client=f"2001:db8:{n}::1")
+    page = client.get(url(night)).content.decode()
+    assert 'id="codes-paused"' in page
+    assert "scan the QR code on the table card" in page
+    fragment = client.get(url(night, "nights:board_fragment")).content.decode()
+    assert 'id="codes-paused"' in fragment
 
 
 def test_the_board_reads_in_greek(client, director, night):

@@ -3,19 +3,30 @@ link or by the code typed by hand, the lockout, a deal entered, waiting, answere
 side (accepted, rejected, withdrawn), a correction, the next round followed by the code, and a
 code that opens nothing any more."""
 
+import logging
+
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
+from config.cache import SharedClientRedisCache
 from matches.models import Deal, MatchStatus
+from matches.services import MatchConflict
 from nights.models import EntryState, TableCode, TableEntry
 from nights.pad import SESSION_CODE, SESSION_PLAYER
-from nights.selectors import current_match
+from nights.selectors import current_match, night_plan
 from nights.services import (
     FAILURES_ALLOWED,
+    client_key,
     night_close,
     night_round_start,
     night_start,
+    side_of,
+    table_code_locked_out,
+    table_code_open,
     table_code_renew,
+    table_codes_paused_until,
+    table_entry_answer,
 )
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 from tests.nights.tables import code_of, started_night
@@ -370,3 +381,141 @@ def test_the_pads_polls_are_not_throttled_but_opening_codes_is(night, settings):
         assert phone.get(PAD, headers={"HX-Request": "true"}).status_code == 200
     statuses = [Client().get("/t/").status_code for _ in range(5)]
     assert 429 in statuses
+
+
+def test_an_earlier_rounds_entry_is_not_answered_at_the_pad(night):
+    """A correction entered in round 1 still waits when round 2 starts: the pad's answer to it
+    (a page left open, a form sent again) is refused, whoever sends it; the director settles
+    it from the board."""
+    phone = opened(night)
+    old, by_seat = seats(night)
+    play(old)
+    play(current_match(code=code_of(night, 2)))
+    # Who will sit at table 1 in round 2: one of them answers for the other side of round 1.
+    upcoming = night_plan(night=night).next.plan
+    later = {player.id for player in upcoming.tables[0].seats.values()}
+    answerer = next(pk for seat, pk in by_seat.items() if pk in later)
+    entering = by_seat["E" if side_of(old, answerer) == "NS" else "N"]
+    fix = {f"fix-{k}": v for k, v in deal(old, entering, tricks="13", sequence=1).items()}
+    assert phone.post("/table/correct/", fix).status_code == 302
+    entry = waiting(old)
+    totals = (old.deals.get(sequence=1).tricks, old.deals.count())
+    night_round_start(night=night)
+    new = current_match(code=code_of(night))
+    assert new.pk != old.pk and answerer in new.seat_ids.values()
+    for how in ("accept", "reject", "withdraw"):
+        response = answer(phone, entry, answerer, how)
+        assert response.status_code == 409
+        errors = response.context["answer_form"].non_field_errors()
+        assert errors == [
+            "This deal was entered for an earlier match at this table: the director settles it."
+        ]
+    entry.refresh_from_db()
+    assert entry.state == EntryState.WAITING and entry.decided_by is None
+    assert (old.deals.get(sequence=1).tricks, old.deals.count()) == totals
+    with pytest.raises(MatchConflict):
+        table_entry_answer(code=code_of(night), entry=entry.pk, player=answerer, accept=True)
+    # In Greek too.
+    response = phone.post(
+        "/table/answer/",
+        {"entry": entry.pk, "player": answerer, "answer": "accept"},
+        HTTP_ACCEPT_LANGUAGE="el",
+    )
+    assert response.status_code == 409
+    assert "earlier match" not in response.context["answer_form"].non_field_errors()[0]
+
+
+@pytest.fixture
+def lockout_cache_down(monkeypatch):
+    """The wrong codes' cache is a Redis nobody answers on (port 1 of the loopback: refused)."""
+    unreachable = SharedClientRedisCache("redis://127.0.0.1:1/0", {})
+    monkeypatch.setattr("nights.services.cache", unreachable)
+    return unreachable
+
+
+def test_codes_open_tables_while_the_lockouts_cache_is_down(night, lockout_cache_down, caplog):
+    """Redis down: the lockout is not applied (logged, as the API's throttles do), and the
+    right code still opens its table; a wrong code is still said beside the field."""
+    with caplog.at_level(logging.WARNING, logger="nights.services"):
+        wrong = Client().post("/t/", {"code": "WRONGCODE"})
+        assert wrong.status_code == 400
+        assert "No table has this code" in wrong.content.decode()
+        phone = Client()
+        right = phone.post("/t/", {"code": code_of(night).short_code})
+    assert right.status_code == 302 and right["Location"] == PAD
+    assert phone.session[SESSION_CODE] == code_of(night).pk
+    assert "Table code lockout not applied: the cache is unreachable" in caplog.text
+    # The services alike.
+    assert table_code_locked_out(client="192.0.2.1") is False
+    assert table_code_open(code=code_of(night, 2).short_code, client="192.0.2.1").table_number == 2
+
+
+def typed_from(address, code, client=None):
+    """A code typed at ``/t/`` by a phone behind the proxy at ``address``."""
+    client = client or Client()
+    return client.post("/t/", {"code": code}, HTTP_X_FORWARDED_FOR=address)
+
+
+@pytest.fixture
+def behind_a_proxy(settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    settings.PAGE_THROTTLE_ANON = "10000/min"  # the page throttle is not what is tested here
+
+
+def test_ipv6_clients_are_counted_by_their_64(night, behind_a_proxy):
+    """One network's /64 is one client: 20 wrong codes from 20 of its addresses lock out the
+    whole /64 (its right codes too), not another /64 nor an IPv4 client."""
+    for n in range(FAILURES_ALLOWED):
+        response = typed_from(f"2001:db8:1:2:{n:x}::7", "WRONGCODE")
+        assert response.status_code == 400
+    right = code_of(night).short_code
+    locked = typed_from("2001:db8:1:2:ffff:1:2:3", right)
+    assert locked.status_code == 429
+    assert "Too many wrong codes" in locked.content.decode()
+    assert typed_from("2001:db8:1:3::7", right).status_code == 302  # the next /64
+    assert typed_from("192.0.2.10", right).status_code == 302
+    assert client_key("2001:DB8:1:2:abcd::1") == "2001:db8:1:2::/64"
+    assert client_key("::ffff:192.0.2.1") == "192.0.2.1"  # an IPv4 address in IPv6 form
+
+
+def test_ipv4_clients_are_counted_by_address(night, behind_a_proxy):
+    for _ in range(FAILURES_ALLOWED):
+        assert typed_from("192.0.2.1", "WRONGCODE").status_code == 400
+    right = code_of(night).short_code
+    assert typed_from("192.0.2.1", right).status_code == 429
+    assert typed_from("192.0.2.2", right).status_code == 302
+
+
+def test_wrong_codes_from_many_addresses_pause_typed_codes(night, behind_a_proxy, monkeypatch):
+    """Past ``ALL_FAILURES_ALLOWED`` wrong codes from any addresses in the window, a typed code
+    opens a table only for a client that opened one of its night's tables before (the room's
+    phones); others are told to scan the table card, which still opens the table, and the
+    director's board says what happens and until when."""
+    monkeypatch.setattr("nights.services.ALL_FAILURES_ALLOWED", 6)
+    right = code_of(night).short_code
+    # The room's wifi opened a table earlier (by the card's link).
+    room = Client()
+    assert (
+        room.get(f"/t/{code_of(night, 2).token}/", HTTP_X_FORWARDED_FOR="198.51.100.7").status_code
+        == 302
+    )
+    for n in range(6):  # each from another network: no one address is locked out
+        assert typed_from(f"2001:db8:{n}::1", "WRONGCODE").status_code == 400
+    paused = typed_from("203.0.113.5", right)
+    assert paused.status_code == 429
+    text = paused.content.decode()
+    assert "Too many wrong codes were typed" in text and "scan the QR code" in text
+    # The same answer for a wrong code: a guesser cannot tell a right code from a wrong one.
+    wrong = typed_from("203.0.113.5", "WRONGCODE")
+    assert wrong.status_code == 429 and "Too many wrong codes were typed" in wrong.content.decode()
+    # The room's phones still type codes; the card's link opens the table from anywhere.
+    assert typed_from("198.51.100.7", right).status_code == 302
+    assert (
+        Client().get(f"/t/{code_of(night).token}/", HTTP_X_FORWARDED_FOR="203.0.113.5").status_code
+        == 302
+    )
+    assert table_codes_paused_until() is not None
+    # When the window is over, typed codes open tables again.
+    cache.delete_many(["table-code-failures:all", "table-code-failures:all:since"])
+    assert table_codes_paused_until() is None
+    assert typed_from("203.0.113.5", right).status_code == 302
