@@ -955,8 +955,11 @@ def season_history_import(
         return report
     with transaction.atomic(), season_changes_batched():
         # One import of the season at a time: the second sees the first's matches as
-        # already recorded.
-        Season.objects.select_for_update().filter(pk=season.pk).first()
+        # already recorded. The season's row alone, FOR NO KEY UPDATE as a recalculation
+        # takes it: the rows that name the season or its club do not wait for it.
+        Season.objects.select_for_update(of=("self",), no_key=True).filter(
+            pk=season.pk
+        ).order_by().first()
         players = _history_check(report, reading.matches, club)
         if report.errors:
             raise HistoryRefused(report)

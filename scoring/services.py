@@ -151,10 +151,13 @@ def standings_recalculate_seasons(
     started = timezone.now()
     try:
         with transaction.atomic():
-            # Locks in id order, as every recalculation takes them: no deadlock.
+            # Locks in id order, as every recalculation takes them: no deadlock. FOR NO KEY
+            # UPDATE: recalculations (and history imports) of a season queue up, while the
+            # foreign-key checks of the rows that name the season (a new match, session or
+            # event) never wait for them (they take FOR KEY SHARE, which FOR UPDATE blocks).
             options = {
                 values["id"]: ladder_options(values)
-                for values in Season.objects.select_for_update(of=("self",))
+                for values in Season.objects.select_for_update(of=("self",), no_key=True)
                 .filter(id__in=ids)
                 .order_by("id")
                 .values("id", **{name: F(f"club__{name}") for name in LADDER_OPTIONS})
