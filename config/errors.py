@@ -17,9 +17,8 @@ Under /api/ they answer in the API's error shape (api/errors.py), never an HTML 
 
 Elsewhere they render the pages' templates, and the database unreachable is the translated
 503 page with ``Retry-After`` instead of the 500 page (a deadlock: a 503 page that asks to
-send the form again). Nothing is half-written meanwhile: every
-service runs in one transaction, which the database rolls back when it fails or its connection
-is lost.
+send the form again). Nothing is half-written meanwhile: every service runs in one
+transaction, which the database rolls back when it fails or its connection is lost.
 """
 
 import sys
@@ -93,13 +92,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
     """Django calls this while it handles the uncaught exception, which ``sys.exc_info()``
     gives (Django has logged it with its traceback already)."""
     error = sys.exc_info()[1]
-    unavailable = database_unavailable(error)
     if retryable(error):
         try_again = {"Retry-After": str(api_errors.TryAgain.retry_after)}
         if _api(request):
             return api_errors.response_for(api_errors.TryAgain(), try_again)
         page = loader.get_template("503_try_again.html").render()
         return HttpResponse(page, status=503, headers=try_again)
+    unavailable = database_unavailable(error)
     if _api(request):
         if unavailable:
             return api_errors.response_for(api_errors.ServiceUnavailable(), _retry_after())
