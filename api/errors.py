@@ -17,8 +17,10 @@ The handler also turns the services' errors into HTTP: Django's ``ValidationErro
 field dict is a 400 on those fields (a view may rename service fields to its own with
 ``service_error_fields``) and a service's ``NotPermitted`` a 403 naming them, the engine's
 ``InvalidInput`` a 400 on its field, ``MatchConflict`` and the engine's ``MatchComplete`` a
-409, and a database integrity error (a concurrent write that lost a race) a 409 instead of a
-500.
+409, a database integrity error (a concurrent write that lost a race) a 409 instead of a
+500, and a deadlock or serialization failure that remained after the server ran the write
+again (``clubs.transactions``) a 503 ``try_again`` with a short ``Retry-After``, not the
+outage's ``unavailable``.
 
 What fails outside DRF's views (a body over Django's size limit, a Host header not allowed, the
 database unreachable, any uncaught error) reaches Django's own error handlers, which answer
@@ -39,6 +41,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from clubs.services import NotPermitted
+from clubs.transactions import retryable
 from matches.messages import engine_message
 from matches.services import MatchConflict
 from scoring.engine import InvalidInput, MatchComplete
@@ -87,6 +90,22 @@ class ServiceUnavailable(exceptions.APIException):
         "Idempotency-Key, a retry never records twice."
     )
     default_code = "unavailable"
+
+
+class TryAgain(exceptions.APIException):
+    """A write the database ended to break a deadlock (or could not serialize), still after
+    the server ran it again (``clubs.transactions``): nothing of it stayed, and the same
+    request sent again succeeds. Not an outage: ``Retry-After`` is short."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = _(
+        "Another change was written at the same moment and this one could not be; nothing of "
+        "it was recorded. Send it again; with the same Idempotency-Key, a retry never records "
+        "twice."
+    )
+    default_code = "try_again"
+    retry_after = 1
+    """Seconds (``Retry-After``)."""
 
 
 class ServerError(exceptions.APIException):
@@ -165,6 +184,8 @@ def convert(exc: Exception, renames: dict[str, str] | None = None) -> Exception:
         return Conflict(engine_message(exc))
     if isinstance(exc, MatchConflict):
         return Conflict(str(exc) or Conflict.default_detail)
+    if retryable(exc):  # a deadlock, before it is taken for an outage (config/errors.py)
+        return TryAgain()
     if isinstance(exc, IntegrityError):
         return Conflict(
             gettext(
@@ -274,4 +295,6 @@ def exception_handler(exc, context):
     if response is None:
         return None
     response.data = error_body(exc)
+    if isinstance(exc, TryAgain):
+        response["Retry-After"] = str(exc.retry_after)
     return response

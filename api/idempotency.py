@@ -28,6 +28,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from api import access
 from api.errors import IdempotencyKeyReused
 from api.models import IdempotencyRecord
+from clubs.transactions import retried
 
 HEADER = "Idempotency-Key"
 META_KEY = "HTTP_IDEMPOTENCY_KEY"
@@ -80,31 +81,37 @@ def run(request, handler, *, digest: str | None = None) -> Response:
     owner = access.client_id(request)
     digest = digest or body_hash(request)
     cutoff = timezone.now() - TTL
-    with transaction.atomic():
-        IdempotencyRecord.objects.filter(owner=owner, key=key, created_at__lt=cutoff).delete()
-        try:
-            with transaction.atomic():
-                record = IdempotencyRecord.objects.create(
-                    owner=owner,
-                    key=key,
-                    method=request.method,
-                    path=request.path,
-                    body_hash=digest,
-                )
-        except IntegrityError:
-            # Another request with this key was first (and has committed by now).
-            record = IdempotencyRecord.objects.get(owner=owner, key=key)
-            if not _matches(record, request, digest):
-                raise IdempotencyKeyReused() from None
-            return _replay(record)
-        response = handler()
-        if response.status_code >= 400:
-            transaction.set_rollback(True)
+
+    def attempt() -> Response:
+        with transaction.atomic():
+            IdempotencyRecord.objects.filter(owner=owner, key=key, created_at__lt=cutoff).delete()
+            try:
+                with transaction.atomic():
+                    record = IdempotencyRecord.objects.create(
+                        owner=owner,
+                        key=key,
+                        method=request.method,
+                        path=request.path,
+                        body_hash=digest,
+                    )
+            except IntegrityError:
+                # Another request with this key was first (and has committed by now).
+                record = IdempotencyRecord.objects.get(owner=owner, key=key)
+                if not _matches(record, request, digest):
+                    raise IdempotencyKeyReused() from None
+                return _replay(record)
+            response = handler()
+            if response.status_code >= 400:
+                transaction.set_rollback(True)
+                return response
+            record.status_code = response.status_code
+            record.response_body = json.dumps(response.data, cls=JSONEncoder)
+            record.save(update_fields=["status_code", "response_body"])
             return response
-        record.status_code = response.status_code
-        record.response_body = json.dumps(response.data, cls=JSONEncoder)
-        record.save(update_fields=["status_code", "response_body"])
-        return response
+
+    # The write and its record are one transaction: when the database ends it to break a
+    # deadlock, nothing of it stays and it runs again (clubs.transactions).
+    return retried(attempt)()
 
 
 def idempotent(method):

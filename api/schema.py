@@ -50,7 +50,11 @@ ERROR_DESCRIPTIONS = {
     "413": _("The request body is too large."),
     "414": _("The URL (path and query) is too long."),
     "415": _("The body is not JSON (or, for an import, not a CSV file)."),
-    "503": _("The database cannot be reached at the moment: retry after Retry-After's seconds."),
+    "503": _(
+        "The database cannot be reached at the moment (`unavailable`), or the write met another "
+        "at the same moment and nothing of it was recorded (`try_again`): retry after "
+        "Retry-After's seconds."
+    ),
 }
 
 
@@ -209,7 +213,8 @@ class AutoSchema(openapi.AutoSchema):
 
     def _error_codes(self) -> list[str]:
         # Any request may be a 400 (a query parameter repeated or empty, api.middleware); 406:
-        # content negotiation (an Accept no renderer offers); 503: the database down.
+        # content negotiation (an Accept no renderer offers); 503: the database down, or a
+        # write that met a deadlock (try_again).
         # 414: a URL over API_MAX_URL_LENGTH (api.middleware), on any operation.
         codes = ["400", "401", "406", "414", "429", "503"]
         if self.method in permissions.SAFE_METHODS:

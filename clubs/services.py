@@ -586,8 +586,10 @@ def table_create(*, session: Session, number: int | None = None, seats: int = 4)
     """A new table in ``session``: ``number`` None takes the next free number."""
     if isinstance(seats, bool) or not isinstance(seats, int) or int(seats) not in (2, 4):
         raise field_error("seats", _("A table has four seats or two."), "invalid_seats")
-    # Lock the session so that two tables created at once get different numbers.
-    Session.objects.select_for_update().filter(pk=session.pk).first()
+    # Lock the session so that two tables created at once get different numbers: its row
+    # alone (its ordering joins the club, whose row a plain FOR UPDATE would lock too, and
+    # the foreign-key checks of every insert that names the club would wait for it).
+    Session.objects.select_for_update(of=("self",)).filter(pk=session.pk).order_by().first()
     tables = Table.objects.filter(session=session)
     if number is None:
         number = (tables.aggregate(top=Max("number"))["top"] or 0) + 1

@@ -37,6 +37,23 @@ class IdConverter:
 register_converter(IdConverter, "id")
 
 
+class TokenConverter:
+    """A table card's link token (``secrets.token_urlsafe``: letters, digits, ``-`` and
+    ``_``), or a table's code: anything else, a NUL above all, is no page (404) and never a
+    lookup."""
+
+    regex = r"[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(TokenConverter, "token")
+
+
 class ExportConverter:
     """A download's format at the end of its address: ``ladder.csv``, ``ladder.xlsx``
     (``clubs.exports``)."""

@@ -10,12 +10,15 @@ Under /api/ they answer in the API's error shape (api/errors.py), never an HTML 
   ``ALLOWED_HOSTS``, say): 400 ``bad_request``;
 - 403 ``permission_denied``, 404 ``not_found``;
 - the database unreachable: 503 ``unavailable`` with ``Retry-After``; any other error: 500
-  ``server_error``.
+  ``server_error``;
+- a deadlock or serialization failure that remained after the write was run again
+  (``clubs.transactions``): 503 ``try_again`` with a short ``Retry-After``: not an outage,
+  the same request sent again succeeds.
 
 Elsewhere they render the pages' templates, and the database unreachable is the translated
-503 page with ``Retry-After`` instead of the 500 page. Nothing is half-written meanwhile: every
-service runs in one transaction, which the database rolls back when it fails or its connection
-is lost.
+503 page with ``Retry-After`` instead of the 500 page (a deadlock: a 503 page that asks to
+send the form again). Nothing is half-written meanwhile: every service runs in one
+transaction, which the database rolls back when it fails or its connection is lost.
 """
 
 import sys
@@ -30,6 +33,7 @@ from django.views import defaults
 from rest_framework import exceptions
 
 from api import errors as api_errors
+from clubs.transactions import retryable
 
 RETRY_AFTER_SECONDS = 5
 """How long a client is asked to wait after a 503 for the database (``Retry-After``)."""
@@ -38,6 +42,8 @@ RETRY_AFTER_SECONDS = 5
 def database_unavailable(exc: BaseException | None) -> bool:
     """Whether ``exc`` (or an error it was raised from) says the database cannot be used now:
     a connection refused or lost, a server shutting down, a lock not granted in time."""
+    if retryable(exc):  # the database works: it ended one transaction of a deadlock
+        return False
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, OperationalError | InterfaceError):
@@ -85,7 +91,14 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """Django calls this while it handles the uncaught exception, which ``sys.exc_info()``
     gives (Django has logged it with its traceback already)."""
-    unavailable = database_unavailable(sys.exc_info()[1])
+    error = sys.exc_info()[1]
+    if retryable(error):
+        try_again = {"Retry-After": str(api_errors.TryAgain.retry_after)}
+        if _api(request):
+            return api_errors.response_for(api_errors.TryAgain(), try_again)
+        page = loader.get_template("503_try_again.html").render()
+        return HttpResponse(page, status=503, headers=try_again)
+    unavailable = database_unavailable(error)
     if _api(request):
         if unavailable:
             return api_errors.response_for(api_errors.ServiceUnavailable(), _retry_after())

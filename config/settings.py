@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.nul.NulMiddleware",  # a NUL in the request: 400 before anything reads the database
     "api.middleware.APIMiddleware",  # in the client's language: a 414, a bad query; RateLimit-*
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

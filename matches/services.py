@@ -6,8 +6,10 @@ replays the match's entered results through the engine (``matches.selectors.shee
 stores the sheet's totals, status and winner on the match (a deal stores only what was
 entered). Bad input raises ``ValidationError`` naming the field; a change the match accepts no
 longer (a fifth counted Chicago deal, a deal after the rubber ended, a change to an abandoned
-match, or an ``expected_sequence`` someone else took first) raises ``MatchConflict``. Every
-change to a match or a deal is kept by django-simple-history with the acting user
+match, or an ``expected_sequence`` someone else took first) raises ``MatchConflict``. The
+writes that a busy night runs at once (starting matches, recording and changing deals) run
+again when the database ends their transaction to break a deadlock (``clubs.transactions``).
+Every change to a match or a deal is kept by django-simple-history with the acting user
 (``actor``); a client that is not a user (a club API key) is given as a text naming it, kept
 with the reason.
 """
@@ -29,6 +31,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Membership, Player, Season, Session, Table
 from clubs.services import Actor, player_create, session_get_or_create, table_create
 from clubs.signals import club_changed, seasons_changed
+from clubs.transactions import retried
 from clubs.validators import as_date, clean_name, field_error, folded
 from matches import season_csv
 from matches.messages import engine_message
@@ -358,6 +361,7 @@ def _check_seats(club: Club, kind: Kind, seats: object) -> dict[Seat, Player]:
     return by_seat
 
 
+@retried
 @transaction.atomic
 def match_create(
     *,
@@ -469,6 +473,7 @@ class ScoredDeal:
     row: DealRow
 
 
+@retried
 @transaction.atomic
 def deal_record(
     *,
@@ -550,6 +555,7 @@ def deal_check(
     return _score(locked, results).rows[sequence - 1]
 
 
+@retried
 @transaction.atomic
 def deal_correct(
     *,
@@ -600,6 +606,7 @@ def deal_correct(
     return ScoredDeal(deal=corrected, row=sheet.rows[index])
 
 
+@retried
 @transaction.atomic
 def deal_delete_last(
     *, match: Match | int, sequence: int | None = None, actor: Actor | str = None
@@ -625,6 +632,7 @@ def deal_delete_last(
 # --- the end of a match --------------------------------------------------------------------
 
 
+@retried
 @transaction.atomic
 def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     """End an unfinished rubber (rubber or two_player) by the Laws' scoring: 300 for a game
@@ -647,6 +655,7 @@ def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     return locked.match
 
 
+@retried
 @transaction.atomic
 def match_abandon(*, match: Match | int, actor: Actor | str = None) -> Match:
     """Abandon a match in progress: it keeps its deals and counts for nothing."""
@@ -981,8 +990,11 @@ def season_history_import(
         return report
     with transaction.atomic(), season_changes_batched():
         # One import of the season at a time: the second sees the first's matches as
-        # already recorded.
-        Season.objects.select_for_update().filter(pk=season.pk).first()
+        # already recorded. The season's row alone, FOR NO KEY UPDATE as a recalculation
+        # takes it: the rows that name the season or its club do not wait for it.
+        Season.objects.select_for_update(of=("self",), no_key=True).filter(
+            pk=season.pk
+        ).order_by().first()
         players = _history_check(report, reading.matches, club)
         if report.errors:
             raise HistoryRefused(report)

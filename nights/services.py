@@ -25,6 +25,7 @@ from redis.exceptions import RedisError
 from clubs.models import Club, Membership, Player, Table
 from clubs.services import Actor, session_ensure, table_create
 from clubs.signals import club_changed
+from clubs.transactions import retried
 from clubs.validators import clean_name, field_error, folded
 from matches.messages import engine_message
 from matches.models import Match, MatchStatus
@@ -158,6 +159,7 @@ def _table(night: Night, number: int, seats: int) -> Table:
     return table
 
 
+@retried
 @transaction.atomic
 def night_round_start(
     *,

@@ -31,7 +31,7 @@ urlpatterns = [
 # The players' pad (nights.pad): a table's code opens the match now at that table.
 urlpatterns += [
     path("t/", pad.pad_code, name="pad_code"),
-    path("t/<str:token>/", pad.pad_open, name="pad_open"),
+    path("t/<token:token>/", pad.pad_open, name="pad_open"),
     path("table/", pad.pad, name="pad"),
     path("table/correct/", pad.pad_correct, name="pad_correct"),
     path("table/answer/", pad.pad_answer, name="pad_answer"),

@@ -25,6 +25,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from clubs.models import LADDER_OPTIONS, Player, Season
+from clubs.transactions import retried
 from matches.models import Match, MatchStatus
 
 from .ladder import LadderRow, compute_ladder
@@ -149,12 +150,17 @@ def standings_recalculate_seasons(
     the runs in season id order."""
     ids = sorted(set(season_ids))
     started = timezone.now()
-    try:
+
+    def recalculate() -> list[StandingsRun]:
+        nonlocal ids
         with transaction.atomic():
-            # Locks in id order, as every recalculation takes them: no deadlock.
+            # Locks in id order, as every recalculation takes them: no deadlock. FOR NO KEY
+            # UPDATE: recalculations (and history imports) of a season queue up, while the
+            # foreign-key checks of the rows that name the season (a new match, session or
+            # event) never wait for them (they take FOR KEY SHARE, which FOR UPDATE blocks).
             options = {
                 values["id"]: ladder_options(values)
-                for values in Season.objects.select_for_update(of=("self",))
+                for values in Season.objects.select_for_update(of=("self",), no_key=True)
                 .filter(id__in=ids)
                 .order_by("id")
                 .values("id", **{name: F(f"club__{name}") for name in LADDER_OPTIONS})
@@ -224,6 +230,10 @@ def standings_recalculate_seasons(
                 _prune_runs(run.season_id)
             ladders_changed.send(sender=Season, season_ids=ids)
             return runs
+
+    try:
+        # Run again if the database ends it to break a deadlock (clubs.transactions).
+        return retried(recalculate)()
     except Exception as error:
         for season in ids:
             _record_failure(season, trigger=trigger, started=started, error=error)

@@ -28,6 +28,7 @@ from api.serializers.deals import (
 from api.serializers.matches import MatchCreateSerializer, MatchSerializer
 from api.views.base import ClubScopedViewSet, checked_id
 from api.views.tables import pending_prefetch
+from clubs.transactions import retried
 from matches import selectors, services
 from matches.models import Deal, Match
 
@@ -255,6 +256,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
             request, lambda: self.retrieve(request, match_id=match_id, sequence=sequence)
         )
 
+    @retried  # the whole transaction again after a deadlock (clubs.transactions)
     @transaction.atomic
     def update(self, request, match_id=None, sequence=None, partial=False):
         if stale := self._stale(request, match_id, sequence):
@@ -281,6 +283,7 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
     def partial_update(self, request, match_id=None, sequence=None):
         return self.update(request, match_id=match_id, sequence=sequence, partial=True)
 
+    @retried
     @transaction.atomic
     def destroy(self, request, match_id=None, sequence=None):
         if stale := self._stale(request, match_id, sequence):

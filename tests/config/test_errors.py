@@ -5,14 +5,17 @@ from datetime import date
 from types import SimpleNamespace
 from unittest.mock import patch
 
+import psycopg.errors
 import pytest
 from django.db import IntegrityError, InterfaceError, OperationalError, connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from clubs import transactions
 from clubs.models import Session, Table
 from clubs.services import player_create
+from clubs.transactions import ATTEMPTS
 from config.errors import database_unavailable
 from matches.models import Deal, Match
 from matches.services import deal_record, match_create
@@ -204,3 +207,106 @@ def test_a_503_never_hides_a_half_written_match_or_deal(club):
     assert list(Deal.objects.values_list("sequence", flat=True)) == [1]
     match.refresh_from_db()
     assert (match.total_ns, match.total_ew) == (420, 0)
+
+
+# --- a deadlock: the server runs the write again, then asks to try again ------------------------
+
+
+def deadlock_on_insert_into(table: str, times: int):
+    """A query wrapper: the database ends the transaction as a deadlock's victim at the first
+    ``times`` rows written to ``table`` (as PostgreSQL raises it: Django's OperationalError
+    from psycopg's DeadlockDetected); ``wrapper.attempts`` counts the writes tried."""
+
+    def wrapper(execute, sql, params, many, context):
+        if sql.lstrip().upper().startswith(f'INSERT INTO "{table.upper()}"'):
+            wrapper.attempts += 1
+            if wrapper.attempts <= times:
+                error = OperationalError("deadlock detected")
+                error.__cause__ = psycopg.errors.DeadlockDetected("deadlock detected")
+                raise error
+        return execute(sql, params, many, context)
+
+    wrapper.attempts = 0
+    return wrapper
+
+
+@pytest.fixture
+def no_pause(monkeypatch):
+    monkeypatch.setattr(transactions, "_pause", lambda attempt: None)
+
+
+def match_body(club) -> dict:
+    seats = dict(zip("NESW", (p.pk for p in club.players), strict=True))
+    return {"club": club.pk, "kind": "chicago", "played_on": "2025-05-02", "seats": seats}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("key", [None, "start-1"])
+def test_a_deadlock_is_retried_inside_the_server(club, no_pause, key):
+    client = token_client(club.director)
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    deadlocks = deadlock_on_insert_into("matches_match", times=ATTEMPTS - 1)
+    with connection.execute_wrapper(deadlocks):
+        response = client.post("/api/v1/matches/", match_body(club), format="json", **headers)
+    assert response.status_code == 201, response.json()
+    assert deadlocks.attempts == ATTEMPTS
+    # Written once: each attempt that failed left nothing.
+    assert Match.objects.count() == 1 and Table.objects.count() == 1
+    assert Session.objects.count() == 1
+    if key:
+        again = client.post("/api/v1/matches/", match_body(club), format="json", **headers)
+        assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+        assert again.json() == response.json() and Match.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("key", [None, "start-1"])
+def test_a_deadlock_that_remains_is_a_503_to_try_again_not_an_outage(club, no_pause, key):
+    client = token_client(club.director)
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    deadlocks = deadlock_on_insert_into("matches_match", times=ATTEMPTS)
+    with connection.execute_wrapper(deadlocks):
+        response = client.post("/api/v1/matches/", match_body(club), format="json", **headers)
+    body = api_error(response, 503, "try_again")
+    assert response["Retry-After"] == "1"
+    assert "cannot be reached" not in body["detail"] and "Send it again" in body["detail"]
+    assert deadlocks.attempts == ATTEMPTS  # bounded: the outermost transaction alone retries
+    assert not Match.objects.exists() and not Session.objects.exists()
+    # Sent again, it is recorded (once).
+    response = client.post("/api/v1/matches/", match_body(club), format="json", **headers)
+    assert response.status_code == 201 and Match.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deadlock_that_remains_is_a_translated_page_to_try_again(club, no_pause):
+    client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="pl")
+    client.force_login(club.director)
+    form = {
+        "kind": "chicago",
+        **{
+            seat: p.pk
+            for seat, p in zip(("north", "east", "south", "west"), club.players, strict=True)
+        },
+        "first_dealer": "N",
+        "played_on": "2025-05-02",
+    }
+    deadlocks = deadlock_on_insert_into("matches_match", times=ATTEMPTS)
+    with connection.execute_wrapper(deadlocks):
+        response = client.post("/clubs/ace/matches/new/", form)
+    assert response.status_code == 503 and response["Retry-After"] == "1"
+    page = response.content.decode()
+    assert '<html lang="pl">' in page and "Spróbuj ponownie" in page
+    assert "Chwilowo niedostępne" not in page
+    assert deadlocks.attempts == ATTEMPTS and not Match.objects.exists()
+    with connection.execute_wrapper(deadlock_on_insert_into("matches_match", times=1)):
+        response = client.post("/clubs/ace/matches/new/", form)
+    assert response.status_code == 302 and Match.objects.count() == 1
+
+
+def test_a_deadlock_is_not_taken_for_an_outage():
+    error = OperationalError("deadlock detected")
+    error.__cause__ = psycopg.errors.DeadlockDetected("deadlock detected")
+    assert not database_unavailable(error)
+    error = OperationalError("could not serialize access")
+    error.__cause__ = psycopg.errors.SerializationFailure("could not serialize access")
+    assert not database_unavailable(error)

@@ -2,10 +2,15 @@
 
 from datetime import date
 
+import psycopg.errors
 import pytest
+from django.db import OperationalError
 
+from clubs import transactions
 from clubs.models import Season
+from clubs.transactions import ATTEMPTS
 from scoring import services
+from scoring.ladder import compute_ladder
 from scoring.models import RunStatus, Standing, StandingsRun
 from scoring.services import RUNS_KEPT, standings_recalculate, standings_recalculate_all
 from tests.scoring.factories import make_club, make_players, make_season, stored_match
@@ -199,6 +204,43 @@ def test_a_failed_recalculation_keeps_the_old_rows_and_records_the_error(season,
     failed = StandingsRun.objects.filter(season=season, status=RunStatus.FAILED).get()
     assert failed.error == "RuntimeError: ladder exploded"
     assert failed.finished_at is not None
+
+
+def ended_as_deadlock_victim(times: int):
+    """The first ``times`` calls of ``compute_ladder`` fail as PostgreSQL ends a deadlock's
+    victim (Django's OperationalError from psycopg's DeadlockDetected)."""
+    calls = []
+
+    def compute(*args, **kwargs):
+        calls.append(1)
+        if len(calls) <= times:
+            error = OperationalError("deadlock detected")
+            error.__cause__ = psycopg.errors.DeadlockDetected("deadlock detected")
+            raise error
+        return compute_ladder(*args, **kwargs)
+
+    return compute, calls
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_recalculation_ended_by_a_deadlock_runs_again(season, four, monkeypatch):
+    ann, bob, cid, dot = four
+    stored_match(season, D1, (ann, bob, cid, dot), (500, 120), "NS")
+    monkeypatch.setattr(transactions, "_pause", lambda attempt: None)
+    compute, calls = ended_as_deadlock_victim(ATTEMPTS - 1)
+    monkeypatch.setattr(services, "compute_ladder", compute)
+    run = standings_recalculate(season_id=season.id)
+    assert len(calls) == ATTEMPTS and run.status == RunStatus.DONE
+    assert sorted(row[0] for row in ladder(season)) == ["Ann", "Bob", "Cid", "Dot"]
+    # The attempts that failed left nothing behind, not even a failed run.
+    assert list(StandingsRun.objects.values_list("status", flat=True)) == [RunStatus.DONE]
+
+    compute, calls = ended_as_deadlock_victim(ATTEMPTS)
+    monkeypatch.setattr(services, "compute_ladder", compute)
+    with pytest.raises(OperationalError):
+        standings_recalculate(season_id=season.id)
+    assert len(calls) == ATTEMPTS
+    assert StandingsRun.objects.filter(status=RunStatus.FAILED).count() == 1  # once, at last
 
 
 def test_an_unknown_season_is_an_error():
