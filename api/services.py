@@ -19,13 +19,22 @@ LOOPBACK_HOSTS = {"127.0.0.1", "::1", "localhost"}
 
 
 def webhook_url_checked(url: object) -> str:
-    """The address, trimmed, or a ValidationError on ``url`` (the admin's form checks too)."""
+    """The address, trimmed, or a ValidationError on ``url`` (the admin's form checks too):
+    https, and a literal IP address only if it is public (a name is checked when sending)."""
     if not isinstance(url, str) or not url.strip():
         raise ValidationError({"url": [_("Give the address that receives the events.")]})
     url = url.strip()
     parts = urlsplit(url)
     if len(url) > 500 or not parts.hostname or parts.username or parts.password:
         raise ValidationError({"url": [_("Give a full https:// address, without a password.")]})
+    address = webhooks.literal_address(parts.hostname)
+    loopback_ok = (
+        settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK and address is not None and address.is_loopback
+    )
+    if address is not None and not webhooks.address_public(address) and not loopback_ok:
+        raise ValidationError(
+            {"url": [_("This address is not public; give one that the internet reaches.")]}
+        )
     if parts.scheme == "https":
         return url
     if (

@@ -9,8 +9,10 @@ again after 1, 2, 4 ... minutes (``WEBHOOKS_BACKOFF_SECONDS``, doubled, at most
 written; then it gives up, the endpoint is disabled and the club's directors are told by mail.
 
 Only https addresses, and only to public addresses: the host is resolved at delivery time and
-an address in a private, loopback, link-local, shared, reserved or multicast range is refused;
-the connection goes to the address checked (a second lookup cannot change it). With
+an address that is not globally routable (``address_public``: private, loopback, link-local,
+shared, reserved, multicast, or an IPv6 form carrying such an IPv4 address) is refused, without
+saying which address it was; the connection goes to the address checked (a second lookup cannot
+change it). A literal address is checked when the endpoint is registered too. With
 ``WEBHOOKS_ALLOW_HTTP_LOOPBACK`` (tests, development) http to a loopback address is allowed.
 """
 
@@ -88,10 +90,71 @@ class Target:
     address: str  # the IP address checked, which the connection goes to
 
 
-def _allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+# IPv4 ranges not globally routable that ``is_global`` (before Python 3.12.4) lets through.
+_IPV4_NOT_GLOBAL = [
+    ipaddress.ip_network(net)
+    for net in ("192.0.0.0/24", "192.88.99.0/24", "198.18.0.0/15", "240.0.0.0/4")
+]
+_GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052: the IPv4 address in the last 32 bits
+_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")  # RFC 8215 (bits 48-63 and 72-87)
+_COMPATIBLE = ipaddress.ip_network("::/96")  # deprecated IPv4-compatible (RFC 4291)
+_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")  # SIIT IPv4-translated (RFC 2765)
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """Every IPv4 address an IPv6 address carries: mapped, NAT64 (well-known and local-use),
+    IPv4-compatible, IPv4-translated, 6to4 and Teredo (its server and its client)."""
+    found = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+    number = int(ip)
+    if ip in _NAT64 or ip in _COMPATIBLE or ip in _TRANSLATED:
+        found.append(ipaddress.IPv4Address(number & 0xFFFFFFFF))
+    if ip in _NAT64_LOCAL:
+        high = (number >> 64) & 0xFFFF  # bits 48-63, then the u octet (64-71) is skipped
+        low = (number >> 40) & 0xFFFF  # bits 72-87
+        found.append(ipaddress.IPv4Address((high << 16) | low))
+    return [address for address in found if address is not None]
+
+
+def _ipv4_public(ip: ipaddress.IPv4Address) -> bool:
+    return (
+        ip.is_global
+        and not ip.is_multicast
+        and not ip.is_reserved
+        and not any(ip in net for net in _IPV4_NOT_GLOBAL)
+    )
+
+
+def address_public(ip: IPAddress) -> bool:
+    """True for an address that is globally routable: an IPv4 one outside every private,
+    shared, reserved, documentation and special range; an IPv6 one in global unicast
+    (2000::/3, not a special range), or IPv4-mapped or NAT64 (64:ff9b::/96) of a public IPv4
+    address. Every IPv4 address embedded in an IPv6 one (6to4, Teredo, ...) must be public
+    too; the deprecated forms (IPv4-compatible, IPv4-translated, site-local) never are."""
+    if isinstance(ip, ipaddress.IPv4Address):
+        return _ipv4_public(ip)
+    ip = ipaddress.IPv6Address(int(ip))  # without a zone (%eth0)
+    embedded = _embedded_ipv4(ip)
+    if not all(_ipv4_public(address) for address in embedded):
+        return False
+    if ip.ipv4_mapped is not None or ip in _NAT64:
+        return True  # the IPv4 address it stands for, checked above
+    return ip in _GLOBAL_UNICAST and ip.is_global and not ip.is_multicast
+
+
+def literal_address(host: str) -> IPAddress | None:
+    """The address that a URL's host names literally (``[::1]``, ``10.0.0.5``, and the forms
+    a resolver reads as IPv4 too: ``0x7f.1``, ``2130706433``), else None (a name)."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except (OSError, UnicodeError, ValueError):
+        return None
 
 
 def resolve(url: str) -> Target:
@@ -113,10 +176,11 @@ def resolve(url: str) -> Target:
     for ip in addresses:
         if loopback_ok and ip.is_loopback:
             continue
-        if not _allowed(ip):
+        if not address_public(ip):
+            # Without the address: the log would tell any director what an internal name
+            # resolves to.
             raise Refused(
-                _("%(address)s is a private, loopback or reserved address; it is not called.")
-                % {"address": ip}
+                _("The host resolves to an address that is not public; it is not called.")
             )
     if scheme == "http" and not (loopback_ok and all(ip.is_loopback for ip in addresses)):
         raise Refused(_("Only https:// addresses are allowed."))

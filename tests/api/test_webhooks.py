@@ -2,6 +2,7 @@
 the address check (SSRF), one attempt against a local receiver, backoff, giving up, send
 again."""
 
+import ipaddress
 import json
 import re
 import socket
@@ -97,6 +98,91 @@ def test_private_loopback_and_link_local_addresses_are_refused(settings, resolve
     resolves_to(address)
     with pytest.raises(webhooks.Refused):
         webhooks.resolve("https://hooks.example/in")
+
+
+# IPv6 forms that carry a private IPv4 address (or are not global themselves), and IPv4
+# ranges that are not globally routable: refused at creation (a literal address) and when
+# sending (a name that resolves to one).
+NOT_PUBLIC = [
+    "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254
+    "64:ff9b::a00:5",  # NAT64 of 10.0.0.5
+    "64:ff9b:1::a00:5",  # local-use NAT64 (RFC 8215)
+    "::a9fe:a9fe",  # IPv4-compatible 169.254.169.254
+    "::7f00:1",  # IPv4-compatible 127.0.0.1
+    "::5db8:d822",  # IPv4-compatible, even of a public address (deprecated, not routed)
+    "::ffff:0:7f00:1",  # SIIT IPv4-translated 127.0.0.1
+    "::ffff:7f00:1",  # IPv4-mapped 127.0.0.1
+    "2002:7f00:1::",  # 6to4 of 127.0.0.1
+    "2002:a00:5::1",  # 6to4 of 10.0.0.5
+    "fec0::1",  # deprecated site-local
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
+    "2001:db8::1",  # documentation
+    "ff02::1",  # multicast
+    "::",
+    "192.88.99.1",  # 6to4 relay anycast
+    "192.0.0.8",  # IETF protocol assignments
+    "198.18.0.1",  # benchmarking
+    "240.0.0.1",  # reserved
+    "255.255.255.255",
+]
+PUBLIC = ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "64:ff9b::5db8:d822"]
+
+
+@pytest.mark.parametrize("address", NOT_PUBLIC)
+def test_embedded_ipv4_and_other_non_global_forms_are_refused_when_sending(
+    settings, resolves_to, address
+):
+    settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK = True  # allows loopback, and nothing else
+    resolves_to(address)
+    with pytest.raises(webhooks.Refused) as refused:
+        webhooks.resolve("https://hooks.example/in")
+    # The log tells no one what an internal name resolves to.
+    assert address not in str(refused.value)
+    assert str(ipaddress.ip_address(address)) not in str(refused.value)
+    assert "not public" in str(refused.value)
+
+
+@pytest.mark.parametrize("address", PUBLIC)
+def test_a_public_address_in_any_form_is_called(settings, resolves_to, address):
+    resolves_to(address)
+    assert webhooks.resolve("https://hooks.example/in").address == address
+
+
+def test_the_delivery_log_does_not_tell_what_a_refused_name_resolves_to(
+    world, settings, resolves_to
+):
+    settings.WEBHOOKS_ALLOW_HTTP_LOOPBACK = False
+    resolves_to("10.0.0.5")
+    delivery = a_delivery(world, an_endpoint(world, "https://intranet.example/hook"))
+    assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.FAILED
+    delivery.refresh_from_db()
+    assert "10.0.0.5" not in delivery.last_error
+    assert delivery.last_error == (
+        "The host resolves to an address that is not public; it is not called."
+    )
+
+
+def literal(address: str) -> str:
+    return f"https://[{address}]/in" if ":" in address else f"https://{address}/in"
+
+
+@pytest.mark.parametrize("address", [*NOT_PUBLIC, "10.0.0.5", "127.0.0.1", "::1", "0x7f.1"])
+def test_a_literal_address_that_is_not_public_is_a_400_at_creation(world, director_a, address):
+    body = {"club": world.a.club.pk, "url": literal(address), "events": ["deal.recorded"]}
+    response = director_a.post(WEBHOOKS, body, format="json")
+    assert response.status_code == 400, response.json()
+    assert list(response.json()["errors"]) == ["url"]
+    assert "not public" in response.json()["errors"]["url"][0]
+    endpoint = an_endpoint(world, "https://hooks.example/in")
+    changed = director_a.patch(f"{WEBHOOKS}{endpoint.pk}/", {"url": literal(address)})
+    assert changed.status_code == 400, changed.json()
+    assert list(changed.json()["errors"]) == ["url"]
+
+
+@pytest.mark.parametrize("address", PUBLIC)
+def test_a_public_literal_address_is_accepted_at_creation(world, director_a, address):
+    body = {"club": world.a.club.pk, "url": literal(address), "events": ["deal.recorded"]}
+    assert director_a.post(WEBHOOKS, body, format="json").status_code == 201
 
 
 def test_a_name_with_one_private_address_among_public_ones_is_refused(settings, resolves_to):
@@ -261,7 +347,7 @@ def test_a_refused_address_is_a_failed_attempt_naming_why(world, settings):
     delivery = a_delivery(world, an_endpoint(world, "https://127.0.0.1:9/hook"))
     assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.FAILED
     delivery.refresh_from_db()
-    assert "127.0.0.1" in delivery.last_error
+    assert "not public" in delivery.last_error
     assert delivery.last_status_code is None
 
 

@@ -48,6 +48,31 @@ def test_an_address_that_is_not_https_is_refused(world, admin_client, url):
     assert not WebhookEndpoint.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://[64:ff9b::a9fe:a9fe]/",
+        "https://[64:ff9b::a00:5]/",
+        "https://[::a9fe:a9fe]/",
+        "https://[::7f00:1]/",
+        "https://[::ffff:0:7f00:1]/",
+        "https://[2002:7f00:1::]/",
+        "https://[fec0::1]/",
+        "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+        "https://192.88.99.1/",
+        "https://10.0.0.5/",
+    ],
+)
+def test_an_address_that_is_not_public_is_refused(world, admin_client, url):
+    response = admin_client.post(
+        "/admin/api/webhookendpoint/add/",
+        {"club": world.a.club.pk, "url": url, "events": ["deal.recorded"]},
+    )
+    assert response.status_code == 200  # the form again, with the error
+    assert "not public" in response.content.decode()
+    assert not WebhookEndpoint.objects.exists()
+
+
 def test_a_director_cannot_register_for_another_club(world, admin_client):
     admin_client.post(
         "/admin/api/webhookendpoint/add/",
