@@ -136,7 +136,8 @@ class WebhookEndpointAdmin(DirectedClubsAdmin):
     list_display = ["url", "club", "active", "disabled_reason", "created_at"]
     list_filter = ["active"]
     readonly_fields = [
-        "secret", "active", "disabled_reason", "created_by", "created_at", "delivery_log",
+        "secret", "active", "disabled_reason", "disabled_at", "created_by", "created_at",
+        "delivery_log",
     ]  # fmt: skip
     actions = ["enable", "disable"]
 

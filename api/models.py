@@ -164,6 +164,13 @@ class WebhookEndpoint(models.Model):
         _("active"), default=True, help_text=_("Only an active endpoint is sent events.")
     )
     disabled_reason = models.CharField(_("why disabled"), max_length=300, blank=True)
+    disabled_at = models.DateTimeField(
+        _("disabled at"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("Enabling it again sends the events of its types since then."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("created by"),

@@ -86,7 +86,7 @@ def webhook_update(
     active: bool | None = None,
 ) -> WebhookEndpoint:
     """Change the address or the events, or disable or enable the endpoint (enabling sends
-    its undelivered deliveries again)."""
+    its undelivered deliveries again, and the events of its types since it was disabled)."""
     fields = []
     if url is not None:
         endpoint.url = webhook_url_checked(url)
@@ -100,9 +100,7 @@ def webhook_update(
         webhooks.endpoint_enable(endpoint=endpoint)
         deliveries_enqueue_on_commit(webhooks.deliveries_due(endpoint_id=endpoint.pk))
     elif active is False and endpoint.active:
-        endpoint.active = False
-        endpoint.disabled_reason = _("Disabled by a director.")
-        endpoint.save(update_fields=["active", "disabled_reason"])
+        webhooks.endpoint_disable(endpoint=endpoint, reason=_("Disabled by a director."))
     return endpoint
 
 

@@ -315,7 +315,7 @@ def endpoint_give_up(*, endpoint: WebhookEndpoint, error: str, since: datetime) 
         reason = _("Disabled after a day of failed deliveries: %(error)s") % {"error": error}
         with transaction.atomic():
             disabled = WebhookEndpoint.objects.filter(pk=endpoint.pk, active=True).update(
-                active=False, disabled_reason=reason[:300]
+                active=False, disabled_reason=reason[:300], disabled_at=timezone.now()
             )
         if not disabled:
             return  # another delivery gave up first and told them
@@ -350,19 +350,59 @@ def delivery_send_again(*, delivery: Delivery) -> Delivery:
     return delivery
 
 
+# An event written while an endpoint was being disabled may have looked for endpoints just
+# after the disable committed, with a time stamp just before it: caught up too.
+CATCH_UP_MARGIN = timedelta(minutes=1)
+
+
+def endpoint_disable(*, endpoint: WebhookEndpoint, reason: str) -> WebhookEndpoint:
+    """Stop sending to an endpoint; enabling it again sends what happened meanwhile."""
+    endpoint.active = False
+    endpoint.disabled_reason = reason[:300]
+    endpoint.disabled_at = timezone.now()
+    endpoint.save(update_fields=["active", "disabled_reason", "disabled_at"])
+    return endpoint
+
+
 def endpoint_enable(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
     """Enable an endpoint again; its deliveries not yet delivered are due at once, each with
-    another day of retries (those given up are sent again too)."""
+    another day of retries (those given up are sent again too), and so is each event of its
+    types written while it was disabled (``deliveries_catch_up``)."""
     now = timezone.now()
+    disabled_at = endpoint.disabled_at
     endpoint.active = True
     endpoint.disabled_reason = ""
-    endpoint.save(update_fields=["active", "disabled_reason"])
+    endpoint.disabled_at = None
+    endpoint.save(update_fields=["active", "disabled_reason", "disabled_at"])
     endpoint.deliveries.exclude(status=DeliveryStatus.SUCCEEDED).update(
         status=DeliveryStatus.PENDING,
         next_attempt_at=now,
         retry_until=now + timedelta(seconds=settings.WEBHOOKS_RETRY_SECONDS),
     )
+    deliveries_catch_up(endpoint=endpoint, since=disabled_at)
     return endpoint
+
+
+def deliveries_catch_up(*, endpoint: WebhookEndpoint, since: datetime | None) -> list[Delivery]:
+    """Deliveries, due now, of the club's events of the endpoint's types written since
+    ``since`` (when it was disabled) that it has none of: the newest
+    ``WEBHOOKS_CATCH_UP_MAX``, of the last ``WEBHOOKS_CATCH_UP_SECONDS`` at most (older ones
+    are in the events list), oldest first."""
+    now = timezone.now()
+    start = max(
+        (since or now) - CATCH_UP_MARGIN,
+        endpoint.created_at,
+        now - timedelta(seconds=settings.WEBHOOKS_CATCH_UP_SECONDS),
+    )
+    missed = (
+        Event.objects.filter(
+            club_id=endpoint.club_id, type__in=endpoint.events, created_at__gte=start
+        )
+        .exclude(deliveries__endpoint=endpoint)
+        .order_by("-id")[: settings.WEBHOOKS_CATCH_UP_MAX]
+    )
+    deliveries = [delivery_new(endpoint=endpoint, event=event) for event in reversed(missed)]
+    return Delivery.objects.bulk_create(deliveries)
 
 
 def deliveries_due(*, endpoint_id: int | None = None, limit: int = 1000) -> list[int]:

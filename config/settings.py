@@ -175,6 +175,10 @@ WEBHOOKS_RETRY_SECONDS = float(os.environ.get("WEBHOOKS_RETRY_SECONDS", str(24 *
 WEBHOOKS_LEASE_SECONDS = float(os.environ.get("WEBHOOKS_LEASE_SECONDS", "60"))
 WEBHOOKS_SWEEP_SECONDS = float(os.environ.get("WEBHOOKS_SWEEP_SECONDS", "60"))
 WEBHOOKS_ALLOW_HTTP_LOOPBACK = env_bool("WEBHOOKS_ALLOW_HTTP_LOOPBACK", False)
+# An endpoint enabled again is sent the events of its types since it was disabled: at most
+# the newest WEBHOOKS_CATCH_UP_MAX of them, of the last WEBHOOKS_CATCH_UP_SECONDS (a week).
+WEBHOOKS_CATCH_UP_MAX = int(os.environ.get("WEBHOOKS_CATCH_UP_MAX", "10000"))
+WEBHOOKS_CATCH_UP_SECONDS = float(os.environ.get("WEBHOOKS_CATCH_UP_SECONDS", str(7 * 24 * 3600)))
 # Mail (a disabled webhook endpoint's directors are told): SMTP as the environment says.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")

@@ -500,9 +500,118 @@ def test_enabling_a_disabled_endpoint_makes_what_it_missed_due(world, director_a
     assert webhooks.delivery_attempt(delivery.pk) == DeliveryStatus.SUCCEEDED
 
 
+def deals_recorded(world, count):
+    for _ in range(count):
+        match_services.deal_record(match=world.a.match, passed_out=True)
+
+
+def test_enabling_an_endpoint_a_director_disabled_sends_what_happened_meanwhile(
+    world, director_a, receiver
+):
+    server = receiver()
+    endpoint = an_endpoint(world, server.url)
+    url = f"{WEBHOOKS}{endpoint.pk}/"
+    assert director_a.patch(url, {"active": False}).status_code == 200
+    before = Event.objects.order_by("id").last().pk
+    deals_recorded(world, 3)
+    assert not Delivery.objects.filter(endpoint=endpoint).exists()  # disabled: nothing yet
+    missed = list(
+        Event.objects.filter(club=world.a.club, type="deal.recorded", pk__gt=before)
+        .order_by("id")
+        .values_list("pk", flat=True)
+    )
+    assert len(missed) == 3
+    assert director_a.patch(url, {"active": True}).status_code == 200
+    due = webhooks.deliveries_due(endpoint_id=endpoint.pk)
+    assert [Delivery.objects.get(pk=pk).event_id for pk in due] == missed  # in their order
+    for pk in due:
+        assert webhooks.delivery_attempt(pk) == DeliveryStatus.SUCCEEDED
+    assert [int(headers["Partscore-Event-Id"]) for headers, _ in server.received] == missed
+    # Enabled again (and disabled and enabled once more): nothing is sent twice.
+    assert director_a.patch(url, {"active": False}).status_code == 200
+    assert director_a.patch(url, {"active": True}).status_code == 200
+    assert webhooks.deliveries_due(endpoint_id=endpoint.pk) == []
+    assert Delivery.objects.filter(endpoint=endpoint).count() == 3
+
+
+def test_enabling_an_endpoint_disabled_after_a_day_of_failures_sends_what_happened_meanwhile(
+    world, director_a, receiver
+):
+    server = receiver([500])
+    endpoint = an_endpoint(world, server.url, events=("deal.recorded", "match.completed"))
+    failed = a_delivery(world, endpoint)
+    Delivery.objects.filter(pk=failed.pk).update(retry_until=timezone.now())
+    assert webhooks.delivery_attempt(failed.pk) == DeliveryStatus.GAVE_UP
+    endpoint.refresh_from_db()
+    assert not endpoint.active
+    deals_recorded(world, 3)
+    assert Delivery.objects.filter(endpoint=endpoint).count() == 1
+    response = director_a.patch(f"{WEBHOOKS}{endpoint.pk}/", {"active": True})
+    assert response.status_code == 200
+    due = webhooks.deliveries_due(endpoint_id=endpoint.pk)
+    assert len(due) == 4  # the one it gave up on, and the 3 recorded while disabled
+    for pk in due:
+        assert webhooks.delivery_attempt(pk) == DeliveryStatus.SUCCEEDED
+    sent = [int(headers["Partscore-Event-Id"]) for headers, _ in server.received[1:]]
+    expected = Event.objects.filter(
+        club=world.a.club, type="deal.recorded", pk__gte=failed.event_id
+    ).order_by("id")
+    assert sent == list(expected.values_list("pk", flat=True))
+
+
+def test_what_an_enabled_endpoint_is_sent_is_bounded(world, director_a, receiver, settings):
+    settings.WEBHOOKS_CATCH_UP_MAX = 2
+    endpoint = an_endpoint(world, receiver().url)
+    director_a.patch(f"{WEBHOOKS}{endpoint.pk}/", {"active": False})
+    deals_recorded(world, 3)
+    director_a.patch(f"{WEBHOOKS}{endpoint.pk}/", {"active": True})
+    newest = Event.objects.filter(club=world.a.club).order_by("-id")[:2]
+    assert sorted(Delivery.objects.filter(endpoint=endpoint).values_list("event", flat=True)) == (
+        sorted(event.pk for event in newest)
+    )
+
+
+def test_the_admin_enable_action_sends_what_was_missed(world, receiver):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="director_a"))
+    endpoint = an_endpoint(world, receiver().url)
+    client.post(
+        "/admin/api/webhookendpoint/", {"action": "disable", "_selected_action": [endpoint.pk]}
+    )
+    deals_recorded(world, 2)
+    client.post(
+        "/admin/api/webhookendpoint/", {"action": "enable", "_selected_action": [endpoint.pk]}
+    )
+    endpoint.refresh_from_db()
+    assert endpoint.active
+    assert len(webhooks.deliveries_due(endpoint_id=endpoint.pk)) == 2
+
+
 def test_events_are_written_only_once_per_change(world):
     endpoint = an_endpoint(world, "https://hooks.example/in")
     before = Event.objects.count()
     match_services.deal_record(match=world.a.match, passed_out=True)
     assert Event.objects.count() == before + 1
     assert Delivery.objects.filter(endpoint=endpoint).count() == 1
+
+
+def test_an_endpoint_disabled_before_the_migration_catches_up_from_its_last_delivery(
+    world, director_a
+):
+    import importlib
+
+    from django.apps import apps
+
+    endpoint = an_endpoint(world, "https://hooks.example/in")
+    last = a_delivery(world, endpoint)
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(active=False, disabled_reason="x")
+    deals_recorded(world, 2)
+    migration = importlib.import_module("api.migrations.0003_webhook_endpoint_disabled_at")
+    migration.disabled_since_last_delivery(apps, None)
+    endpoint.refresh_from_db()
+    assert endpoint.disabled_at == last.created_at
+    assert director_a.patch(f"{WEBHOOKS}{endpoint.pk}/", {"active": True}).status_code == 200
+    assert Delivery.objects.filter(endpoint=endpoint).count() == 3
