@@ -109,6 +109,12 @@ class EventType(models.TextChoices):
     MATCH_ABANDONED = "match.abandoned", _("match abandoned")
     LADDER_UPDATED = "ladder.updated", _("ladder updated")
     NIGHT_ROUND_STARTED = "night.round_started", _("night round started")
+    PING = "ping", _("test event")
+
+
+# The types an endpoint chooses among: every change, not the test event (``ping``), which is
+# sent to one endpoint when its director asks and is not in the events list.
+WEBHOOK_EVENT_TYPES = [(value, label) for value, label in EventType.choices if value != "ping"]
 
 
 class Event(models.Model):
@@ -159,6 +165,16 @@ class WebhookEndpoint(models.Model):
         help_text=_(
             "Signs every delivery (HMAC-SHA256); the receiver checks the signature with it."
         ),
+    )
+    previous_secret = models.CharField(
+        _("previous signing secret"),
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text=_("The secret before the last rotation: it signs too until its expiry."),
+    )
+    previous_secret_expires_at = models.DateTimeField(
+        _("previous secret signs until"), null=True, blank=True, editable=False
     )
     active = models.BooleanField(
         _("active"), default=True, help_text=_("Only an active endpoint is sent events.")

@@ -2,16 +2,19 @@
 sends them). Errors are ``ValidationError`` keyed by field."""
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from api import webhooks
-from api.models import Delivery, EventType, WebhookEndpoint
+from api.events import events_record
+from api.models import WEBHOOK_EVENT_TYPES, Delivery, Event, EventType, WebhookEndpoint
 from api.tasks import deliveries_enqueue_on_commit
 from clubs.models import Club
 
@@ -50,17 +53,18 @@ def webhook_events_checked(events: object) -> list[str]:
     """The event types chosen, in their known order, or a ValidationError on ``events``."""
     if not isinstance(events, (list, tuple)) or not events:
         raise ValidationError({"events": [_("Choose at least one event.")]})
-    unknown = [event for event in events if event not in EventType.values]
+    known = [value for value, _label in WEBHOOK_EVENT_TYPES]
+    unknown = [event for event in events if event not in known]
     if unknown:
         raise ValidationError(
             {
                 "events": [
                     _("Unknown event %(event)s; choose among %(events)s.")
-                    % {"event": unknown[0], "events": ", ".join(EventType.values)}
+                    % {"event": unknown[0], "events": ", ".join(known)}
                 ]
             }
         )
-    return [event for event in EventType.values if event in events]  # known order, no repeats
+    return [event for event in known if event in events]  # known order, no repeats
 
 
 @transaction.atomic
@@ -102,6 +106,52 @@ def webhook_update(
     elif active is False and endpoint.active:
         webhooks.endpoint_disable(endpoint=endpoint, reason=_("Disabled by a director."))
     return endpoint
+
+
+# A rotated secret's grace period: 24 h unless asked otherwise, at most a week.
+SECRET_GRACE_DEFAULT = timedelta(hours=24)
+SECRET_GRACE_MAX = timedelta(days=7)
+
+
+@transaction.atomic
+def webhook_rotate_secret(
+    *, endpoint: WebhookEndpoint, grace_period: timedelta = SECRET_GRACE_DEFAULT
+) -> WebhookEndpoint:
+    """Give the endpoint a new signing secret; the current one goes on signing (a second
+    ``v1=``) for ``grace_period`` (0: it stops at once), while the receiver moves to the new
+    one. Rotating again within that period drops the oldest."""
+    if not timedelta(0) <= grace_period <= SECRET_GRACE_MAX:
+        raise ValidationError(
+            {
+                "grace_period": [
+                    _("Give a grace period of 0 to %(max)d seconds.")
+                    % {"max": int(SECRET_GRACE_MAX.total_seconds())}
+                ]
+            }
+        )
+    endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
+    if grace_period:
+        endpoint.previous_secret = endpoint.secret
+        endpoint.previous_secret_expires_at = timezone.now() + grace_period
+    else:
+        endpoint.previous_secret = ""
+        endpoint.previous_secret_expires_at = None
+    endpoint.secret = webhooks.new_secret()
+    endpoint.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
+    return endpoint
+
+
+@transaction.atomic
+def webhook_test(*, endpoint: WebhookEndpoint) -> Delivery:
+    """Send a test event (``ping``) to this endpoint only, even a disabled one; it is in the
+    endpoint's delivery log, not in the events list."""
+    [event] = events_record(
+        [Event(club_id=endpoint.club_id, type=EventType.PING, data={"webhook": endpoint.pk})]
+    )
+    delivery = webhooks.delivery_new(endpoint=endpoint, event=event)
+    delivery.save()
+    deliveries_enqueue_on_commit([delivery.pk])
+    return delivery
 
 
 @transaction.atomic

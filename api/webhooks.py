@@ -2,7 +2,8 @@
 
 A delivery is a POST of the event as JSON (``event_body``) with the headers
 ``Partscore-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's
-secret>``, ``Partscore-Event-Id`` and ``Partscore-Event-Type``. A 2xx answer delivers it;
+secret>`` (and a second ``v1=`` with its previous secret during a rotation's grace period),
+``Partscore-Event-Id`` and ``Partscore-Event-Type``. A 2xx answer delivers it;
 anything else (or no answer within ``WEBHOOKS_TIMEOUT`` seconds, redirects included) is tried
 again after 1, 2, 4 ... minutes (``WEBHOOKS_BACKOFF_SECONDS``, doubled, at most
 ``WEBHOOKS_BACKOFF_MAX_SECONDS``) until ``WEBHOOKS_RETRY_SECONDS`` (a day) after it was
@@ -32,10 +33,11 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from api.models import Delivery, DeliveryStatus, Event, WebhookEndpoint
+from api.models import Delivery, DeliveryStatus, Event, EventType, WebhookEndpoint
 from clubs.models import Membership, Role
 
 USER_AGENT = "Partscore-Webhooks/1"
@@ -70,11 +72,24 @@ def event_body(event: Event) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def signature(secret: str, timestamp: int, body: bytes) -> str:
-    """The ``Partscore-Signature`` header's value."""
+def signature(secret: str, timestamp: int, body: bytes, *older: str) -> str:
+    """The ``Partscore-Signature`` header's value: ``t=<timestamp>,v1=<hex>``, with one more
+    ``v1=`` for each older secret that still signs (during a rotation's grace period)."""
     signed = f"{timestamp}.".encode() + body
-    digest = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
-    return f"t={timestamp},v1={digest}"
+    digests = [
+        hmac.new(key.encode(), signed, hashlib.sha256).hexdigest() for key in (secret, *older)
+    ]
+    return f"t={timestamp}," + ",".join(f"v1={digest}" for digest in digests)
+
+
+def signing_secrets(endpoint: WebhookEndpoint) -> list[str]:
+    """The secrets that sign the endpoint's deliveries now: its secret, and the previous one
+    until its grace period ends."""
+    secrets_now = [endpoint.secret]
+    expires = endpoint.previous_secret_expires_at
+    if endpoint.previous_secret and expires is not None and expires > timezone.now():
+        secrets_now.append(endpoint.previous_secret)
+    return secrets_now
 
 
 class Refused(Exception):
@@ -239,6 +254,11 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(seconds=seconds)
 
 
+# A delivery is sent while its endpoint is active; a test event also to a disabled one (to
+# try the receiver before enabling it).
+SENDABLE = Q(endpoint__active=True) | Q(event__type=EventType.PING)
+
+
 def delivery_claim(delivery_id: int) -> bool:
     """Take a due delivery for one attempt: its next attempt moves ``WEBHOOKS_LEASE_SECONDS``
     ahead, so no other worker sends it meanwhile, and a worker that dies while sending leaves
@@ -250,8 +270,9 @@ def delivery_claim(delivery_id: int) -> bool:
             pk=delivery_id,
             status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED],
             next_attempt_at__lte=now,
-            endpoint__active=True,
-        ).update(next_attempt_at=lease)
+        )
+        .filter(SENDABLE)
+        .update(next_attempt_at=lease)
     )
 
 
@@ -264,13 +285,14 @@ def delivery_attempt(delivery_id: int) -> str | None:
     endpoint, event = delivery.endpoint, delivery.event
     body = event_body(event)
     timestamp = int(time.time())
+    current, *older = signing_secrets(endpoint)
     headers = {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
         "Partscore-Event-Id": str(event.pk),
         "Partscore-Event-Type": event.type,
         "Partscore-Delivery-Id": str(delivery.pk),
-        "Partscore-Signature": signature(endpoint.secret, timestamp, body),
+        "Partscore-Signature": signature(current, timestamp, body, *older),
     }
     code, error = None, ""
     try:
@@ -410,8 +432,7 @@ def deliveries_due(*, endpoint_id: int | None = None, limit: int = 1000) -> list
     due = Delivery.objects.filter(
         status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED],
         next_attempt_at__lte=timezone.now(),
-        endpoint__active=True,
-    )
+    ).filter(SENDABLE)
     if endpoint_id is not None:
         due = due.filter(endpoint_id=endpoint_id)
     return list(due.order_by("next_attempt_at", "id").values_list("pk", flat=True)[:limit])

@@ -8,7 +8,7 @@ import re
 import socket
 import threading
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from django.core import mail
 from django.utils import timezone
 
 from api import webhooks
-from api.models import Delivery, DeliveryStatus, Event, WebhookEndpoint
+from api.models import WEBHOOK_EVENT_TYPES, Delivery, DeliveryStatus, Event, WebhookEndpoint
 from api.tasks import deliver_due
 from matches import services as match_services
 
@@ -389,9 +389,14 @@ def test_a_director_registers_reads_changes_and_removes_an_endpoint(world, direc
     assert created["secret"].startswith("whsec_")
     assert created["active"] is True
     url = f"{WEBHOOKS}{created['id']}/"
-    assert director_a.get(url).json() == created
+    # The secret is shown once: in the answer to the creation, never again.
+    shown = {key: value for key, value in created.items() if key != "secret"}
+    assert director_a.get(url).json() == shown
+    assert created["secret"] not in json.dumps(director_a.get(WEBHOOKS).json())
+    assert "secret" not in director_a.get(WEBHOOKS).json()["results"][0]
     changed = director_a.patch(url, {"events": ["match.completed"], "active": False})
     assert changed.status_code == 200
+    assert "secret" not in changed.json()
     assert changed.json()["events"] == ["match.completed"]
     assert changed.json()["active"] is False
     assert director_a.delete(url).status_code == 204
@@ -588,6 +593,139 @@ def test_the_admin_enable_action_sends_what_was_missed(world, receiver):
     endpoint.refresh_from_db()
     assert endpoint.active
     assert len(webhooks.deliveries_due(endpoint_id=endpoint.pk)) == 2
+
+
+# --- secrets: shown once, rotated with a grace period; a test event --------------------------
+
+
+def test_rotating_a_secret_signs_with_both_during_the_grace_period(world, director_a, receiver):
+    server = receiver()
+    endpoint = an_endpoint(world, server.url)
+    old = endpoint.secret
+    verify = readme_verify()
+    response = director_a.post(f"{WEBHOOKS}{endpoint.pk}/rotate-secret/", {}, format="json")
+    assert response.status_code == 200, response.json()
+    rotated = response.json()
+    new = rotated["secret"]
+    assert new.startswith("whsec_") and new != old
+    expires = datetime.fromisoformat(rotated["previous_secret_expires_at"].replace("Z", "+00:00"))
+    assert abs(expires - (timezone.now() + timedelta(hours=24))) < timedelta(minutes=1)
+    shown = director_a.get(f"{WEBHOOKS}{endpoint.pk}/").json()
+    assert "secret" not in shown
+    assert shown["previous_secret_expires_at"] == rotated["previous_secret_expires_at"]
+
+    # During the grace period: both sign (v1= twice, the new one first).
+    assert webhooks.delivery_attempt(a_delivery(world, endpoint).pk) == DeliveryStatus.SUCCEEDED
+    headers, body = server.received[-1]
+    header = headers["Partscore-Signature"]
+    assert re.fullmatch(r"t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}", header)
+    assert verify(new, header, body) and verify(old, header, body)
+    assert not verify("whsec_other", header, body)
+
+    # After it: the new one alone.
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
+        previous_secret_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    match_services.deal_record(match=world.a.match, passed_out=True)
+    latest = Delivery.objects.filter(endpoint=endpoint).order_by("-id").first()
+    assert webhooks.delivery_attempt(latest.pk) == DeliveryStatus.SUCCEEDED
+    headers, body = server.received[-1]
+    assert re.fullmatch(r"t=\d+,v1=[0-9a-f]{64}", headers["Partscore-Signature"])
+    assert verify(new, headers["Partscore-Signature"], body)
+    assert not verify(old, headers["Partscore-Signature"], body)
+
+
+def test_a_rotation_with_no_grace_period_stops_the_old_secret_at_once(world, director_a):
+    endpoint = an_endpoint(world, "https://hooks.example/in")
+    old = endpoint.secret
+    path = f"{WEBHOOKS}{endpoint.pk}/rotate-secret/"
+    first = director_a.post(path, {"grace_period": 3600}, format="json").json()
+    second = director_a.post(path, {"grace_period": 0}, format="json")
+    assert second.status_code == 200
+    assert second.json()["previous_secret_expires_at"] is None
+    endpoint.refresh_from_db()
+    assert webhooks.signing_secrets(endpoint) == [second.json()["secret"]]
+    assert old not in (endpoint.secret, endpoint.previous_secret)
+    assert first["secret"] != second.json()["secret"]
+
+
+@pytest.mark.parametrize("grace", [-1, 7 * 24 * 3600 + 1, "soon", None])
+def test_a_bad_grace_period_is_a_400_naming_it(world, director_a, grace):
+    endpoint = an_endpoint(world, "https://hooks.example/in")
+    response = director_a.post(
+        f"{WEBHOOKS}{endpoint.pk}/rotate-secret/", {"grace_period": grace}, format="json"
+    )
+    assert response.status_code == 400, response.json()
+    assert list(response.json()["errors"]) == ["grace_period"]
+    endpoint.refresh_from_db()
+    assert endpoint.previous_secret == ""
+
+
+@pytest.mark.parametrize(
+    "role, code",
+    [("director_a", 200), ("write_key_a", 200), ("read_key_a", 403), ("director_b", 404)],
+)
+def test_only_directors_and_write_keys_rotate_and_test(world, role, code):
+    endpoint = an_endpoint(world, "https://hooks.example/in")
+    client = world.client(role)
+    assert client.post(f"{WEBHOOKS}{endpoint.pk}/rotate-secret/").status_code == code
+    tested = client.post(f"{WEBHOOKS}{endpoint.pk}/test/").status_code
+    assert tested == (202 if code == 200 else code)
+
+
+def test_a_rotation_retried_with_its_idempotency_key_answers_the_same_secret(world, director_a):
+    endpoint = an_endpoint(world, "https://hooks.example/in")
+    path = f"{WEBHOOKS}{endpoint.pk}/rotate-secret/"
+    first = director_a.post(path, {}, format="json", HTTP_IDEMPOTENCY_KEY="r1")
+    again = director_a.post(path, {}, format="json", HTTP_IDEMPOTENCY_KEY="r1")
+    assert first.json()["secret"] == again.json()["secret"]
+    endpoint.refresh_from_db()
+    assert endpoint.secret == first.json()["secret"]
+
+
+def test_a_test_event_goes_to_that_endpoint_only_and_into_its_log(
+    world, director_a, receiver, django_capture_on_commit_callbacks
+):
+    server = receiver()
+    endpoint = an_endpoint(world, server.url)
+    other = an_endpoint(world, server.url, events=[value for value, _ in WEBHOOK_EVENT_TYPES])
+    events_before = director_a.get("/api/v1/events/?page_size=100").json()["results"]
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = director_a.post(f"{WEBHOOKS}{endpoint.pk}/test/")
+    assert response.status_code == 202, response.json()
+    assert response.json()["event_type"] == "ping"
+    assert len(queued) == 1  # its delivery's task, queued once this commits
+    assert webhooks.delivery_attempt(response.json()["id"]) == DeliveryStatus.SUCCEEDED
+    [(headers, body)] = server.received
+    sent = json.loads(body)
+    assert sent["type"] == "ping" and headers["Partscore-Event-Type"] == "ping"
+    assert sent["data"] == {"webhook": endpoint.pk}
+    assert sent["club"] == world.a.club.pk
+    assert readme_verify()(endpoint.secret, headers["Partscore-Signature"], body)
+    log = director_a.get(f"{WEBHOOKS}{endpoint.pk}/deliveries/").json()["results"]
+    assert [(d["event_type"], d["status"]) for d in log] == [("ping", "succeeded")]
+    assert not Delivery.objects.filter(endpoint=other).exists()
+    # Not a change to the club's data: not in the events list.
+    assert director_a.get("/api/v1/events/?page_size=100").json()["results"] == events_before
+    assert director_a.get("/api/v1/events/?type=ping").status_code == 400
+
+
+def test_a_disabled_endpoint_gets_a_test_event_and_nothing_else(world, director_a, receiver):
+    server = receiver()
+    endpoint = an_endpoint(world, server.url)
+    director_a.patch(f"{WEBHOOKS}{endpoint.pk}/", {"active": False})
+    response = director_a.post(f"{WEBHOOKS}{endpoint.pk}/test/")
+    assert response.status_code == 202
+    assert webhooks.deliveries_due(endpoint_id=endpoint.pk) == [response.json()["id"]]
+    assert webhooks.delivery_attempt(response.json()["id"]) == DeliveryStatus.SUCCEEDED
+    assert json.loads(server.received[0][1])["type"] == "ping"
+
+
+def test_an_endpoint_cannot_choose_the_test_event(world, director_a):
+    body = {"club": world.a.club.pk, "url": "https://hooks.example/in", "events": ["ping"]}
+    response = director_a.post(WEBHOOKS, body, format="json")
+    assert response.status_code == 400
+    assert [name.split(".")[0] for name in response.json()["errors"]] == ["events"]
 
 
 def test_events_are_written_only_once_per_change(world):
