@@ -187,6 +187,15 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "partscore@localhost")
+# Webhook deliveries wait on receivers (up to WEBHOOKS_TIMEOUT each): they have a queue, and a
+# worker process (the Procfile's `webhooks`), of their own, so a slow or dead receiver never
+# delays a ladder; the default worker consumes only the default queue (`celery`).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+WEBHOOKS_QUEUE = "webhooks"
+CELERY_TASK_ROUTES = {
+    "api.deliver_webhook": {"queue": WEBHOOKS_QUEUE},
+    "api.deliver_webhooks_due": {"queue": WEBHOOKS_QUEUE},
+}
 CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
     "task": "api.deliver_webhooks_due",
     "schedule": WEBHOOKS_SWEEP_SECONDS,
