@@ -1,10 +1,12 @@
 """The API's own records: club-scoped API keys and remembered idempotent responses."""
 
+from datetime import datetime
 from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework_api_key.models import AbstractAPIKey, APIKeyManager
 
@@ -205,6 +207,14 @@ class WebhookEndpoint(models.Model):
 
     def __str__(self) -> str:
         return self.url
+
+    @property
+    def previous_secret_signs_until(self) -> datetime | None:
+        """When the previous secret stops signing; None when it no longer does."""
+        expires = self.previous_secret_expires_at
+        if self.previous_secret and expires is not None and expires > timezone.now():
+            return expires
+        return None
 
 
 class DeliveryStatus(models.TextChoices):

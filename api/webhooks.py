@@ -85,11 +85,9 @@ def signature(secret: str, timestamp: int, body: bytes, *older: str) -> str:
 def signing_secrets(endpoint: WebhookEndpoint) -> list[str]:
     """The secrets that sign the endpoint's deliveries now: its secret, and the previous one
     until its grace period ends."""
-    secrets_now = [endpoint.secret]
-    expires = endpoint.previous_secret_expires_at
-    if endpoint.previous_secret and expires is not None and expires > timezone.now():
-        secrets_now.append(endpoint.previous_secret)
-    return secrets_now
+    if endpoint.previous_secret_signs_until is None:
+        return [endpoint.secret]
+    return [endpoint.secret, endpoint.previous_secret]
 
 
 class Refused(Exception):

@@ -60,6 +60,7 @@ class WebhookSerializer(serializers.ModelSerializer):
     club = serializers.IntegerField(source="club_id", read_only=True)
     events = EventTypesField(help_text=_("The event types sent to this address."))
     previous_secret_expires_at = serializers.DateTimeField(
+        source="previous_secret_signs_until",
         read_only=True,
         allow_null=True,
         help_text=_(

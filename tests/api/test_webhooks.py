@@ -633,6 +633,7 @@ def test_rotating_a_secret_signs_with_both_during_the_grace_period(world, direct
     assert re.fullmatch(r"t=\d+,v1=[0-9a-f]{64}", headers["Partscore-Signature"])
     assert verify(new, headers["Partscore-Signature"], body)
     assert not verify(old, headers["Partscore-Signature"], body)
+    assert director_a.get(f"{WEBHOOKS}{endpoint.pk}/").json()["previous_secret_expires_at"] is None
 
 
 def test_a_rotation_with_no_grace_period_stops_the_old_secret_at_once(world, director_a):
