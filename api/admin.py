@@ -16,7 +16,7 @@ from rest_framework_api_key.admin import APIKeyModelAdmin
 from rest_framework_api_key.models import APIKey
 
 from api import services as api_services
-from api.models import ClubAPIKey, Delivery, EventType, WebhookEndpoint
+from api.models import WEBHOOK_EVENT_TYPES, ClubAPIKey, Delivery, WebhookEndpoint
 from clubs.selectors import clubs_directed_by
 
 # The library's own unscoped keys are not used: every key here belongs to a club.
@@ -109,7 +109,7 @@ class ClubAPIKeyAdmin(DirectedClubsAdmin, APIKeyModelAdmin):
 class WebhookForm(forms.ModelForm):
     events = forms.MultipleChoiceField(
         label=capfirst(_("events")),
-        choices=EventType.choices,
+        choices=WEBHOOK_EVENT_TYPES,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("The event types sent to this address."),
     )
@@ -136,9 +136,10 @@ class WebhookEndpointAdmin(DirectedClubsAdmin):
     list_display = ["url", "club", "active", "disabled_reason", "created_at"]
     list_filter = ["active"]
     readonly_fields = [
-        "secret", "active", "disabled_reason", "created_by", "created_at", "delivery_log",
+        "active", "disabled_reason", "disabled_at", "previous_secret_expires_at", "created_by",
+        "created_at", "delivery_log",
     ]  # fmt: skip
-    actions = ["enable", "disable"]
+    actions = ["enable", "disable", "rotate_secret", "send_test"]
 
     @admin.display(description=_("deliveries"))
     def delivery_log(self, obj) -> str:
@@ -159,6 +160,32 @@ class WebhookEndpointAdmin(DirectedClubsAdmin):
             club=obj.club, url=obj.url, events=obj.events, actor=request.user
         )
         obj.__dict__.update(created.__dict__)  # the admin goes on with obj (its log, its page)
+        self._show_secret(request, obj)
+
+    def _show_secret(self, request, endpoint) -> None:
+        """The secret, once: it is not shown on the endpoint's page."""
+        messages.warning(
+            request,
+            format_html(
+                "{} <code>{}</code> {}",
+                gettext("The signing secret of %(url)s is:") % {"url": endpoint.url},
+                endpoint.secret,
+                gettext("Copy it now: it will not be shown again."),
+            ),
+        )
+
+    @admin.action(description=_("New signing secrets (the old ones sign for 24 more hours)"))
+    def rotate_secret(self, request, queryset):
+        for endpoint in queryset:
+            self._show_secret(request, api_services.webhook_rotate_secret(endpoint=endpoint))
+
+    @admin.action(description=_("Send a test event to the selected endpoints"))
+    def send_test(self, request, queryset):
+        count = 0
+        for endpoint in queryset:
+            api_services.webhook_test(endpoint=endpoint)
+            count += 1
+        messages.success(request, gettext("%(count)d test events queued.") % {"count": count})
 
     @admin.action(description=_("Enable the selected endpoints and send what they missed"))
     def enable(self, request, queryset):

@@ -1,10 +1,12 @@
 """The API's own records: club-scoped API keys and remembered idempotent responses."""
 
+from datetime import datetime
 from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework_api_key.models import AbstractAPIKey, APIKeyManager
 
@@ -109,6 +111,12 @@ class EventType(models.TextChoices):
     MATCH_ABANDONED = "match.abandoned", _("match abandoned")
     LADDER_UPDATED = "ladder.updated", _("ladder updated")
     NIGHT_ROUND_STARTED = "night.round_started", _("night round started")
+    PING = "ping", _("test event")
+
+
+# The types an endpoint chooses among: every change, not the test event (``ping``), which is
+# sent to one endpoint when its director asks and is not in the events list.
+WEBHOOK_EVENT_TYPES = [(value, label) for value, label in EventType.choices if value != "ping"]
 
 
 class Event(models.Model):
@@ -160,10 +168,27 @@ class WebhookEndpoint(models.Model):
             "Signs every delivery (HMAC-SHA256); the receiver checks the signature with it."
         ),
     )
+    previous_secret = models.CharField(
+        _("previous signing secret"),
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text=_("The secret before the last rotation: it signs too until its expiry."),
+    )
+    previous_secret_expires_at = models.DateTimeField(
+        _("previous secret signs until"), null=True, blank=True, editable=False
+    )
     active = models.BooleanField(
         _("active"), default=True, help_text=_("Only an active endpoint is sent events.")
     )
     disabled_reason = models.CharField(_("why disabled"), max_length=300, blank=True)
+    disabled_at = models.DateTimeField(
+        _("disabled at"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("Enabling it again sends the events of its types since then."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("created by"),
@@ -182,6 +207,14 @@ class WebhookEndpoint(models.Model):
 
     def __str__(self) -> str:
         return self.url
+
+    @property
+    def previous_secret_signs_until(self) -> datetime | None:
+        """When the previous secret stops signing; None when it no longer does."""
+        expires = self.previous_secret_expires_at
+        if self.previous_secret and expires is not None and expires > timezone.now():
+            return expires
+        return None
 
 
 class DeliveryStatus(models.TextChoices):

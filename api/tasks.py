@@ -5,6 +5,10 @@
 retry whose wait is over, a message lost with the broker, or a delivery whose worker died
 while sending it (its claim expires after ``WEBHOOKS_LEASE_SECONDS``). An event is so
 delivered at least once; the receiver tells repeats apart by ``Partscore-Event-Id``.
+
+Both run on the ``webhooks`` queue (``CELERY_TASK_ROUTES``), consumed by a worker of their own
+(the Procfile's ``webhooks``): a receiver that is slow or down holds that worker only, never
+the default queue's ladder recalculations.
 """
 
 import logging

@@ -2,15 +2,18 @@
 
 A delivery is a POST of the event as JSON (``event_body``) with the headers
 ``Partscore-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the endpoint's
-secret>``, ``Partscore-Event-Id`` and ``Partscore-Event-Type``. A 2xx answer delivers it;
+secret>`` (and a second ``v1=`` with its previous secret during a rotation's grace period),
+``Partscore-Event-Id`` and ``Partscore-Event-Type``. A 2xx answer delivers it;
 anything else (or no answer within ``WEBHOOKS_TIMEOUT`` seconds, redirects included) is tried
 again after 1, 2, 4 ... minutes (``WEBHOOKS_BACKOFF_SECONDS``, doubled, at most
 ``WEBHOOKS_BACKOFF_MAX_SECONDS``) until ``WEBHOOKS_RETRY_SECONDS`` (a day) after it was
 written; then it gives up, the endpoint is disabled and the club's directors are told by mail.
 
 Only https addresses, and only to public addresses: the host is resolved at delivery time and
-an address in a private, loopback, link-local, shared, reserved or multicast range is refused;
-the connection goes to the address checked (a second lookup cannot change it). With
+an address that is not globally routable (``address_public``: private, loopback, link-local,
+shared, reserved, multicast, or an IPv6 form carrying such an IPv4 address) is refused, without
+saying which address it was; the connection goes to the address checked (a second lookup cannot
+change it). A literal address is checked when the endpoint is registered too. With
 ``WEBHOOKS_ALLOW_HTTP_LOOPBACK`` (tests, development) http to a loopback address is allowed.
 """
 
@@ -30,10 +33,11 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from api.models import Delivery, DeliveryStatus, Event, WebhookEndpoint
+from api.models import Delivery, DeliveryStatus, Event, EventType, WebhookEndpoint
 from clubs.models import Membership, Role
 
 USER_AGENT = "Partscore-Webhooks/1"
@@ -68,11 +72,22 @@ def event_body(event: Event) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def signature(secret: str, timestamp: int, body: bytes) -> str:
-    """The ``Partscore-Signature`` header's value."""
+def signature(secret: str, timestamp: int, body: bytes, *older: str) -> str:
+    """The ``Partscore-Signature`` header's value: ``t=<timestamp>,v1=<hex>``, with one more
+    ``v1=`` for each older secret that still signs (during a rotation's grace period)."""
     signed = f"{timestamp}.".encode() + body
-    digest = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
-    return f"t={timestamp},v1={digest}"
+    digests = [
+        hmac.new(key.encode(), signed, hashlib.sha256).hexdigest() for key in (secret, *older)
+    ]
+    return f"t={timestamp}," + ",".join(f"v1={digest}" for digest in digests)
+
+
+def signing_secrets(endpoint: WebhookEndpoint) -> list[str]:
+    """The secrets that sign the endpoint's deliveries now: its secret, and the previous one
+    until its grace period ends."""
+    if endpoint.previous_secret_signs_until is None:
+        return [endpoint.secret]
+    return [endpoint.secret, endpoint.previous_secret]
 
 
 class Refused(Exception):
@@ -88,10 +103,71 @@ class Target:
     address: str  # the IP address checked, which the connection goes to
 
 
-def _allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+# IPv4 ranges not globally routable that ``is_global`` (before Python 3.12.4) lets through.
+_IPV4_NOT_GLOBAL = [
+    ipaddress.ip_network(net)
+    for net in ("192.0.0.0/24", "192.88.99.0/24", "198.18.0.0/15", "240.0.0.0/4")
+]
+_GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052: the IPv4 address in the last 32 bits
+_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")  # RFC 8215 (bits 48-63 and 72-87)
+_COMPATIBLE = ipaddress.ip_network("::/96")  # deprecated IPv4-compatible (RFC 4291)
+_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")  # SIIT IPv4-translated (RFC 2765)
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """Every IPv4 address an IPv6 address carries: mapped, NAT64 (well-known and local-use),
+    IPv4-compatible, IPv4-translated, 6to4 and Teredo (its server and its client)."""
+    found = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+    number = int(ip)
+    if ip in _NAT64 or ip in _COMPATIBLE or ip in _TRANSLATED:
+        found.append(ipaddress.IPv4Address(number & 0xFFFFFFFF))
+    if ip in _NAT64_LOCAL:
+        high = (number >> 64) & 0xFFFF  # bits 48-63, then the u octet (64-71) is skipped
+        low = (number >> 40) & 0xFFFF  # bits 72-87
+        found.append(ipaddress.IPv4Address((high << 16) | low))
+    return [address for address in found if address is not None]
+
+
+def _ipv4_public(ip: ipaddress.IPv4Address) -> bool:
+    return (
+        ip.is_global
+        and not ip.is_multicast
+        and not ip.is_reserved
+        and not any(ip in net for net in _IPV4_NOT_GLOBAL)
+    )
+
+
+def address_public(ip: IPAddress) -> bool:
+    """True for an address that is globally routable: an IPv4 one outside every private,
+    shared, reserved, documentation and special range; an IPv6 one in global unicast
+    (2000::/3, not a special range), or IPv4-mapped or NAT64 (64:ff9b::/96) of a public IPv4
+    address. Every IPv4 address embedded in an IPv6 one (6to4, Teredo, ...) must be public
+    too; the deprecated forms (IPv4-compatible, IPv4-translated, site-local) never are."""
+    if isinstance(ip, ipaddress.IPv4Address):
+        return _ipv4_public(ip)
+    ip = ipaddress.IPv6Address(int(ip))  # without a zone (%eth0)
+    embedded = _embedded_ipv4(ip)
+    if not all(_ipv4_public(address) for address in embedded):
+        return False
+    if ip.ipv4_mapped is not None or ip in _NAT64:
+        return True  # the IPv4 address it stands for, checked above
+    return ip in _GLOBAL_UNICAST and ip.is_global and not ip.is_multicast
+
+
+def literal_address(host: str) -> IPAddress | None:
+    """The address that a URL's host names literally (``[::1]``, ``10.0.0.5``, and the forms
+    a resolver reads as IPv4 too: ``0x7f.1``, ``2130706433``), else None (a name)."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except (OSError, UnicodeError, ValueError):
+        return None
 
 
 def resolve(url: str) -> Target:
@@ -113,10 +189,11 @@ def resolve(url: str) -> Target:
     for ip in addresses:
         if loopback_ok and ip.is_loopback:
             continue
-        if not _allowed(ip):
+        if not address_public(ip):
+            # Without the address: the log would tell any director what an internal name
+            # resolves to.
             raise Refused(
-                _("%(address)s is a private, loopback or reserved address; it is not called.")
-                % {"address": ip}
+                _("The host resolves to an address that is not public; it is not called.")
             )
     if scheme == "http" and not (loopback_ok and all(ip.is_loopback for ip in addresses)):
         raise Refused(_("Only https:// addresses are allowed."))
@@ -175,6 +252,11 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(seconds=seconds)
 
 
+# A delivery is sent while its endpoint is active; a test event also to a disabled one (to
+# try the receiver before enabling it).
+SENDABLE = Q(endpoint__active=True) | Q(event__type=EventType.PING)
+
+
 def delivery_claim(delivery_id: int) -> bool:
     """Take a due delivery for one attempt: its next attempt moves ``WEBHOOKS_LEASE_SECONDS``
     ahead, so no other worker sends it meanwhile, and a worker that dies while sending leaves
@@ -186,8 +268,9 @@ def delivery_claim(delivery_id: int) -> bool:
             pk=delivery_id,
             status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED],
             next_attempt_at__lte=now,
-            endpoint__active=True,
-        ).update(next_attempt_at=lease)
+        )
+        .filter(SENDABLE)
+        .update(next_attempt_at=lease)
     )
 
 
@@ -200,13 +283,14 @@ def delivery_attempt(delivery_id: int) -> str | None:
     endpoint, event = delivery.endpoint, delivery.event
     body = event_body(event)
     timestamp = int(time.time())
+    current, *older = signing_secrets(endpoint)
     headers = {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
         "Partscore-Event-Id": str(event.pk),
         "Partscore-Event-Type": event.type,
         "Partscore-Delivery-Id": str(delivery.pk),
-        "Partscore-Signature": signature(endpoint.secret, timestamp, body),
+        "Partscore-Signature": signature(current, timestamp, body, *older),
     }
     code, error = None, ""
     try:
@@ -251,7 +335,7 @@ def endpoint_give_up(*, endpoint: WebhookEndpoint, error: str, since: datetime) 
         reason = _("Disabled after a day of failed deliveries: %(error)s") % {"error": error}
         with transaction.atomic():
             disabled = WebhookEndpoint.objects.filter(pk=endpoint.pk, active=True).update(
-                active=False, disabled_reason=reason[:300]
+                active=False, disabled_reason=reason[:300], disabled_at=timezone.now()
             )
         if not disabled:
             return  # another delivery gave up first and told them
@@ -286,19 +370,59 @@ def delivery_send_again(*, delivery: Delivery) -> Delivery:
     return delivery
 
 
+# An event written while an endpoint was being disabled may have looked for endpoints just
+# after the disable committed, with a time stamp just before it: caught up too.
+CATCH_UP_MARGIN = timedelta(minutes=1)
+
+
+def endpoint_disable(*, endpoint: WebhookEndpoint, reason: str) -> WebhookEndpoint:
+    """Stop sending to an endpoint; enabling it again sends what happened meanwhile."""
+    endpoint.active = False
+    endpoint.disabled_reason = reason[:300]
+    endpoint.disabled_at = timezone.now()
+    endpoint.save(update_fields=["active", "disabled_reason", "disabled_at"])
+    return endpoint
+
+
 def endpoint_enable(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
     """Enable an endpoint again; its deliveries not yet delivered are due at once, each with
-    another day of retries (those given up are sent again too)."""
+    another day of retries (those given up are sent again too), and so is each event of its
+    types written while it was disabled (``deliveries_catch_up``)."""
     now = timezone.now()
+    disabled_at = endpoint.disabled_at
     endpoint.active = True
     endpoint.disabled_reason = ""
-    endpoint.save(update_fields=["active", "disabled_reason"])
+    endpoint.disabled_at = None
+    endpoint.save(update_fields=["active", "disabled_reason", "disabled_at"])
     endpoint.deliveries.exclude(status=DeliveryStatus.SUCCEEDED).update(
         status=DeliveryStatus.PENDING,
         next_attempt_at=now,
         retry_until=now + timedelta(seconds=settings.WEBHOOKS_RETRY_SECONDS),
     )
+    deliveries_catch_up(endpoint=endpoint, since=disabled_at)
     return endpoint
+
+
+def deliveries_catch_up(*, endpoint: WebhookEndpoint, since: datetime | None) -> list[Delivery]:
+    """Deliveries, due now, of the club's events of the endpoint's types written since
+    ``since`` (when it was disabled) that it has none of: the newest
+    ``WEBHOOKS_CATCH_UP_MAX``, of the last ``WEBHOOKS_CATCH_UP_SECONDS`` at most (older ones
+    are in the events list), oldest first."""
+    now = timezone.now()
+    start = max(
+        (since or now) - CATCH_UP_MARGIN,
+        endpoint.created_at,
+        now - timedelta(seconds=settings.WEBHOOKS_CATCH_UP_SECONDS),
+    )
+    missed = (
+        Event.objects.filter(
+            club_id=endpoint.club_id, type__in=endpoint.events, created_at__gte=start
+        )
+        .exclude(deliveries__endpoint=endpoint)
+        .order_by("-id")[: settings.WEBHOOKS_CATCH_UP_MAX]
+    )
+    deliveries = [delivery_new(endpoint=endpoint, event=event) for event in reversed(missed)]
+    return Delivery.objects.bulk_create(deliveries)
 
 
 def deliveries_due(*, endpoint_id: int | None = None, limit: int = 1000) -> list[int]:
@@ -306,8 +430,7 @@ def deliveries_due(*, endpoint_id: int | None = None, limit: int = 1000) -> list
     due = Delivery.objects.filter(
         status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED],
         next_attempt_at__lte=timezone.now(),
-        endpoint__active=True,
-    )
+    ).filter(SENDABLE)
     if endpoint_id is not None:
         due = due.filter(endpoint_id=endpoint_id)
     return list(due.order_by("next_attempt_at", "id").values_list("pk", flat=True)[:limit])

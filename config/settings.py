@@ -176,6 +176,10 @@ WEBHOOKS_RETRY_SECONDS = float(os.environ.get("WEBHOOKS_RETRY_SECONDS", str(24 *
 WEBHOOKS_LEASE_SECONDS = float(os.environ.get("WEBHOOKS_LEASE_SECONDS", "60"))
 WEBHOOKS_SWEEP_SECONDS = float(os.environ.get("WEBHOOKS_SWEEP_SECONDS", "60"))
 WEBHOOKS_ALLOW_HTTP_LOOPBACK = env_bool("WEBHOOKS_ALLOW_HTTP_LOOPBACK", False)
+# An endpoint enabled again is sent the events of its types since it was disabled: at most
+# the newest WEBHOOKS_CATCH_UP_MAX of them, of the last WEBHOOKS_CATCH_UP_SECONDS (a week).
+WEBHOOKS_CATCH_UP_MAX = int(os.environ.get("WEBHOOKS_CATCH_UP_MAX", "10000"))
+WEBHOOKS_CATCH_UP_SECONDS = float(os.environ.get("WEBHOOKS_CATCH_UP_SECONDS", str(7 * 24 * 3600)))
 # Mail (a disabled webhook endpoint's directors are told): SMTP as the environment says.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
@@ -184,6 +188,15 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "partscore@localhost")
+# Webhook deliveries wait on receivers (up to WEBHOOKS_TIMEOUT each): they have a queue, and a
+# worker process (the Procfile's `webhooks`), of their own, so a slow or dead receiver never
+# delays a ladder; the default worker consumes only the default queue (`celery`).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+WEBHOOKS_QUEUE = "webhooks"
+CELERY_TASK_ROUTES = {
+    "api.deliver_webhook": {"queue": WEBHOOKS_QUEUE},
+    "api.deliver_webhooks_due": {"queue": WEBHOOKS_QUEUE},
+}
 CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
     "task": "api.deliver_webhooks_due",
     "schedule": WEBHOOKS_SWEEP_SECONDS,

@@ -436,6 +436,7 @@ def match_create(
     return match
 
 
+@retried
 @transaction.atomic
 def match_create_once(*, token: str | None, club: Club, **fields: Any) -> tuple[Match, bool]:
     """``match_create`` for a form sent once: ``token`` (the form's one-time token) is claimed

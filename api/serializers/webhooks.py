@@ -3,7 +3,14 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from api.models import Delivery, DeliveryStatus, Event, EventType, WebhookEndpoint
+from api.models import (
+    WEBHOOK_EVENT_TYPES,
+    Delivery,
+    DeliveryStatus,
+    Event,
+    EventType,
+    WebhookEndpoint,
+)
 from api.serializers.common import StrictInput
 from api.serializers.fields import WritableClubField
 
@@ -31,23 +38,34 @@ class EventSerializer(serializers.ModelSerializer):
 
 
 class EventTypesField(serializers.ListField):
-    child = serializers.ChoiceField(choices=EventType.choices)
+    child = serializers.ChoiceField(choices=WEBHOOK_EVENT_TYPES)
 
     def __init__(self, **kwargs):
         kwargs.setdefault("allow_empty", False)
         kwargs.setdefault("min_length", 1)  # the same, as the schema states it (minItems)
-        kwargs.setdefault("max_length", len(EventType.values))
+        kwargs.setdefault("max_length", len(WEBHOOK_EVENT_TYPES))
         super().__init__(**kwargs)
 
 
+SIGNATURE_HELP = _(
+    "Signs each delivery: Partscore-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "
+    '"<t>.<body>">; during a rotation\'s grace period a second v1= signs with the previous '
+    "secret. Shown only here: keep it."
+)
+
+
 class WebhookSerializer(serializers.ModelSerializer):
+    """An endpoint without its secret (shown once: at creation and at rotation)."""
+
     club = serializers.IntegerField(source="club_id", read_only=True)
     events = EventTypesField(help_text=_("The event types sent to this address."))
-    secret = serializers.CharField(
+    previous_secret_expires_at = serializers.DateTimeField(
+        source="previous_secret_signs_until",
         read_only=True,
+        allow_null=True,
         help_text=_(
-            "Signs each delivery: Partscore-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "
-            '"<t>.<body>">.'
+            "Until then the secret before the last rotation signs too (a second v1=); null "
+            "when only the current secret signs."
         ),
     )
 
@@ -60,10 +78,32 @@ class WebhookSerializer(serializers.ModelSerializer):
             "events",
             "active",
             "disabled_reason",
-            "secret",
+            "previous_secret_expires_at",
             "created_at",
         ]
-        read_only_fields = ["id", "club", "disabled_reason", "secret", "created_at"]
+        read_only_fields = ["id", "club", "disabled_reason", "created_at"]
+
+
+class WebhookWithSecretSerializer(WebhookSerializer):
+    """The answer to a creation or a rotation: the endpoint and its new secret, once."""
+
+    secret = serializers.CharField(read_only=True, help_text=SIGNATURE_HELP)
+
+    class Meta(WebhookSerializer.Meta):
+        fields = [*WebhookSerializer.Meta.fields, "secret"]
+
+
+class WebhookRotateSerializer(StrictInput, serializers.Serializer):
+    grace_period = serializers.IntegerField(
+        required=False,
+        default=24 * 3600,
+        min_value=0,
+        max_value=7 * 24 * 3600,
+        help_text=_(
+            "Seconds during which the current secret goes on signing next to the new one "
+            "(default 86400, a day; 0 stops it at once; at most a week)."
+        ),
+    )
 
 
 class WebhookCreateSerializer(StrictInput, serializers.Serializer):

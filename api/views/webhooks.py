@@ -4,10 +4,13 @@
     GET|POST /api/v1/webhooks/            GET|PATCH|DELETE /api/v1/webhooks/{id}/
     GET  /api/v1/webhooks/{id}/deliveries/
     POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/send-again/
+    POST /api/v1/webhooks/{id}/rotate-secret/     POST /api/v1/webhooks/{id}/test/
 
-Events are for the club's members and API keys; endpoints (their secrets) for its directors
-and read-write keys only.
+Events are for the club's members and API keys; endpoints for its directors and read-write
+keys only. An endpoint's secret is shown once: in the answers to its creation and rotation.
 """
+
+from datetime import timedelta
 
 import django_filters
 from django.shortcuts import get_object_or_404
@@ -20,13 +23,15 @@ from rest_framework.response import Response
 from api import access, services
 from api.filters import ClubIdFilter, IdFilter
 from api.idempotency import idempotent
-from api.models import Delivery, Event, EventType, WebhookEndpoint
+from api.models import WEBHOOK_EVENT_TYPES, Delivery, Event, EventType, WebhookEndpoint
 from api.serializers.webhooks import (
     DeliverySerializer,
     EventSerializer,
     WebhookCreateSerializer,
+    WebhookRotateSerializer,
     WebhookSerializer,
     WebhookUpdateSerializer,
+    WebhookWithSecretSerializer,
 )
 from api.views.base import ClubScopedViewSet, checked_id
 
@@ -39,7 +44,9 @@ class EventFilter(django_filters.FilterSet):
         help_text=_("Only events after this one (the last event id you saw; 0 for all)."),
     )
     club = ClubIdFilter(clubs=access.member_clubs, help_text=_("One club's events."))
-    type = django_filters.ChoiceFilter(choices=EventType.choices, help_text=_("One type of event."))
+    type = django_filters.ChoiceFilter(
+        choices=WEBHOOK_EVENT_TYPES, help_text=_("One type of event.")
+    )
 
     class Meta:
         model = Event
@@ -64,7 +71,10 @@ class EventViewSet(mixins.ListModelMixin, ClubScopedViewSet):
     http_method_names = ["get", "head"]
 
     def get_queryset(self):
-        return Event.objects.filter(club__in=access.member_clubs(self.request))
+        # A test event (ping) is for one endpoint, not a change to the club's data.
+        return Event.objects.filter(club__in=access.member_clubs(self.request)).exclude(
+            type=EventType.PING
+        )
 
     def club_id_of(self, obj) -> int:
         return obj.club_id
@@ -77,11 +87,11 @@ DELIVERY_ID = OpenApiParameter(
 
 @extend_schema_view(
     list=extend_schema(summary=_("Webhook endpoints of the clubs you direct")),
-    retrieve=extend_schema(summary=_("A webhook endpoint, with its signing secret")),
+    retrieve=extend_schema(summary=_("A webhook endpoint")),
     create=extend_schema(
-        summary=_("Register a webhook endpoint (directors)"),
+        summary=_("Register a webhook endpoint (directors); the answer shows its secret, once"),
         request=WebhookCreateSerializer,
-        responses={201: WebhookSerializer},
+        responses={201: WebhookWithSecretSerializer},
     ),
     partial_update=extend_schema(
         summary=_("Change, disable or enable a webhook endpoint (directors)"),
@@ -111,7 +121,7 @@ class WebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScope
         endpoint = services.webhook_create(
             **serializer.validated_data, actor=access.signed_in_user(request)
         )
-        return Response(self.get_serializer(endpoint).data, status=status.HTTP_201_CREATED)
+        return Response(WebhookWithSecretSerializer(endpoint).data, status=status.HTTP_201_CREATED)
 
     def partial_update(self, request, pk=None):
         endpoint = self.get_object()
@@ -155,4 +165,41 @@ class WebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ClubScope
             endpoint=endpoint,
         )
         delivery = services.delivery_send_again(delivery=delivery)
+        return Response(DeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        summary=_("Give the endpoint a new signing secret (directors); shown once"),
+        description=_(
+            "The answer holds the new secret. The current one goes on signing next to it (a "
+            "second `v1=` in Partscore-Signature) for `grace_period` seconds, while the "
+            "receiver moves to the new one."
+        ),
+        request=WebhookRotateSerializer,
+        responses={200: WebhookWithSecretSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="rotate-secret", url_name="rotate-secret")
+    @idempotent
+    def rotate_secret(self, request, pk=None):
+        endpoint = self.get_object()
+        serializer = WebhookRotateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        endpoint = services.webhook_rotate_secret(
+            endpoint=endpoint,
+            grace_period=timedelta(seconds=serializer.validated_data["grace_period"]),
+        )
+        return Response(WebhookWithSecretSerializer(endpoint).data)
+
+    @extend_schema(
+        summary=_("Send a test event to the endpoint (directors)"),
+        description=_(
+            'An event of type `ping` (`data`: `{"webhook": <id>}`), sent to this endpoint '
+            "only, even a disabled one; the answer is its delivery, in the endpoint's log."
+        ),
+        request=None,
+        responses={202: DeliverySerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="test", url_name="test")
+    @idempotent
+    def test(self, request, pk=None):
+        delivery = services.webhook_test(endpoint=self.get_object())
         return Response(DeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)

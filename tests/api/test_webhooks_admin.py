@@ -1,6 +1,8 @@
 """Webhook endpoints in the admin: a director registers one for a club they direct, reads
 its secret and the delivery log, sends deliveries again and enables a disabled endpoint."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -17,7 +19,7 @@ def admin_client(world):
     return client
 
 
-def test_a_director_registers_an_endpoint_and_reads_its_secret(world, admin_client):
+def test_a_director_registers_an_endpoint_and_reads_its_secret_once(world, admin_client):
     response = admin_client.post(
         "/admin/api/webhookendpoint/add/",
         {
@@ -32,8 +34,42 @@ def test_a_director_registers_an_endpoint_and_reads_its_secret(world, admin_clie
     assert endpoint.events == ["deal.recorded", "match.completed"]
     assert endpoint.secret.startswith("whsec_")
     assert endpoint.created_by.username == "director_a"
+    assert endpoint.secret in response.content.decode()  # the message after saving
     page = admin_client.get(f"/admin/api/webhookendpoint/{endpoint.pk}/change/")
-    assert endpoint.secret in page.content.decode()
+    assert endpoint.secret not in page.content.decode()  # and never again
+    assert endpoint.secret not in admin_client.get("/admin/api/webhookendpoint/").content.decode()
+
+
+def test_a_director_rotates_a_secret_and_sends_a_test_event(
+    world, admin_client, django_capture_on_commit_callbacks
+):
+    endpoint = WebhookEndpoint.objects.create(
+        club=world.a.club, url="https://hooks.example/in", events=["deal.recorded"], secret="s1"
+    )
+    response = admin_client.post(
+        "/admin/api/webhookendpoint/",
+        {"action": "rotate_secret", "_selected_action": [endpoint.pk]},
+        follow=True,
+    )
+    endpoint.refresh_from_db()
+    assert endpoint.secret != "s1" and endpoint.previous_secret == "s1"
+    assert endpoint.secret in response.content.decode()  # shown once
+    assert endpoint.previous_secret_expires_at > timezone.now() + timedelta(hours=23)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        admin_client.post(
+            "/admin/api/webhookendpoint/",
+            {"action": "send_test", "_selected_action": [endpoint.pk]},
+            follow=True,
+        )
+    assert len(queued) == 1
+    [ping] = Delivery.objects.filter(endpoint=endpoint)
+    assert ping.event.type == "ping"
+
+
+def test_the_test_event_is_not_among_the_events_to_choose(world, admin_client):
+    page = admin_client.get("/admin/api/webhookendpoint/add/").content.decode()
+    assert 'value="deal.recorded"' in page
+    assert 'value="ping"' not in page
 
 
 @pytest.mark.parametrize(
@@ -45,6 +81,31 @@ def test_an_address_that_is_not_https_is_refused(world, admin_client, url):
         {"club": world.a.club.pk, "url": url, "events": ["deal.recorded"]},
     )
     assert response.status_code == 200  # the form again, with the error
+    assert not WebhookEndpoint.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://[64:ff9b::a9fe:a9fe]/",
+        "https://[64:ff9b::a00:5]/",
+        "https://[::a9fe:a9fe]/",
+        "https://[::7f00:1]/",
+        "https://[::ffff:0:7f00:1]/",
+        "https://[2002:7f00:1::]/",
+        "https://[fec0::1]/",
+        "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+        "https://192.88.99.1/",
+        "https://10.0.0.5/",
+    ],
+)
+def test_an_address_that_is_not_public_is_refused(world, admin_client, url):
+    response = admin_client.post(
+        "/admin/api/webhookendpoint/add/",
+        {"club": world.a.club.pk, "url": url, "events": ["deal.recorded"]},
+    )
+    assert response.status_code == 200  # the form again, with the error
+    assert "not public" in response.content.decode()
     assert not WebhookEndpoint.objects.exists()
 
 

@@ -14,12 +14,17 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
 
 from api import webhooks
 from api.models import Delivery, DeliveryStatus, Event, WebhookEndpoint
 from config.celery import app as celery_app
 from matches import services as match_services
+from scoring.models import RunStatus, StandingsRun
+from scoring.tasks import pending_key
 from tests.api.conftest import build_club
+from tests.deploy import procfile_argv
 from tests.scoring.conftest import test_database_url  # noqa: F401  (a fixture)
 from tests.scoring.test_worker import CELERY, ROOT, VISIBILITY_TIMEOUT, Worker, wait_until
 
@@ -84,7 +89,8 @@ def receiver():
 
 
 class BeatWorker(Worker):
-    """A worker that runs beat too (``--beat``), its schedule file its own. Beat runs in a
+    """A worker that runs beat too (``--beat``), its schedule file its own, and consumes both
+    queues (the deliveries' ``webhooks`` and the default). Beat runs in a
     child process of the worker: both are killed together (their own process group), or a
     beat left running would go on queuing the schedule's tasks for the tests after this one."""
 
@@ -95,7 +101,8 @@ class BeatWorker(Worker):
             [
                 str(CELERY), "-A", "config", "worker", "--beat",
                 f"--schedule={log.with_suffix('.beat')}",
-                "--pool=solo", "--concurrency=1", "--loglevel=INFO", "--without-gossip",
+                "--queues=celery,webhooks", "--pool=solo", "--concurrency=1", "--loglevel=INFO",
+                "--without-gossip",
                 "--without-mingle", "--without-heartbeat", f"--hostname={name}@%h",
             ],
             cwd=ROOT,
@@ -132,7 +139,7 @@ def hook_workers(test_database_url, with_redis, transactional_db, tmp_path):  # 
         "WEBHOOKS_LEASE_SECONDS": "3",
         "WEBHOOKS_SWEEP_SECONDS": "1",
     }
-    celery_app.control.purge()  # tasks other tests left in the queue without a worker
+    queues_purged()  # tasks other tests left in the queues without a worker
     started: list[Worker] = []
 
     def start(name: str) -> Worker:
@@ -206,3 +213,125 @@ def test_a_worker_killed_while_sending_loses_no_event(hook_workers, receiver, a_
         "every delivery marked delivered",
     )
     assert {event for event, _code in server.received} == expected
+
+
+# --- a queue of their own: a slow receiver never holds a ladder (issue 28) -------------------
+
+
+class ProcfileWorker(Worker):
+    """A worker started with the Procfile's command line for ``process`` (so its queues), in
+    one process (the solo pool: the fewest a deployment could have), in its own process
+    group (killed whole at the end)."""
+
+    def __init__(self, process: str, env: dict, log: Path):
+        self.name, self.log = process, log
+        self._out = log.open("wb")
+        self.process = subprocess.Popen(
+            [
+                *procfile_argv(process),
+                "--pool=solo", "--concurrency=1", "--without-gossip", "--without-mingle",
+                "--without-heartbeat", f"--hostname={process}-test@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self._out.close()
+
+
+def queues_purged() -> None:
+    """Tasks other tests left in either queue without a worker."""
+    with celery_app.connection_for_write() as connection:
+        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, "webhooks"):
+            connection.default_channel.queue_purge(queue)
+
+
+class SlowReceiver:
+    """Answers each POST after ``seconds`` (or at once when closed)."""
+
+    def __init__(self, seconds: float):
+        self.requests = 0
+        self.closing = threading.Event()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.requests += 1
+                receiver.closing.wait(seconds)
+                with contextlib.suppress(OSError):
+                    self.send_response(200)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.closing.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_slow_receiver_does_not_delay_a_ladder(
+    test_database_url,  # noqa: F811
+    with_redis,
+    transactional_db,
+    tmp_path,
+):
+    queues_purged()
+    side = build_club("Slow", "slow", "slow-director")  # a Chicago with its first deal
+    cache.delete(pending_key(side.season.id))  # a mark an earlier run left for this id
+    receiver = SlowReceiver(seconds=10)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.test_settings",
+        "DATABASE_URL": test_database_url,
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_VISIBILITY_TIMEOUT": "60",
+        "LOG_FORMAT": "plain",
+        "LOG_LEVEL": "INFO",
+        "WEBHOOKS_ALLOW_HTTP_LOOPBACK": "1",
+        "WEBHOOKS_TIMEOUT": "15",  # the worker waits the receiver's 10 s out
+        "WEBHOOKS_LEASE_SECONDS": "30",
+    }
+    workers = [
+        ProcfileWorker(name, env, tmp_path / f"{name}.log") for name in ("worker", "webhooks")
+    ]
+    try:
+        for worker in workers:
+            worker.wait_for("ready.")
+        WebhookEndpoint.objects.create(
+            club=side.club, url=receiver.url, events=["deal.recorded"], secret="whsec_s"
+        )
+        match_services.deal_record(match=side.match, contract="2H", declarer="E", tricks=8)
+        wait_until(lambda: receiver.requests == 1, "the receiver to be sent the first deal")
+        # A worker now waits on the receiver; more deliveries queue up behind it.
+        match_services.deal_record(match=side.match, contract="1NT", declarer="S", tricks=7)
+        match_services.deal_record(match=side.match, contract="3C", declarer="W", tricks=9)
+        committed_at = timezone.now()  # the fourth deal, which completes the match, is in
+        run = wait_until(
+            lambda: StandingsRun.objects.filter(
+                season=side.season, matches_counted=1, status=RunStatus.DONE
+            ).first(),
+            "the ladder's recalculation after the match was completed",
+            timeout=20,
+        )
+        late = (run.finished_at - committed_at).total_seconds()
+        assert late < 1, f"the ladder was {late:.1f} s late: {workers[0].text()}"
+        assert receiver.requests == 1  # still the first delivery: the receiver was slow
+    finally:
+        receiver.close()
+        for worker in workers:
+            worker.stop()

@@ -21,13 +21,19 @@ def services():
 
 
 def test_the_procfile_names_every_process():
-    assert set(procfile()) == {"release", "web", "worker", "beat"}
+    assert set(procfile()) == {"release", "web", "worker", "webhooks", "beat"}
     assert procfile()["web"] == "gunicorn --config docker/gunicorn.conf.py config.wsgi"
 
 
 @pytest.mark.parametrize(
     ("service", "process"),
-    [("web", "web"), ("worker", "worker"), ("beat", "beat"), ("migrate", "release")],
+    [
+        ("web", "web"),
+        ("worker", "worker"),
+        ("webhooks", "webhooks"),
+        ("beat", "beat"),
+        ("migrate", "release"),
+    ],
 )
 def test_compose_runs_the_procfile_command(services, service, process):
     assert services[service]["command"] == procfile()[process]
@@ -41,9 +47,36 @@ def test_the_image_starts_the_web_command_by_default():
 
 def test_migrations_are_a_release_step_not_part_of_starting_web(services):
     assert services["migrate"]["profiles"] == ["release"]
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "webhooks", "beat"):
         assert "migrate" not in services[name]["command"]
         assert "profiles" not in services[name]
+
+
+def queues(command: str) -> list[str]:
+    """The queues a `celery worker` command line consumes (--queues / -Q)."""
+    argv = shlex.split(command)
+    for i, arg in enumerate(argv):
+        if arg in ("--queues", "-Q"):
+            return argv[i + 1].split(",")
+        if arg.startswith("--queues="):
+            return arg.split("=", 1)[1].split(",")
+    return ["celery"]  # Celery's default: the default queue only
+
+
+def test_webhook_deliveries_have_a_worker_of_their_own(services):
+    """A slow receiver holds the `webhooks` worker, never the ladders' (issue 28)."""
+    from django.conf import settings
+
+    from config.celery import app
+
+    assert queues(procfile()["worker"]) == [settings.CELERY_TASK_DEFAULT_QUEUE]
+    assert queues(procfile()["webhooks"]) == ["webhooks"]
+    assert "--hostname" in procfile()["webhooks"]  # not the default worker's node name
+    for task in ("api.deliver_webhook", "api.deliver_webhooks_due"):
+        assert app.amqp.router.route({}, task)["queue"].name == "webhooks"
+    for task in ("scoring.recalculate_season", "scoring.recalculate_seasons_behind"):
+        assert app.amqp.router.route({}, task)["queue"].name == "celery"
+    assert services["webhooks"]["stop_grace_period"]
 
 
 def test_there_is_exactly_one_scheduler(services):
@@ -54,7 +87,7 @@ def test_every_service_has_a_health_check_or_is_a_process_of_the_app(services):
     assert services["web"]["healthcheck"]["test"] == ["CMD", "python", "-m", "config.healthcheck"]
     assert "pg_isready" in services["db"]["healthcheck"]["test"][1]
     assert services["redis"]["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
-    for name in ("web", "worker", "beat", "migrate"):
+    for name in ("web", "worker", "webhooks", "beat", "migrate"):
         assert services[name]["depends_on"] == {
             "db": {"condition": "service_healthy"},
             "redis": {"condition": "service_healthy"},

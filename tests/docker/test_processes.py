@@ -186,14 +186,22 @@ def private_redis(with_redis) -> str:
     return url
 
 
-def test_the_worker_process_answers_a_ping(tmp_path, private_redis):
-    worker = start("worker", production_env(tmp_path, REDIS_URL=private_redis))
+@pytest.mark.parametrize(
+    ("process", "queues"), [("worker", ["celery"]), ("webhooks", ["webhooks"])]
+)
+def test_the_worker_processes_answer_a_ping_and_consume_their_queue(
+    tmp_path, private_redis, process, queues
+):
+    worker = start(process, production_env(tmp_path, REDIS_URL=private_redis))
     control = Celery(broker=private_redis).control
     try:
         wait_for(lambda: bool(control.ping(timeout=1)), worker)
+        consumed = control.inspect(timeout=2).active_queues() or {}
     finally:
         output = stop(worker)
     assert any(line.get("logger", "").startswith("celery") for line in json_lines(output))
+    [(_node, active)] = consumed.items()
+    assert [queue["name"] for queue in active] == queues
 
 
 def test_the_beat_process_keeps_its_schedule_under_the_var_dir(tmp_path, private_redis):
