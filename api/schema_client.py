@@ -128,6 +128,7 @@ EVENT_KINDS = [
     ("MatchEvent", [EventType.MATCH_COMPLETED, EventType.MATCH_ABANDONED], "Match"),
     ("LadderEvent", [EventType.LADDER_UPDATED], "LadderUpdate"),
     ("RoundEvent", [EventType.NIGHT_ROUND_STARTED], "StartedRound"),
+    ("PingEvent", [EventType.PING], "Ping"),
 ]
 # Types no kind above names yet: their data is any object.
 OTHER_EVENT = "OtherEvent"
@@ -170,11 +171,22 @@ STARTED_ROUND = {
     ],
 }
 
+PING = {
+    "type": "object",
+    "description": "A test event, sent to one endpoint when its director asks.",
+    "properties": {"webhook": {"type": "integer"}},
+    "required": ["webhook"],
+}
+
 CALLBACK_TEXT = _(
     "Each event of a type the endpoint chose, POSTed as JSON to its address, signed: "
     'Partscore-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the '
     "secret>. Any 2xx answer delivers it; anything else is tried again later. A receiver tells "
     "repeats apart by Partscore-Event-Id."
+)
+ROTATION_TEXT = _(
+    "While a rotated secret's grace period lasts, the header carries v1= twice, signed with "
+    "the new secret and with the old one: accept the body when either matches."
 )
 
 
@@ -186,6 +198,7 @@ def _events(result, schemas: dict) -> None:
     schemas.setdefault("DeletedDeal", copy.deepcopy(DELETED_DEAL))
     schemas.setdefault("LadderUpdate", copy.deepcopy(LADDER_UPDATE))
     schemas.setdefault("StartedRound", copy.deepcopy(STARTED_ROUND))
+    schemas.setdefault("Ping", copy.deepcopy(PING))
     # As the list answers them and as a webhook's body holds them (no readOnly in a body).
     base = {
         name: {key: value for key, value in field.items() if key != "readOnly"}
@@ -241,7 +254,7 @@ def _events(result, schemas: dict) -> None:
             "{$request.body#/url}": {
                 "post": {
                     "summary": "An event, sent to the endpoint's address",
-                    "description": str(CALLBACK_TEXT),
+                    "description": f"{CALLBACK_TEXT} {ROTATION_TEXT}",
                     "operationId": "webhook_event",
                     "parameters": [
                         {

@@ -2,6 +2,7 @@ import uuid
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 
 @pytest.fixture(autouse=True)
@@ -11,6 +12,14 @@ def read_cache_namespace(settings, monkeypatch):
     namespace = f"test-reads-{uuid.uuid4().hex}"
     settings.API_READ_CACHE_NAMESPACE = namespace
     monkeypatch.setenv("API_READ_CACHE_NAMESPACE", namespace)
+
+
+@pytest.fixture(autouse=True)
+def default_language_after():
+    """Each test starts in the default language: a request's language stays active in the
+    thread after its answer (LocaleMiddleware activates it and nothing resets it)."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
