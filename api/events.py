@@ -8,7 +8,10 @@ queued once the transaction commits (``api.tasks``).
 Within a bulk load (``matches.services.season_changes_batched``: a season's history import,
 the demo) the deals' and matches' events are collected and written at the block's end, still
 inside its transaction, in a few queries for all of them (``changes_batched``); a deal's row
-is the one scored at its change, and a match is shown as the block left it.
+is the one scored at its change, and a match is shown as the block left it. A deal entered at
+the table is recorded in such a block too (``nights.services``), so that its event shows the
+table's entry, linked and confirmed by the block's end, as the API shows the deal after the
+commit.
 
 The list's cursor (``GET /api/v1/events/?since=<id>``, issue 28) must never step over an event:
 a client passes the id of the last event it was shown and must later be shown every event

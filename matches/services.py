@@ -123,7 +123,9 @@ def season_changes_batched() -> Iterator[None]:
     """Within this block, the services collect the seasons they change and the ladders are
     told once, at the end (for bulk loads such as the demo: one recalculation per season
     instead of one per deal); ``changes_batched`` tells the apps above where it starts and
-    ends (or aborts), so that they may write what they record of each change at once."""
+    ends (or aborts), so that they may write what they record of each change at once (the
+    club nights record a deal entered at the table in one, to link the entry before the
+    deal's event is written)."""
     if _batched_seasons.get() is not None:  # nested: the outer block tells the ladders
         yield
         return
