@@ -165,6 +165,7 @@ class _Change:
     match: Any
     deal: Any = None
     row: Any = None
+    updated_at: Any = None  # the deal's as the API shows it, when not its own
 
 
 _batch: ContextVar[list[_Change] | None] = ContextVar("events_batch", default=None)
@@ -232,17 +233,27 @@ def _shown(changes: list[_Change]) -> list[Event]:
             context = {
                 "match": match,
                 "entries": entries[match.pk],
-                "updated": {change.deal.sequence: change.deal.updated_at},
+                "updated": {change.deal.sequence: change.updated_at or change.deal.updated_at},
             }
             data = DealSerializer(change.row, context=context).data
         events.append(Event(club_id=change.club_id, type=change.type, data=_plain(data)))
     return events
 
 
-def on_deal_changed(*, action, match, club_id, deal, row, **signal) -> None:
+def on_deal_changed(*, action, match, club_id, deal, row, updated_at=None, **signal) -> None:
     """``matches.signals.deal_changed``: the deal as ``GET /matches/{id}/deals/{n}/`` shows
-    it; a deleted deal as it was entered (its match, sequence and result)."""
-    _collect(_Change(type=DEAL_EVENTS[action], club_id=club_id, match=match, deal=deal, row=row))
+    it; a deleted deal as it was entered (its match, sequence and result). A later deal that
+    a correction re-scored is a ``deal.corrected`` too."""
+    _collect(
+        _Change(
+            type=DEAL_EVENTS[action],
+            club_id=club_id,
+            match=match,
+            deal=deal,
+            row=row,
+            updated_at=updated_at,
+        )
+    )
 
 
 def on_match_ended(*, action, match, club_id, **signal) -> None:

@@ -316,3 +316,55 @@ def test_a_match_completed_at_the_table_is_an_event_as_the_api_shows_it(
         shown = director_a.get(f"/api/v1/matches/{match.pk}/deals/{event['data']['sequence']}/")
         assert event["data"] == shown.json()
     assert listed[-1]["data"] == director_a.get(f"/api/v1/matches/{match.pk}/").json()
+
+
+# --- a correction re-scores later deals (issue 28) -----------------------------------------
+
+
+def _chicago(world, deals):
+    match = match_services.match_create(
+        club=world.a.club,
+        kind="chicago",
+        seats=dict(zip("NESW", world.a.players, strict=True)),
+        played_on=PLAYED_ON,
+    )
+    for contract, declarer, tricks in deals:
+        match_services.deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+    return match
+
+
+def _sheet(client, match) -> dict[int, dict]:
+    """Each deal as GET shows it, but its updated_at (the newest of the earlier deals')."""
+    rows = {}
+    for n in range(1, match.deals.count() + 1):
+        shown = client.get(f"/api/v1/matches/{match.pk}/deals/{n}/").json()
+        rows[n] = {key: value for key, value in shown.items() if key != "updated_at"}
+    return rows
+
+
+def test_a_correction_is_an_event_for_every_deal_whose_score_it_changed(world, director_a):
+    # Deal 1's partscore of 60 makes deal 2's 2H a game (360); 2S one down, it is not (60).
+    match = _chicago(world, [("2S", "N", 8), ("2H", "N", 8), ("1NT", "E", 7)])
+    before = _sheet(director_a, match)
+    since = last_id()
+    response = director_a.patch(f"/api/v1/matches/{match.pk}/deals/1/", {"tricks": 7})
+    assert response.status_code == 200
+    after = _sheet(director_a, match)
+    assert before[2]["score"] != after[2]["score"]
+    changed = [n for n in (2, 3) if before[n] != after[n]]
+    listed = events(director_a, f"?since={since}")
+    assert [event["type"] for event in listed] == ["deal.corrected"] * (1 + len(changed))
+    assert [event["data"]["sequence"] for event in listed] == [1, *changed]
+    for event in listed:  # each as the API shows it now, updated_at included
+        shown = director_a.get(f"/api/v1/matches/{match.pk}/deals/{event['data']['sequence']}/")
+        assert event["data"] == shown.json()
+
+
+def test_a_correction_that_changes_no_later_score_is_one_event(world, director_a):
+    match = _chicago(world, [("4S", "N", 10), ("2H", "E", 8)])
+    before = _sheet(director_a, match)
+    since = last_id()
+    director_a.patch(f"/api/v1/matches/{match.pk}/deals/1/", {"tricks": 11})  # an overtrick
+    assert _sheet(director_a, match)[2] == before[2]
+    [event] = events(director_a, f"?since={since}")
+    assert (event["type"], event["data"]["sequence"]) == ("deal.corrected", 1)
