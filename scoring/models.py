@@ -57,7 +57,9 @@ class StandingsRun(models.Model):
     nets_high = models.IntegerField(default=0, editable=False)
     # False: the ladder came out as it was stored, and its rows were left as they were (the
     # rows, ``computed_at`` and the ladder's ETag are those of the latest run that changed it).
-    changed = models.BooleanField(_("changed the ladder"), default=True, editable=False)
+    changed = models.BooleanField(
+        _("changed the ladder"), default=True, db_default=True, editable=False
+    )
 
     class Meta:
         ordering = ["season", "-started_at", "-id"]

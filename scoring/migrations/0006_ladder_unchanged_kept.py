@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='standingsrun',
             name='changed',
-            field=models.BooleanField(default=True, editable=False, verbose_name='changed the ladder'),
+            field=models.BooleanField(db_default=True, default=True, editable=False, verbose_name='changed the ladder'),
         ),
         migrations.AlterField(
             model_name='standing',
