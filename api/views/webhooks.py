@@ -68,6 +68,9 @@ class EventViewSet(mixins.ListModelMixin, ClubScopedViewSet):
     serializer_class = EventSerializer
     filterset_class = EventFilter
     http_method_names = ["get", "head"]
+    # It grows when an older transaction ends, whichever club's it was (api.events): its
+    # Last-Modified is when it was read, never a 304 by date over an event it now lists.
+    clock_actions = ("list",)
 
     def get_queryset(self):
         # In the cursor's order, no other (no ``ordering``): api.events.

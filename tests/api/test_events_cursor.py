@@ -46,7 +46,7 @@ class Poller:
         self.seen += got
         return got
 
-    def poll_until(self, wanted: list[int], seconds: float = 10) -> None:
+    def poll_until(self, wanted: list[int], seconds: float = 30) -> None:
         """Poll until every wanted event was listed (or ``seconds`` passed): an event is
         listed once every older transaction on the server is over, another test's too."""
         deadline = time.monotonic() + seconds
@@ -206,3 +206,38 @@ def test_the_cursor_resumes_after_the_last_event_listed(world, director_a):
     Event.objects.filter(pk=second).delete()
     assert Poller(director_a, since=second).poll() == [third, fourth]
     assert Poller(director_a, since=fourth + 1000).poll() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_event_held_back_by_an_older_transaction_is_not_hidden_by_a_304(on_postgres):
+    """The list grows when an older transaction ends, whatever it wrote: its Last-Modified is
+    when it was read, so If-Modified-Since never answers 304 over an event it now lists."""
+    world = build_world()
+    client = world.client("director_a")
+    poller = Poller(client, since=_last_id())
+    began, may_end = threading.Event(), threading.Event()
+
+    def older():  # a transaction of nobody's club data, older than the event
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_current_xact_id()")
+            began.set()
+            assert may_end.wait(10)
+
+    thread = _in_thread(older)
+    assert began.wait(10)
+    event = _write(world.a.club.pk)
+    first = client.get(EVENTS, {"since": poller.since})
+    assert first.status_code == 200 and event not in [e["id"] for e in first.json()["results"]]
+    may_end.set()
+    thread.join()
+    deadline = time.monotonic() + 30  # another test's transaction may hold the list back
+    while time.monotonic() < deadline:
+        again = client.get(
+            EVENTS, {"since": poller.since}, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"]
+        )
+        if again.status_code == 200 and again.json()["results"]:
+            break
+        time.sleep(0.05)
+    assert again.status_code == 200
+    assert [e["id"] for e in again.json()["results"]] == [event]
