@@ -8,7 +8,47 @@ queued once the transaction commits (``api.tasks``).
 Within a bulk load (``matches.services.season_changes_batched``: a season's history import,
 the demo) the deals' and matches' events are collected and written at the block's end, still
 inside its transaction, in a few queries for all of them (``changes_batched``); a deal's row
-is the one scored at its change, and a match is shown as the block left it.
+is the one scored at its change, and a match is shown as the block left it. A deal entered at
+the table is recorded in such a block too (``nights.services``), so that its event shows the
+table's entry, linked and confirmed by the block's end, as the API shows the deal after the
+commit.
+
+The list's cursor (``GET /api/v1/events/?since=<id>``, issue 28) must never step over an event:
+a client passes the id of the last event it was shown and must later be shown every event
+that comes after it, exactly once. Ids alone cannot do that on PostgreSQL: an id is taken
+when the event is written, not when its transaction commits, so a later id can commit first
+(the deal that completes a match takes longer) and ``id > since`` never shows the earlier one.
+Hiding the events of transactions still in flight is not enough either while the order is
+the ids': a transaction that began long ago (a small transaction id) may write its event last,
+commit, and be listed while a younger one holding a smaller id is still open.
+
+So each event stores its transaction's id (``Event.xact``, set by the database) and the list
+(``events_final``, ``events_after``):
+
+- shows only the events of transactions older than the oldest one still in flight,
+  ``xact < pg_snapshot_xmin(pg_current_snapshot())``, in the statement's own snapshot. Every
+  transaction below that horizon is over (committed: its events are in the snapshot; rolled
+  back: they never will be), and every transaction that has not yet written has a larger id
+  (ids are handed out in increasing order, a transaction gets its own at its first write, and
+  the horizon only rises). So the events below the horizon are final: none joins them later.
+- orders them by (``xact``, ``id``): the events a later poll adds (from transactions at or
+  above the earlier horizon) all come after everything an earlier poll could list, so the
+  list only ever grows at its end, and ``since`` resumes just after the event named, at its
+  place in that order (whatever its id). Ids stay unique, but are not always increasing
+  along the list: a client passes the *last* event listed (one that passes the greatest id
+  seen may be shown a few events again, never fewer). A cursor whose event is gone (its club
+  removed) resumes at the nearest event before it.
+
+The cost: an event is listed only once every transaction older than its own has ended, so a
+long transaction (an import, a session left open in a transaction) holds the list back while
+it runs; nothing is lost. A bulk load's events share their transaction's id and follow each
+other in id order. Webhooks are made from the same rows, each delivery queued as its
+transaction commits (their order is not the list's: a receiver orders by nothing, it uses the
+id to ignore a repeat).
+
+SQLite runs one writing transaction at a time (each starts IMMEDIATE: ``config.env``), so
+there ids are taken and committed in the same order, every event is final once visible, and
+``xact`` is 0: the order is the ids'.
 """
 
 import json
@@ -17,6 +57,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import BigIntegerField, F, Func, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from rest_framework.renderers import JSONRenderer
 
@@ -30,6 +72,49 @@ _renderer = JSONRenderer()
 def _plain(data: Any) -> Any:
     """The serializer's output as JSON would carry it (dates as text, decimals as numbers)."""
     return json.loads(_renderer.render(data))
+
+
+class _Horizon(Func):
+    """The oldest transaction still in flight, as the statement's snapshot sees it: every
+    transaction with a smaller id is over. 1 on SQLite (every ``xact`` there is 0)."""
+
+    template = "(pg_snapshot_xmin(pg_current_snapshot())::text::bigint)"
+    output_field = BigIntegerField()
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return "1", []
+
+
+class _Own(Func):
+    """This transaction's own id if it has written (NULL if not, and on SQLite)."""
+
+    template = "(pg_current_xact_id_if_assigned()::text::bigint)"
+    output_field = BigIntegerField()
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return "NULL", []
+
+
+def events_final(events: QuerySet[Event]) -> QuerySet[Event]:
+    """These events whose transactions and all older ones are over, in the list's order
+    (``xact``, ``id``): a later call only adds events after them (the module's docstring).
+    A transaction also sees its own events, not yet committed (the horizon counts it as in
+    flight): a request's own writes, a test's."""
+    return events.filter(Q(xact__lt=_Horizon()) | Q(xact=_Own())).order_by("xact", "id")
+
+
+def events_after(events: QuerySet[Event], since: int) -> QuerySet[Event]:
+    """These events after the event ``since`` in the list's order: after its place
+    (``xact``, ``id``), taken from the event itself in the same statement, or from the
+    nearest event before it that is still stored (0 and none before it: all of them)."""
+    xact = Coalesce(
+        Subquery(Event.objects.filter(pk__lte=since).order_by("-pk").values("xact")[:1]),
+        Value(-1),
+        output_field=BigIntegerField(),
+    )
+    return events.alias(since_xact=xact).filter(
+        Q(xact__gt=F("since_xact")) | Q(xact=F("since_xact"), id__gt=since)
+    )
 
 
 def events_record(events: Iterable[Event]) -> list[Event]:
@@ -80,6 +165,7 @@ class _Change:
     match: Any
     deal: Any = None
     row: Any = None
+    updated_at: Any = None  # the deal's as the API shows it, when not its own
 
 
 _batch: ContextVar[list[_Change] | None] = ContextVar("events_batch", default=None)
@@ -147,17 +233,27 @@ def _shown(changes: list[_Change]) -> list[Event]:
             context = {
                 "match": match,
                 "entries": entries[match.pk],
-                "updated": {change.deal.sequence: change.deal.updated_at},
+                "updated": {change.deal.sequence: change.updated_at or change.deal.updated_at},
             }
             data = DealSerializer(change.row, context=context).data
         events.append(Event(club_id=change.club_id, type=change.type, data=_plain(data)))
     return events
 
 
-def on_deal_changed(*, action, match, club_id, deal, row, **signal) -> None:
+def on_deal_changed(*, action, match, club_id, deal, row, updated_at=None, **signal) -> None:
     """``matches.signals.deal_changed``: the deal as ``GET /matches/{id}/deals/{n}/`` shows
-    it; a deleted deal as it was entered (its match, sequence and result)."""
-    _collect(_Change(type=DEAL_EVENTS[action], club_id=club_id, match=match, deal=deal, row=row))
+    it; a deleted deal as it was entered (its match, sequence and result). A later deal that
+    a correction re-scored is a ``deal.corrected`` too."""
+    _collect(
+        _Change(
+            type=DEAL_EVENTS[action],
+            club_id=club_id,
+            match=match,
+            deal=deal,
+            row=row,
+            updated_at=updated_at,
+        )
+    )
 
 
 def on_match_ended(*, action, match, club_id, **signal) -> None:

@@ -2,7 +2,8 @@
 history. Both read at the public level (``api.access``): anonymous clients read public clubs'
 ladders, members and API keys their own clubs'; any other season is a 404. Reading a ladder
 never computes it: the rows are those of the season's latest recalculation
-(``scoring.services``), and ``computed_at`` says when that finished (null: never yet).
+(``scoring.services``), and ``computed_at`` says when it last changed (null: never yet; a
+recalculation that finds it as it was leaves it, issue 28).
 
     GET /api/v1/seasons/{id}/ladder/[?min_matches=N]
     GET /api/v1/seasons/{id}/players/{player_id}/history/
@@ -100,8 +101,8 @@ class StandingSerializer(serializers.ModelSerializer):
             "rating": {"help_text": _("Elo-style rating at the end of the season's matches.")},
             "updated_at": {
                 "help_text": _(
-                    "When the recalculation that wrote this line ran (each rewrites every line "
-                    "of the season)."
+                    "When this line last changed (a recalculation that finds it as it was keeps "
+                    "it)."
                 )
             },
             "qualified": {
@@ -190,7 +191,10 @@ class LadderPage(_SeasonPage):
                 "type": "string",
                 "format": "date-time",
                 "nullable": True,
-                "description": _("When the ladder was last computed; null if never yet."),
+                "description": _(
+                    "When the ladder last changed (a recalculation that finds it as it was "
+                    "keeps it); null if never computed yet."
+                ),
             },
         }
 
@@ -240,7 +244,7 @@ class _SeasonReadView(Polled, mixins.ListModelMixin, viewsets.GenericViewSet):
         "counts only each player's best matches (`ladder_best_matches`), the figures are "
         "those of the counted matches. Reading never "
         "computes it: it is recalculated after every change to the season's matches and "
-        "in full every night. `computed_at` is when that last finished."
+        "in full every night. `computed_at` is when it last changed."
     ),
     parameters=[SEASON_ID],
 )

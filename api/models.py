@@ -119,12 +119,29 @@ class EventType(models.TextChoices):
 WEBHOOK_EVENT_TYPES = [(value, label) for value, label in EventType.choices if value != "ping"]
 
 
+class TransactionId(models.Func):
+    """The id of the transaction that writes the row: PostgreSQL's ``pg_current_xact_id()``
+    (64 bits: it never wraps around), the top-level transaction's even inside a savepoint.
+    0 on SQLite, which runs one writing transaction at a time (``api.events``)."""
+
+    template = "(pg_current_xact_id()::text::bigint)"
+    output_field = models.BigIntegerField()
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return "0", []
+
+
 class Event(models.Model):
     """One change to a club's data, as the API showed the object at that moment: what
     ``GET /api/v1/events/?since=<id>`` lists and what webhooks deliver. Written in the same
-    transaction as the change (an outbox): no change commits without its event."""
+    transaction as the change (an outbox): no change commits without its event.
+
+    ``xact`` is the writing transaction's id, set by the database: the events list's order
+    is (``xact``, ``id``), and it lists only the events of transactions that are over
+    (``api.events.events_final``)."""
 
     id = models.BigAutoField(primary_key=True)
+    xact = models.BigIntegerField(_("transaction"), db_default=TransactionId(), editable=False)
     club = models.ForeignKey(
         "clubs.Club", verbose_name=_("club"), on_delete=models.CASCADE, related_name="+"
     )
@@ -136,7 +153,7 @@ class Event(models.Model):
         verbose_name = _("event")
         verbose_name_plural = _("events")
         ordering = ["id"]
-        indexes = [models.Index(fields=["club", "id"], name="event_club_id")]
+        indexes = [models.Index(fields=["club", "xact", "id"], name="event_club_xact_id")]
         constraints = [
             models.CheckConstraint(condition=Q(type__in=EventType.values), name="event_type_valid"),
         ]

@@ -126,7 +126,9 @@ def season_changes_batched() -> Iterator[None]:
     """Within this block, the services collect the seasons they change and the ladders are
     told once, at the end (for bulk loads such as the demo: one recalculation per season
     instead of one per deal); ``changes_batched`` tells the apps above where it starts and
-    ends (or aborts), so that they may write what they record of each change at once."""
+    ends (or aborts), so that they may write what they record of each change at once (the
+    club nights record a deal entered at the table in one, to link the entry before the
+    deal's event is written)."""
     if _batched_seasons.get() is not None:  # nested: the outer block tells the ladders
         yield
         return
@@ -249,13 +251,30 @@ def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: s
 
 
 def _deal_changed(
-    locked: Locked, action: str, deal: Deal, row: DealRow | None, *, completed: bool
+    locked: Locked,
+    action: str,
+    deal: Deal,
+    row: DealRow | None,
+    *,
+    completed: bool,
+    rescored: Sequence[tuple[Deal, DealRow]] = (),
 ) -> None:
-    """Tell the apps above what happened to the deal (``deal_changed``) and, when it made
-    the match complete, that the match ended (``match_ended``)."""
+    """Tell the apps above what happened to the deal (``deal_changed``), then to each later
+    deal it ``rescored`` (as "corrected": its row is not what it was), and, when it made the
+    match complete, that the match ended (``match_ended``)."""
     deal_changed.send(
         sender=Deal, action=action, match=locked.match, club_id=locked.club_id, deal=deal, row=row
     )
+    for later, later_row in rescored:
+        deal_changed.send(
+            sender=Deal,
+            action="corrected",
+            match=locked.match,
+            club_id=locked.club_id,
+            deal=later,
+            row=later_row,
+            updated_at=deal.updated_at,  # its own is older: the API shows the newest
+        )
     if completed:
         _match_ended(locked, "completed")
 
@@ -592,8 +611,15 @@ def deal_correct(
         _refuse_unless_last(deals, sequence)
     index = sequence - 1
     results = [deal.result for deal in deals]
+    was = _score(locked, results).rows if index + 1 < len(deals) else []
     results[index] = result
     sheet = _score(locked, results)
+    # The later deals the correction re-scored (a partscore that no longer makes a game...).
+    rescored = [
+        (deals[later], sheet.rows[later])
+        for later in range(index + 1, len(deals))
+        if sheet.rows[later] != was[later]
+    ]
     corrected = deals[index]
     for name, value in _entered(result).items():
         setattr(corrected, name, value)
@@ -603,7 +629,14 @@ def deal_correct(
         locked, sheet, actor=actor, reason=_("deal %(n)s corrected") % {"n": sequence}
     )
     _season_changed(locked)
-    _deal_changed(locked, "corrected", corrected, sheet.rows[index], completed=completed)
+    _deal_changed(
+        locked,
+        "corrected",
+        corrected,
+        sheet.rows[index],
+        completed=completed,
+        rescored=rescored,
+    )
     return ScoredDeal(deal=corrected, row=sheet.rows[index])
 
 

@@ -10,7 +10,9 @@ match_changed = Signal()
 # transaction after ``match_changed``:
 # deal_changed: action ("recorded", "corrected" or "deleted"), match (the Match, totals
 # stored), club_id, deal (the Deal; for "deleted" the row as it was, no longer stored), row
-# (the engine's DealRow as scored; None for "deleted").
+# (the engine's DealRow as scored; None for "deleted"). A correction also sends "corrected" for
+# each later deal whose row it changed (re-scored, entered as it was), with ``updated_at``: the
+# corrected deal's (a deal's updated_at as shown is the newest of its own and the earlier ones').
 deal_changed = Signal()
 # match_ended: action ("completed" or "abandoned"), match (the Match), club_id.
 match_ended = Signal()

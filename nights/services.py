@@ -13,6 +13,7 @@ import ipaddress
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -29,7 +30,14 @@ from clubs.transactions import retried
 from clubs.validators import clean_name, field_error, folded
 from matches.messages import engine_message
 from matches.models import Match, MatchStatus
-from matches.services import MatchConflict, deal_check, deal_correct, deal_record, match_create
+from matches.services import (
+    MatchConflict,
+    deal_check,
+    deal_correct,
+    deal_record,
+    match_create,
+    season_changes_batched,
+)
 from matches.signals import match_changed
 from nights.models import (
     MAX_PRIZES,
@@ -622,6 +630,15 @@ def _record(entry: TableEntry, actor: Actor | str) -> None:
     ).update(state=EntryState.RESOLVED, updated_at=timezone.now())
 
 
+def _shown_as_linked(recording: bool) -> AbstractContextManager[None]:
+    """Around recording an entry's deal (``recording``) and saving the entry confirmed: the
+    deal's changes are announced to the apps above at the block's end
+    (``season_changes_batched``), so that the events list and webhooks show the deal as the
+    API shows it once this commits, entered at the table (its ``entry``), and a match it
+    completes as it then is (issue 28)."""
+    return season_changes_batched() if recording else nullcontext()
+
+
 def _who(entry: TableEntry, confirmed_by: str) -> str:
     return _(
         "table %(table)s, code %(code)s: entered by %(entered)s, confirmed by %(confirmed)s"
@@ -650,13 +667,14 @@ def table_entry_answer(*, code: TableCode, entry: int, player: int, accept: bool
         )
     waiting.decided_by_id = player
     waiting.decided_at = timezone.now()
-    if not accept:
-        waiting.state = EntryState.WITHDRAWN if side == waiting.side else EntryState.REJECTED
-    else:
-        _record(waiting, _who(waiting, str(Player.objects.get(pk=player))))
-        waiting.state = EntryState.CONFIRMED
-    waiting.save()
-    _announce(waiting.match)
+    with _shown_as_linked(accept):
+        if not accept:
+            waiting.state = EntryState.WITHDRAWN if side == waiting.side else EntryState.REJECTED
+        else:
+            _record(waiting, _who(waiting, str(Player.objects.get(pk=player))))
+            waiting.state = EntryState.CONFIRMED
+        waiting.save()
+        _announce(waiting.match)
     return waiting
 
 
@@ -673,12 +691,13 @@ def table_entry_resolve(
     )
     if locked.state not in (EntryState.WAITING, EntryState.REJECTED):
         raise MatchConflict(_("This deal was already answered."))
-    if accept:
-        _record(locked, actor)
-    locked.state = EntryState.CONFIRMED if accept else EntryState.RESOLVED
-    locked.resolved_by = actor if isinstance(actor, get_user_model()) else None
-    locked.settled_by_director = True
-    locked.decided_at = timezone.now()
-    locked.save()
-    _announce(locked.match)
+    with _shown_as_linked(accept):
+        if accept:
+            _record(locked, actor)
+        locked.state = EntryState.CONFIRMED if accept else EntryState.RESOLVED
+        locked.resolved_by = actor if isinstance(actor, get_user_model()) else None
+        locked.settled_by_director = True
+        locked.decided_at = timezone.now()
+        locked.save()
+        _announce(locked.match)
     return locked

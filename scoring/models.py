@@ -1,11 +1,13 @@
 """Season ladders as stored: the standings rows and the run that computed them.
 
 Only ``scoring.services.standings_recalculate`` writes these, from ``scoring.ladder``; reading
-a ladder never computes it. A season has at most one set of rows, all from its latest run.
+a ladder never computes it. A season has at most one set of rows, all from its latest run that
+changed them (a run that finds the ladder as it was leaves them).
 """
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Season
@@ -53,6 +55,11 @@ class StandingsRun(models.Model):
     # scale every chart of the leaderboard shares, so a page of it reads only its own rows.
     nets_low = models.IntegerField(default=0, editable=False)
     nets_high = models.IntegerField(default=0, editable=False)
+    # False: the ladder came out as it was stored, and its rows were left as they were (the
+    # rows, ``computed_at`` and the ladder's ETag are those of the latest run that changed it).
+    changed = models.BooleanField(
+        _("changed the ladder"), default=True, db_default=True, editable=False
+    )
 
     class Meta:
         ordering = ["season", "-started_at", "-id"]
@@ -125,8 +132,9 @@ class Standing(models.Model):
     # What the ladder page draws: the chart line of scoring.ladder.chart_line, as "380 -210"
     # (text, which PostgreSQL's COPY takes in without parsing: see bench/README.md, "Ladder").
     nets = models.TextField(blank=True, default="", editable=False)
-    # When the recalculation that wrote the line ran (it rewrites every line of the season).
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # When the line last changed: a recalculation gives it (COPY runs no auto_now), and keeps
+    # the stored one for a line that came out as it was.
+    updated_at = models.DateTimeField(_("updated"), default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["season", "position"]

@@ -115,10 +115,11 @@ def ladder_page(
 
 
 def latest_run(*, season_id: int) -> StandingsRun | None:
-    """The run that computed the season's stored ladder (its latest done run), or None if the
-    season's ladder was never computed."""
+    """The run that computed the season's stored ladder (its latest done run that changed
+    it: a later one that found it as it was left it, issue 28), or None if the season's
+    ladder was never computed."""
     return (
-        StandingsRun.objects.filter(season_id=season_id, status=RunStatus.DONE)
+        StandingsRun.objects.filter(season_id=season_id, status=RunStatus.DONE, changed=True)
         .order_by("-id")
         .first()
     )

@@ -30,7 +30,7 @@ from matches.models import Match, MatchStatus
 
 from .ladder import LadderRow, compute_ladder
 from .models import RunStatus, RunTrigger, Standing, StandingsRun
-from .selectors import ladder_options, seasons_by_club
+from .selectors import ladder_options, latest_run, seasons_by_club
 from .signals import ladders_changed
 
 logger = logging.getLogger(__name__)
@@ -72,6 +72,41 @@ STANDING_FIELDS = (
     "nets",
     "updated_at",  # COPY runs no auto_now: the recalculation gives it
 )
+
+
+# What a line shows, as stored: the STANDING_FIELDS between the player and updated_at.
+_LINE = STANDING_FIELDS[3:-1]
+
+
+def _line(row: LadderRow) -> tuple:
+    """A computed ladder row as its stored line's ``_LINE`` columns."""
+    return (
+        row.position,
+        row.rank,
+        row.qualified,
+        row.matches,
+        row.counted,
+        row.wins,
+        row.draws,
+        row.losses,
+        row.points,
+        row.net_points,
+        row.average,
+        row.best,
+        row.worst,
+        row.rating,
+        " ".join(map(str, row.nets)),
+    )
+
+
+def _stored_lines(season_ids: list[int]) -> dict[int, dict[int, tuple[tuple, Any]]]:
+    """The seasons' stored lines: by season, by player, (the ``_LINE`` columns, updated_at)."""
+    stored: dict[int, dict[int, tuple[tuple, Any]]] = {season: {} for season in season_ids}
+    for season, player, updated, *line in Standing.objects.filter(
+        season_id__in=season_ids
+    ).values_list("season_id", "player_id", "updated_at", *_LINE):
+        stored[season][player] = (tuple(line), updated)
+    return stored
 
 
 def counted_matches(season_ids: Iterable[int]) -> QuerySet[Match, tuple[Any, ...]]:
@@ -180,7 +215,23 @@ def standings_recalculate_seasons(
                 )
                 ladders[season] = (len(rows), ladder)
 
-            Standing.objects.filter(season_id__in=ids).delete()
+            # Only a season whose ladder came out other than stored (or never computed) is
+            # rewritten and announced: no event, new ETag or updated_at for no change. A line
+            # that came out as it was keeps its updated_at.
+            stored = _stored_lines(ids)
+            computed = set(
+                StandingsRun.objects.filter(season_id__in=ids, status=RunStatus.DONE, changed=True)
+                .values_list("season_id", flat=True)
+                .distinct()
+            )
+            changed = [
+                season
+                for season in ids
+                if season not in computed
+                or {row.player_id: _line(row) for row in ladders[season][1]}
+                != {player: line for player, (line, _at) in stored[season].items()}
+            ]
+            Standing.objects.filter(season_id__in=changed).delete()
             runs = [
                 StandingsRun.objects.create(
                     season_id=season,
@@ -190,37 +241,22 @@ def standings_recalculate_seasons(
                     players_ranked=len(ladders[season][1]),
                     nets_low=min((min(row.nets) for row in ladders[season][1]), default=0),
                     nets_high=max((max(row.nets) for row in ladders[season][1]), default=0),
+                    changed=season in changed,
                 )
                 for season in ids
             ]
             written = timezone.now()
-            _write_standings(
-                [
-                    (
-                        run.id,
-                        run.season_id,
-                        row.player_id,
-                        row.position,
-                        row.rank,
-                        row.qualified,
-                        row.matches,
-                        row.counted,
-                        row.wins,
-                        row.draws,
-                        row.losses,
-                        row.points,
-                        row.net_points,
-                        row.average,
-                        row.best,
-                        row.worst,
-                        row.rating,
-                        " ".join(map(str, row.nets)),
-                        written,
-                    )
-                    for run in runs
-                    for row in ladders[run.season_id][1]
-                ]
-            )
+
+            lines = []
+            for run in runs:
+                if not run.changed:
+                    continue
+                for row in ladders[run.season_id][1]:
+                    line = _line(row)
+                    was = stored[run.season_id].get(row.player_id)
+                    at = was[1] if was is not None and was[0] == line else written
+                    lines.append((run.id, run.season_id, row.player_id, *line, at))
+            _write_standings(lines)
             finished = timezone.now()
             StandingsRun.objects.filter(id__in=[run.id for run in runs]).update(
                 status=RunStatus.DONE, finished_at=finished
@@ -228,7 +264,8 @@ def standings_recalculate_seasons(
             for run in runs:
                 run.status, run.finished_at = RunStatus.DONE, finished
                 _prune_runs(run.season_id)
-            ladders_changed.send(sender=Season, season_ids=ids)
+            if changed:
+                ladders_changed.send(sender=Season, season_ids=changed)
             return runs
 
     try:
@@ -241,13 +278,19 @@ def standings_recalculate_seasons(
 
 
 def _prune_runs(season_id: int) -> None:
+    """Delete the season's runs but the latest ``RUNS_KEPT`` and the one whose rows are stored
+    (its latest that changed the ladder: the rows go with their run)."""
     old = list(
         StandingsRun.objects.filter(season_id=season_id)
         .order_by("-id")
         .values_list("id", flat=True)[RUNS_KEPT:]
     )
     if old:
-        StandingsRun.objects.filter(id__in=old).delete()
+        shown = latest_run(season_id=season_id)
+        pruned = StandingsRun.objects.filter(id__in=old)
+        if shown is not None:
+            pruned = pruned.exclude(id=shown.pk)
+        pruned.delete()
 
 
 def _record_failure(

@@ -25,7 +25,10 @@ class EventSerializer(serializers.ModelSerializer):
         read_only_fields = fields
         extra_kwargs = {
             "id": {
-                "help_text": _("Increases with every event: pass the last one seen as `since`.")
+                "help_text": _(
+                    "Unique, not always increasing along the list: pass the last event's as "
+                    "`since`."
+                )
             },
             "data": {
                 "help_text": _(

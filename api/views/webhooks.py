@@ -1,6 +1,6 @@
 """The events list and webhook endpoints (issue 20).
 
-    GET  /api/v1/events/?since=<id>[&club=<id>][&type=<type>]   oldest first
+    GET  /api/v1/events/?since=<id>[&club=<id>][&type=<type>]   in the cursor's order
     GET|POST /api/v1/webhooks/            GET|PATCH|DELETE /api/v1/webhooks/{id}/
     GET  /api/v1/webhooks/{id}/deliveries/
     POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/send-again/
@@ -21,6 +21,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from api import access, services
+from api.events import events_after, events_final
 from api.filters import ClubIdFilter, IdFilter
 from api.idempotency import idempotent
 from api.models import WEBHOOK_EVENT_TYPES, Delivery, Event, EventType, WebhookEndpoint
@@ -38,10 +39,12 @@ from api.views.base import ClubScopedViewSet, checked_id
 
 class EventFilter(django_filters.FilterSet):
     since = IdFilter(
-        field_name="id",
-        lookup_expr="gt",
+        method="after",
         min_value=0,  # 0: from the first event (ids start at 1), as leaving it out
-        help_text=_("Only events after this one (the last event id you saw; 0 for all)."),
+        help_text=_(
+            "Only the events listed after this one (the id of the last event you were shown; "
+            "0 for all)."
+        ),
     )
     club = ClubIdFilter(clubs=access.member_clubs, help_text=_("One club's events."))
     type = django_filters.ChoiceFilter(
@@ -52,6 +55,9 @@ class EventFilter(django_filters.FilterSet):
         model = Event
         fields = ["since", "club", "type"]
 
+    def after(self, queryset, name, value):
+        return events_after(queryset, value)
+
 
 @extend_schema_view(
     list=extend_schema(
@@ -59,22 +65,25 @@ class EventFilter(django_filters.FilterSet):
         description=_(
             "Every deal recorded, corrected or deleted, match completed or abandoned, ladder "
             "computed and night round started, as the API showed it then. Poll with "
-            "`since` = the last id you saw; webhooks send the same events."
+            "`since` = the id of the last event listed: each event is listed once its "
+            "change and every older transaction are over, after every event listed before "
+            "it; webhooks send the same events."
         ),
     ),
 )
 class EventViewSet(mixins.ListModelMixin, ClubScopedViewSet):
     serializer_class = EventSerializer
     filterset_class = EventFilter
-    ordering_fields = {"id": "id"}
-    ordering = ["id"]
     http_method_names = ["get", "head"]
+    # It grows when an older transaction ends, whichever club's it was (api.events): its
+    # Last-Modified is when it was read, never a 304 by date over an event it now lists.
+    clock_actions = ("list",)
 
     def get_queryset(self):
-        # A test event (ping) is for one endpoint, not a change to the club's data.
-        return Event.objects.filter(club__in=access.member_clubs(self.request)).exclude(
-            type=EventType.PING
-        )
+        # In the cursor's order, no other (no ``ordering``): api.events. A test event (ping) is
+        # for one endpoint, not a change to the club's data.
+        clubs = access.member_clubs(self.request)
+        return events_final(Event.objects.filter(club__in=clubs).exclude(type=EventType.PING))
 
     def club_id_of(self, obj) -> int:
         return obj.club_id

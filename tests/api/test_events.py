@@ -232,3 +232,139 @@ def test_a_refused_import_writes_no_event(world, director_a):
     # The same file again: its matches are recorded already, so it is refused as a whole.
     assert upload(director_a, world.a.season, GOOD).status_code == 400
     assert last_id() == written
+
+
+# --- deals entered at the table (issue 28) -------------------------------------------------
+
+
+@pytest.fixture
+def table_code(world):
+    """Table 1's code on a night of club A, its first round started."""
+    from nights.models import TableCode
+    from nights.services import night_round_start, night_start
+    from tests.api.test_table_entries import NIGHT_DAY
+
+    night = night_start(
+        club=world.a.club,
+        date=NIGHT_DAY,
+        players=world.a.players,
+        movement="round_robin",
+        rounds=3,
+    )
+    night_round_start(night=night)
+    return TableCode.objects.get(night=night, table_number=1, revoked_at=None)
+
+
+def _at_table(world, code, entries):
+    """Enter and confirm ``entries`` ((sequence or None, contract) each) at the code's table,
+    then list the events written since, with the match."""
+    from nights.selectors import current_match
+    from tests.api.test_table_entries import answer, enter
+
+    match = current_match(code=code)
+    since = last_id()
+    for sequence, contract in entries:
+        answer(code, enter(code, contract=contract, sequence=sequence))
+    return match, since
+
+
+def test_a_deal_confirmed_at_the_table_is_an_event_as_the_api_shows_it(
+    world, table_code, director_a
+):
+    match, since = _at_table(world, table_code, [(None, "4S")])
+    [event] = events(director_a, f"?since={since}")
+    shown = director_a.get(f"/api/v1/matches/{match.pk}/deals/1/").json()
+    assert event["type"] == "deal.recorded"
+    assert shown["entry"]["via"] == "table"
+    assert event["data"] == shown
+
+
+def test_a_correction_confirmed_at_the_table_is_an_event_as_the_api_shows_it(
+    world, table_code, director_a
+):
+    match, since = _at_table(world, table_code, [(None, "4S"), (1, "3S")])
+    listed = events(director_a, f"?since={since}")
+    assert [event["type"] for event in listed] == ["deal.recorded", "deal.corrected"]
+    shown = director_a.get(f"/api/v1/matches/{match.pk}/deals/1/").json()
+    assert shown["entry"]["via"] == "table" and shown["contract"] == "3S"
+    assert listed[-1]["data"] == shown
+
+
+def test_a_deal_the_director_settles_is_an_event_as_the_api_shows_it(world, table_code, director_a):
+    from nights.services import table_entry_resolve
+    from tests.api.test_table_entries import answer, enter
+
+    since = last_id()
+    entry = enter(table_code)
+    answer(table_code, entry, accept=False)  # rejected: a dispute the director settles
+    table_entry_resolve(entry=entry, accept=True, actor=world.a.director)
+    [event] = events(director_a, f"?since={since}")
+    shown = director_a.get(f"/api/v1/matches/{entry.match_id}/deals/1/").json()
+    assert shown["entry"]["settled_by_director"] is True
+    assert event["data"] == shown
+
+
+def test_a_match_completed_at_the_table_is_an_event_as_the_api_shows_it(
+    world, table_code, director_a
+):
+    match, since = _at_table(
+        world, table_code, [(None, "4S"), (None, "3NT"), (None, "2H"), (None, "1NT")]
+    )
+    listed = events(director_a, f"?since={since}")
+    assert [event["type"] for event in listed] == ["deal.recorded"] * 4 + ["match.completed"]
+    for event in listed[:-1]:
+        shown = director_a.get(f"/api/v1/matches/{match.pk}/deals/{event['data']['sequence']}/")
+        assert event["data"] == shown.json()
+    assert listed[-1]["data"] == director_a.get(f"/api/v1/matches/{match.pk}/").json()
+
+
+# --- a correction re-scores later deals (issue 28) -----------------------------------------
+
+
+def _chicago(world, deals):
+    match = match_services.match_create(
+        club=world.a.club,
+        kind="chicago",
+        seats=dict(zip("NESW", world.a.players, strict=True)),
+        played_on=PLAYED_ON,
+    )
+    for contract, declarer, tricks in deals:
+        match_services.deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+    return match
+
+
+def _sheet(client, match) -> dict[int, dict]:
+    """Each deal as GET shows it, but its updated_at (the newest of the earlier deals')."""
+    rows = {}
+    for n in range(1, match.deals.count() + 1):
+        shown = client.get(f"/api/v1/matches/{match.pk}/deals/{n}/").json()
+        rows[n] = {key: value for key, value in shown.items() if key != "updated_at"}
+    return rows
+
+
+def test_a_correction_is_an_event_for_every_deal_whose_score_it_changed(world, director_a):
+    # Deal 1's partscore of 60 makes deal 2's 2H a game (360); 2S one down, it is not (60).
+    match = _chicago(world, [("2S", "N", 8), ("2H", "N", 8), ("1NT", "E", 7)])
+    before = _sheet(director_a, match)
+    since = last_id()
+    response = director_a.patch(f"/api/v1/matches/{match.pk}/deals/1/", {"tricks": 7})
+    assert response.status_code == 200
+    after = _sheet(director_a, match)
+    assert before[2]["score"] != after[2]["score"]
+    changed = [n for n in (2, 3) if before[n] != after[n]]
+    listed = events(director_a, f"?since={since}")
+    assert [event["type"] for event in listed] == ["deal.corrected"] * (1 + len(changed))
+    assert [event["data"]["sequence"] for event in listed] == [1, *changed]
+    for event in listed:  # each as the API shows it now, updated_at included
+        shown = director_a.get(f"/api/v1/matches/{match.pk}/deals/{event['data']['sequence']}/")
+        assert event["data"] == shown.json()
+
+
+def test_a_correction_that_changes_no_later_score_is_one_event(world, director_a):
+    match = _chicago(world, [("4S", "N", 10), ("2H", "E", 8)])
+    before = _sheet(director_a, match)
+    since = last_id()
+    director_a.patch(f"/api/v1/matches/{match.pk}/deals/1/", {"tricks": 11})  # an overtrick
+    assert _sheet(director_a, match)[2] == before[2]
+    [event] = events(director_a, f"?since={since}")
+    assert (event["type"], event["data"]["sequence"]) == ("deal.corrected", 1)

@@ -156,8 +156,10 @@ def test_recalculating_twice_leaves_one_set_and_replaces_the_rows(season, four):
 
     assert ladder(season) == before
     assert Standing.objects.filter(season=season).count() == 4
-    assert set(Standing.objects.filter(season=season).values_list("run", flat=True)) == {second.id}
+    # The second found the ladder as it was: the rows stay the first's (issue 28).
+    assert set(Standing.objects.filter(season=season).values_list("run", flat=True)) == {first.id}
     assert StandingsRun.objects.filter(id=first.id, status=RunStatus.DONE).exists()
+    assert StandingsRun.objects.filter(id=second.id, status=RunStatus.DONE, changed=False).exists()
 
     stored_match(season, D2, (ann, bob), (0, 1000), "EW")
     standings_recalculate(season_id=season.id)
@@ -182,7 +184,9 @@ def test_old_runs_are_pruned(season, four):
     stored_match(season, D1, tuple(four[:2]), (500, 0), "NS")
     runs = [standings_recalculate(season_id=season.id) for _ in range(RUNS_KEPT + 3)]
     kept = list(StandingsRun.objects.filter(season=season).values_list("id", flat=True))
-    assert sorted(kept) == [run.id for run in runs[-RUNS_KEPT:]]
+    # The first wrote the rows (the later ones found the ladder as it was): it stays with them.
+    assert sorted(kept) == [runs[0].id] + [run.id for run in runs[-RUNS_KEPT:]]
+    assert Standing.objects.filter(season=season, run=runs[0]).count() == 2
 
 
 def test_a_failed_recalculation_keeps_the_old_rows_and_records_the_error(season, four, monkeypatch):

@@ -257,4 +257,6 @@ def test_two_recalculations_of_a_season_at_once_leave_one_correct_set(workers):
     assert runs[1].started_at < runs[0].finished_at
     assert runs[1].finished_at >= runs[0].finished_at
     assert stored_ladder(season.id) == expected
-    assert set(Standing.objects.filter(season=season).values_list("run", flat=True)) == {runs[1].id}
+    # The second found the ladder as the first left it: the rows stay the first's (issue 28).
+    assert set(Standing.objects.filter(season=season).values_list("run", flat=True)) == {runs[0].id}
+    assert [run.changed for run in runs] == [True, False]
