@@ -25,7 +25,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Season, Session, Table
@@ -455,14 +455,45 @@ def match_create(
     return match
 
 
+TWIN_MINUTES = 10
+"""How long a match started from the form answers the same form sent again with a new token."""
+
+
+def _twin(club: Club, fields: Mapping[str, Any]) -> Match | None:
+    """A match the form started in the last ``TWIN_MINUTES`` with the same kind, the same
+    players in the same seats (and the same table, when one was chosen), still in progress
+    with no deal: the same form sent again from the browser's history (Back fetches the page
+    anew, with a new token). The same four players cannot be at two tables at once."""
+    seats = {Seat(seat): getattr(player, "pk", player) for seat, player in fields["seats"].items()}
+    filters = {f"match__{SEAT_FIELDS[seat]}_id": seats.get(seat) for seat in Seat}
+    if fields.get("table") is not None:
+        filters["match__table"] = fields["table"]
+    since = timezone.now() - datetime.timedelta(minutes=TWIN_MINUTES)
+    submission = (
+        MatchSubmission.objects.filter(
+            club=club,
+            created_at__gte=since,
+            match__kind=str(fields["kind"]),
+            match__status=MatchStatus.IN_PROGRESS,
+            match__deals__isnull=True,
+            **filters,
+        )
+        .select_related("match")
+        .order_by("-created_at")
+        .first()
+    )
+    return submission.match if submission is not None else None
+
+
 @retried
 @transaction.atomic
 def match_create_once(*, token: str | None, club: Club, **fields: Any) -> tuple[Match, bool]:
     """``match_create`` for a form sent once: ``token`` (the form's one-time token) is claimed
     before the match is started. The same token again, even while the first sending is still
     being written (its claim waits for it), answers the match the first started, and False;
-    a sending refused claims nothing, so the corrected form starts the match. Without a token
-    (or with another club's), the match is started as ``match_create`` does."""
+    so does the same form sent again with a new token while its match is untouched
+    (``_twin``). A sending refused claims nothing, so the corrected form starts the match.
+    Without a token (or with another club's), the match is started as ``match_create`` does."""
     if token:
         try:
             with transaction.atomic():
@@ -476,9 +507,11 @@ def match_create_once(*, token: str | None, club: Club, **fields: Any) -> tuple[
             if earlier is not None and earlier.match is not None:
                 return earlier.match, False
         else:
-            claim.match = match_create(club=club, **fields)
+            twin = _twin(club, fields)
+            match = twin if twin is not None else match_create(club=club, **fields)
+            claim.match = match
             claim.save(update_fields=["match"])
-            return claim.match, True
+            return match, twin is None
     return match_create(club=club, **fields), True
 
 

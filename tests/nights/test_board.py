@@ -328,10 +328,11 @@ def test_a_closed_night_offers_no_round_and_starts_none(client, director, night)
         play(current_match(code=code_of(night, number)))
     client.force_login(director)
     page = client.get(url(night, "nights:night")).content.decode()
-    assert "Start round 2" in page
+    assert "Start round 2" in page and "Rounds to come" in page
     night_close(night=night)
     page = client.get(url(night, "nights:night")).content.decode()
     assert "Start round 2" not in page
+    assert "Rounds to come" not in page  # none comes: the rounds planned are not shown
     assert '<p id="waiting">This night is closed: no more rounds start.</p>' in page
     response = client.post(url(night, "nights:round_start"), {"round": "2"}, follow=True)
     assert "This night is closed: no more rounds start." in response.content.decode()

@@ -97,6 +97,11 @@ def test_no_axe_violation_on_any_page_or_state(
     reader.get_by_role("button", name="Log in" if language == "en" else "Σύνδεση").last.click()
     expect(reader.locator("[aria-invalid=true]").first).to_be_visible()
     check("login with errors", reader)
+    reader.fill("input[name=username]", "nobody")
+    reader.fill("input[name=password]", "not-the-password")
+    reader.get_by_role("button", name="Log in" if language == "en" else "Σύνδεση").last.click()
+    expect(reader.locator(".errorlist[role=alert]")).to_be_visible()
+    check("login with a wrong password", reader)  # the form's own error, not a field's
     reader.goto(f"{live_server.url}/api/v1/docs/")
     reader.wait_for_selector(".swagger-ui .opblock")
     check("API docs", reader)
@@ -178,7 +183,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 43  # every page and state above was checked
+    assert len(found) == 44  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811

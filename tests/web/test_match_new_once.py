@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from matches.models import Match
+from matches.services import deal_record
 
 pytestmark = pytest.mark.django_db
 
@@ -39,12 +40,35 @@ def test_the_same_form_sent_twice_starts_one_match(client, club, director, playe
     assert first.status_code == second.status_code == 302
     assert second["Location"] == first["Location"]
     assert Match.objects.count() == 1
-    # A new form (a new token) starts another.
+
+
+def test_the_form_sent_again_from_history_answers_the_match_started(
+    client, club, director, players
+):
+    """Back fetches the form anew (a new token) and the browser puts the choices back: sent
+    again, it answers the match started, while that match is untouched; once a deal is in it,
+    or with other seats, the same players start another."""
+    client.force_login(director)
+    url, data = form_of(client, club, players)
+    first = client.post(url, data)
     _url, again = form_of(client, club, players)
     assert again["form_token"] != data["form_token"]
-    third = client.post(url, again)
-    assert third.status_code == 302 and third["Location"] != first["Location"]
+    second = client.post(url, again)
+    assert second.status_code == 302 and second["Location"] == first["Location"]
+    assert Match.objects.count() == 1
+
+    _url, swapped = form_of(client, club, players)
+    swapped |= {"north": players[1].pk, "east": players[0].pk}
+    other = client.post(url, swapped)
+    assert other.status_code == 302 and other["Location"] != first["Location"]
     assert Match.objects.count() == 2
+
+    match = Match.objects.earliest("pk")
+    deal_record(match=match, passed_out=True)
+    _url, after = form_of(client, club, players)
+    third = client.post(url, after)
+    assert third.status_code == 302 and third["Location"] != first["Location"]
+    assert Match.objects.count() == 3
 
 
 def test_a_form_refused_may_be_sent_again_once_corrected(client, club, director, players):
