@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from api.models import ClubAPIKey, KeyAccess
 from clubs import services as club_services
 from matches import services as match_services
+from nights.services import night_round_start, night_start
 
 PLAYED_ON = date(2025, 3, 14)
 ROLES = ["anonymous", "player_a", "director_a", "director_b", "read_key_a", "write_key_a"]
@@ -126,3 +127,20 @@ def shared_world(django_db_setup, django_db_blocker):
 def world_once(shared_world, db) -> World:
     shared_world.__dict__.pop("rubber", None)
     return shared_world
+
+
+NIGHT_DAY = date(2025, 3, 21)
+
+
+@pytest.fixture
+def night(world):
+    """A round-robin night of club A on ``NIGHT_DAY``, three rounds, its first started."""
+    night = night_start(
+        club=world.a.club,
+        date=NIGHT_DAY,
+        players=world.a.players,
+        movement="round_robin",
+        rounds=3,
+    )
+    night_round_start(night=night)
+    return night

@@ -238,20 +238,10 @@ def test_a_refused_import_writes_no_event(world, director_a):
 
 
 @pytest.fixture
-def table_code(world):
-    """Table 1's code on a night of club A, its first round started."""
+def table_code(night):
+    """Table 1's code on a night of club A, its first round started (tests/api/conftest.py)."""
     from nights.models import TableCode
-    from nights.services import night_round_start, night_start
-    from tests.api.test_table_entries import NIGHT_DAY
 
-    night = night_start(
-        club=world.a.club,
-        date=NIGHT_DAY,
-        players=world.a.players,
-        movement="round_robin",
-        rounds=3,
-    )
-    night_round_start(night=night)
     return TableCode.objects.get(night=night, table_number=1, revoked_at=None)
 
 

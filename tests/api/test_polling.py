@@ -28,10 +28,10 @@ from nights.services import (
 )
 from scoring.models import Standing
 from scoring.services import standings_recalculate
+from tests.api.conftest import NIGHT_DAY
 
 pytestmark = pytest.mark.django_db
 
-NIGHT_DAY = datetime.date(2025, 3, 21)
 LISTS = ["clubs", "players", "seasons", "sessions", "tables", "matches", "nights"]
 # Chicago deals 2 to 4 after the world's first: the match is then complete (and counts).
 THREE_MORE = [
@@ -67,19 +67,6 @@ def clock(monkeypatch, settings):
 @pytest.fixture(autouse=True)
 def no_lockouts():
     cache.clear()
-
-
-@pytest.fixture
-def night(world):
-    night = night_start(
-        club=world.a.club,
-        date=NIGHT_DAY,
-        players=world.a.players,
-        movement="round_robin",
-        rounds=3,
-    )
-    night_round_start(night=night)
-    return night
 
 
 def get_urls(world, night) -> list[str]:

@@ -15,7 +15,6 @@ from nights.models import EntryState, TableCode, TableEntry
 from nights.selectors import LONG_WAIT, current_match
 from nights.services import (
     night_round_start,
-    night_start,
     table_entry_answer,
     table_entry_resolve,
     table_entry_submit,
@@ -25,25 +24,10 @@ from tests.nights.test_services import play
 
 pytestmark = pytest.mark.django_db
 
-NIGHT_DAY = datetime.date(2025, 3, 21)
-
 
 @pytest.fixture(autouse=True)
 def no_lockouts():
     cache.clear()
-
-
-@pytest.fixture
-def night(world):
-    night = night_start(
-        club=world.a.club,
-        date=NIGHT_DAY,
-        players=world.a.players,
-        movement="round_robin",
-        rounds=3,
-    )
-    night_round_start(night=night)
-    return night
 
 
 @pytest.fixture
