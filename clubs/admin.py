@@ -207,6 +207,8 @@ CLUB_FORM_FIELDS = (
     "ladder_points_draw",
     "ladder_points_loss",
     "ladder_best_matches",
+    "night_ranking",
+    "night_min_matches",
     "api_origins",
 )
 

@@ -56,6 +56,18 @@ class LadderRanking(models.TextChoices):
     POINTS = "points", _("League points (a win, a draw, a loss), then net points")
 
 
+class NightRanking(models.TextChoices):
+    """How a club night ranks its players when they played different numbers of matches
+    (``scoring.engine.night.rank_night``)."""
+
+    TOTAL = "total", _("Total net")
+    AVERAGE = "average", _("Average net per match played")
+    SIT_OUT_AVERAGE = "sit_out_average", _("A sit-out scored as the player's own average")
+
+
+NIGHT_MIN_MATCHES_MAX = 60
+"""The most matches a night may ask of a player to be ranked (a night's most rounds)."""
+
 LADDER_POINTS_MAX = 99
 """The most league points a match's result may earn (``scoring.ladder.POINTS_MAX``)."""
 LADDER_BEST_MAX = 999
@@ -142,6 +154,24 @@ class Club(models.Model):
             "0 or empty: every match counts."
         ),
     )
+    night_ranking = models.CharField(
+        _("club night ranking"),
+        max_length=16,
+        choices=NightRanking.choices,
+        default=NightRanking.TOTAL,
+        db_default=NightRanking.TOTAL,
+        help_text=_("How a club night ranks players who played different numbers of matches."),
+    )
+    night_min_matches = models.PositiveSmallIntegerField(
+        _("club night minimum matches"),
+        default=0,
+        db_default=0,
+        validators=[MaxValueValidator(NIGHT_MIN_MATCHES_MAX)],
+        help_text=_(
+            "Matches a player needs at a night to be ranked by an average; the others are "
+            "listed unranked. 0: everyone is ranked."
+        ),
+    )
     api_origins = models.JSONField(
         _("API origins"),
         default=list,
@@ -180,6 +210,14 @@ class Club(models.Model):
             models.CheckConstraint(
                 condition=Q(ladder_best_matches__lte=LADDER_BEST_MAX),
                 name="club_best_matches_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(night_ranking__in=NightRanking.values),
+                name="club_night_ranking_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(night_min_matches__lte=NIGHT_MIN_MATCHES_MAX),
+                name="club_night_min_matches_range",
             ),
             models.CheckConstraint(
                 condition=Q(language__in=[code for code, _name in settings.LANGUAGES]),

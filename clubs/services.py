@@ -59,6 +59,8 @@ CLUB_FIELDS = frozenset(
         "ladder_points_draw",
         "ladder_points_loss",
         "ladder_best_matches",
+        "night_ranking",
+        "night_min_matches",
         "api_origins",
     }
 )
@@ -202,6 +204,8 @@ def club_create(
     ladder_points_draw: int = 1,
     ladder_points_loss: int = 0,
     ladder_best_matches: int | None = 0,
+    night_ranking: str = "total",
+    night_min_matches: int = 0,
     api_origins: list[str] | None = None,
 ) -> Club:
     """Create a club; the creator becomes its director (their player, linked to the user
@@ -223,6 +227,8 @@ def club_create(
         ladder_points_draw=ladder_points_draw,
         ladder_points_loss=ladder_points_loss,
         ladder_best_matches=_best_matches(ladder_best_matches),
+        night_ranking=night_ranking,
+        night_min_matches=night_min_matches,
         api_origins=clean_origins(api_origins, field="api_origins"),
     )
     _full_clean(club)

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Player, Session
+from clubs.models import NIGHT_MIN_MATCHES_MAX, NightRanking, Player, Session
 from matches.models import Deal, Match
 from scoring.engine import DealResult, PassedOut, make_result
 
@@ -54,6 +54,17 @@ class Night(models.Model):
         validators=[MaxValueValidator(MAX_PRIZES)],
         help_text=_("The top places that win a prize, overall and in each prize group."),
     )
+    # How the night ranks its players; blank: as its club does (``Club.night_ranking``).
+    ranking = models.CharField(
+        _("ranking"), max_length=16, choices=NightRanking.choices, blank=True, default=""
+    )
+    # Matches a player needs to be ranked by an average; None: as its club says.
+    min_matches = models.PositiveSmallIntegerField(
+        _("minimum matches"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(NIGHT_MIN_MATCHES_MAX)],
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Closed by the director at the end of the night: its table codes open nothing any more.
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
@@ -77,6 +88,14 @@ class Night(models.Model):
                 condition=Q(rounds__gte=1, rounds__lte=MAX_ROUNDS), name="night_rounds_range"
             ),
             models.CheckConstraint(condition=Q(prizes__lte=MAX_PRIZES), name="night_prizes_range"),
+            models.CheckConstraint(
+                condition=Q(ranking="") | Q(ranking__in=NightRanking.values),
+                name="night_ranking_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_matches__isnull=True) | Q(min_matches__lte=NIGHT_MIN_MATCHES_MAX),
+                name="night_min_matches_range",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -85,7 +104,9 @@ class Night(models.Model):
 
 class NightPlayer(models.Model):
     """A player present at the night, in the director's order (the movement's input), with
-    the prize group the director put them in (blank: overall only)."""
+    the prize group the director put them in (blank: overall only). A late arrival plays from
+    ``joined_round`` on, a leaver up to the round before ``left_round``: the rounds each plays
+    in are those numbered ``joined_round <= n < left_round`` (``plays_in``)."""
 
     night = models.ForeignKey(
         Night, verbose_name=_("club night"), on_delete=models.CASCADE, related_name="players"
@@ -95,6 +116,8 @@ class NightPlayer(models.Model):
     )
     position = models.PositiveSmallIntegerField(_("position"))
     group = models.CharField(_("prize group"), max_length=40, blank=True)
+    joined_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
+    left_round = models.PositiveSmallIntegerField(_("left before round"), null=True, blank=True)
 
     class Meta:
         ordering = ["night", "position"]
@@ -103,10 +126,21 @@ class NightPlayer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["night", "player"], name="night_player_unique"),
             models.UniqueConstraint(fields=["night", "position"], name="night_position_unique"),
+            models.CheckConstraint(
+                condition=Q(joined_round__gte=1), name="night_player_joined_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(left_round__isnull=True) | Q(left_round__gt=models.F("joined_round")),
+                name="night_player_left_after_joining",
+            ),
         ]
 
     def __str__(self) -> str:
         return str(self.player)
+
+    def plays_in(self, number: int) -> bool:
+        """Whether the player is at the night for round ``number``."""
+        return self.joined_round <= number and (self.left_round is None or number < self.left_round)
 
 
 class Round(models.Model):

@@ -35,6 +35,8 @@ class ClubSerializer(StrictInput, serializers.ModelSerializer):
             "ladder_points_draw",
             "ladder_points_loss",
             "ladder_best_matches",
+            "night_ranking",
+            "night_min_matches",
             "api_origins",
             "created_at",
             "updated_at",

@@ -34,6 +34,8 @@ CLUB_KEYS = {
     "ladder_min_matches",
     "ladder_rounding",
     "ladder_ranking",
+    "night_ranking",
+    "night_min_matches",
     "ladder_points_win",
     "ladder_points_draw",
     "ladder_points_loss",

@@ -171,6 +171,8 @@ def test_adding_goes_through_the_services(as_alpha, alpha, alpha_director):
             "ladder_points_draw": 1,
             "ladder_points_loss": 0,
             "ladder_best_matches": "",
+            "night_ranking": "total",
+            "night_min_matches": 0,
         },
     )
     assert response.status_code == 302
@@ -314,6 +316,8 @@ def test_a_director_lists_the_clubs_api_origins_one_per_line(as_alpha, alpha):
         "ladder_points_draw": 1,
         "ladder_points_loss": 0,
         "ladder_best_matches": "",
+        "night_ranking": "total",
+        "night_min_matches": 0,
     }
     url = f"/admin/clubs/club/{alpha.pk}/change/"
     page = as_alpha.get(url).content.decode()
