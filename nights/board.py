@@ -29,6 +29,7 @@ from matches.services import MatchConflict
 from nights import selectors, services
 from nights.models import Night, TableCode, TableEntry
 from nights.prints import entry_link
+from nights.views import players_change
 
 CHICAGO_DEALS = 4
 
@@ -96,6 +97,10 @@ def _render(request, club, night, *, fragment=False, error="", status=200):
         # Typed codes paused after many wrong ones (services.ALL_FAILURES_ALLOWED).
         "codes_paused_until": None if night.closed_at else services.table_codes_paused_until(),
     }
+    if not fragment:  # late arrivals and leavers, as on the night page (not polled)
+        plan = selectors.night_plan(night=night)
+        context.update({"plan": plan, "players_change": True})
+        context.update(players_change(request, club, plan, back="board"))
     template = "nights/_board.html" if fragment else "nights/board.html"
     return render(request, template, context, status=status)
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import ServiceErrorForm, model_label
 from clubs.models import Player
-from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, Remainder, TieRule
+from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, NightPlayer, Remainder, TieRule
 from nights.selectors import NightRound
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
@@ -243,3 +243,21 @@ class NightUpdateForm(ServiceErrorForm):
 
     def groups(self) -> dict[int, str]:
         return {pk: self.cleaned_data.get(f"group_{pk}", "").strip() for pk in self.players}
+
+
+class PlayerAddForm(ServiceErrorForm):
+    """A late arrival: a member of the club not playing the next round, or a new guest's
+    name; with a prize group if the night has some."""
+
+    player = forms.TypedChoiceField(label=_("Member"), coerce=int, required=False, empty_value=None)
+    guest = forms.CharField(
+        label=_("or a new guest's name"),
+        max_length=Player._meta.get_field("name").max_length,
+        required=False,
+    )
+    group = forms.CharField(label=model_label(NightPlayer, "group"), max_length=40, required=False)
+
+    def __init__(self, *args, members: list[Player], **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "\u2014"), *((str(player.pk), player.name) for player in members)]
+        cast(forms.TypedChoiceField, self.fields["player"]).choices = choices

@@ -48,9 +48,23 @@ def nights_of(*, clubs: QuerySet[Club]) -> QuerySet[Night]:
 
 @dataclass(frozen=True)
 class Seated:
+    """A player present at the night: a late arrival plays from ``joined_round``, a leaver up
+    to the round before ``left_round`` (``NightPlayer.plays_in``)."""
+
     id: int
     name: str
     group: str = ""
+    joined_round: int = 1
+    left_round: int | None = None
+
+    def plays_in(self, number: int) -> bool:
+        """Whether the player is at the night for round ``number``."""
+        return self.joined_round <= number and (self.left_round is None or number < self.left_round)
+
+    @property
+    def changed(self) -> bool:
+        """Whether the player arrived late or left."""
+        return self.joined_round > 1 or self.left_round is not None
 
 
 @dataclass(frozen=True)
@@ -108,12 +122,19 @@ class NightRound:
 
 
 def present(*, night: Night) -> dict[int, Seated]:
-    """The players present, in the director's order, by id."""
+    """Every player at the night, in the director's order, by id: late arrivals and leavers
+    too (the started rounds name them); ``playing_in`` keeps those of one round."""
     rows = NightPlayer.objects.filter(night=night).order_by("position")
+    fields = ("player_id", "player__name", "group", "joined_round", "left_round")
     return {
-        pk: Seated(pk, name, group)
-        for pk, name, group in rows.values_list("player_id", "player__name", "group")
+        pk: Seated(pk, name, group, joined, left)
+        for pk, name, group, joined, left in rows.values_list(*fields)
     }
+
+
+def playing_in(players: dict[int, Seated], number: int) -> dict[int, Seated]:
+    """The players of ``players`` at the night for round ``number``, in the same order."""
+    return {pk: player for pk, player in players.items() if player.plays_in(number)}
 
 
 def started_rounds(*, night: Night, players: dict[int, Seated] | None = None) -> list[NightRound]:
@@ -225,10 +246,11 @@ def _next_round(
     night: Night,
     started: list[NightRound],
     players: dict[int, Seated],
-    planned: Sequence[PlannedRound[int]],
+    planned: dict[int, PlannedRound[int]],
 ) -> Next:
     """The next round after ``started`` (at winners move, the last finished one carries who
-    moves up: ``_with_moves``); ``planned`` is a round-robin night's whole plan."""
+    moves up: ``_with_moves``) for the players at the night then; ``planned`` is a
+    round-robin night's rounds to come, by number."""
     number = len(started) + 1
     if night.closed_at is not None:
         return Next(number, waiting=_("This night is closed: no more rounds start."))
@@ -249,15 +271,22 @@ def _next_round(
                 "tables": ", ".join(str(n) for n in started[-1].playing_at),
             },
         )
+    playing = playing_in(players, number)
     if night.movement == Movement.ROUND_ROBIN:
-        plan = planned[number - 1]
+        plan = planned[number]
     elif night.movement == Movement.WINNERS_MOVE and not started:
-        plan = first_round(list(players), _remainder(night))
+        plan = first_round(list(playing), _remainder(night))
     elif night.movement == Movement.WINNERS_MOVE:
         last = started[-1]
         moved_up = {table.number: table.moved_up.side for table in last.tables if table.moved_up}
         sat_out = Counter(player.id for round in started for player in round.sitting_out)
-        plan = winners_move(_as_plan(last), moved_up, sat_out)
+        previous = _as_plan(last)
+        if set(playing) == {*previous.players, *previous.sitting_out}:
+            plan = winners_move(previous, moved_up, sat_out)
+        else:  # a late arrival joins the queue, a leaver's seat is filled from it
+            plan = winners_move(
+                previous, moved_up, sat_out, players=list(playing), remainder=_remainder(night)
+            )
     else:
         return Next(number)
     return Next(number, _as_round(plan, number, players))
@@ -265,30 +294,50 @@ def _next_round(
 
 @dataclass(frozen=True)
 class NightPlan:
-    """The whole night as far as it is known: the players present, the started rounds (at
-    winners move, the last finished one with who moves up from each table), then the rounds
-    the movement plans (round-robin: all of them; winners move: the next one once the last is
-    finished; fixed: none), and what the next round will be."""
+    """The whole night as far as it is known: every player at the night (``players``: late
+    arrivals and leavers too, who are named in the rounds they played), those at the night
+    for the next round (``playing``: the movement's input for the rounds to come), the
+    started rounds (at winners move, the last finished one with who moves up from each
+    table), then the rounds the movement plans (round-robin: all of them; winners move: the
+    next one once the last is finished; fixed: none), and what the next round will be."""
 
     night: Night
     players: dict[int, Seated]
     rounds: list[NightRound]
     next: Next
+    playing: dict[int, Seated] = field(default_factory=dict)
+
+
+def _round_robin(
+    night: Night, players: dict[int, Seated], started: list[NightRound]
+) -> dict[int, PlannedRound[int]]:
+    """A round-robin night's rounds to come, by number. While nobody arrived late or left,
+    the whole night's plan as it was printed before the first round; otherwise the rounds
+    after those started, planned after them for the players at the night then."""
+    remainder = _remainder(night)
+    if not any(player.changed for player in players.values()):
+        rounds = round_robin(list(players), night.rounds, remainder)
+        return {n: plan for n, plan in enumerate(rounds, 1) if n > len(started)}
+    playing = playing_in(players, len(started) + 1)
+    played = [_as_plan(round) for round in started]
+    rounds = round_robin(list(playing), night.rounds, remainder, played=played)
+    return dict(enumerate(rounds, len(started) + 1))
 
 
 def night_plan(*, night: Night) -> NightPlan:
     players = present(night=night)
     started = _with_moves(night, started_rounds(night=night, players=players))
-    planned: Sequence[PlannedRound[int]] = ()
+    planned: dict[int, PlannedRound[int]] = {}
     if night.movement == Movement.ROUND_ROBIN and len(started) < night.rounds:
-        planned = round_robin(list(players), night.rounds, _remainder(night))
+        planned = _round_robin(night, players, started)
     upcoming = _next_round(night, started, players, planned)
     rounds = list(started)
     if planned:
-        rounds += [_as_round(p, n, players) for n, p in enumerate(planned, 1) if n > len(started)]
+        rounds += [_as_round(p, n, players) for n, p in sorted(planned.items())]
     elif upcoming.plan is not None:
         rounds.append(upcoming.plan)
-    return NightPlan(night, players, rounds, upcoming)
+    playing = playing_in(players, len(started) + 1)
+    return NightPlan(night, players, rounds, upcoming, playing)
 
 
 # --- results -------------------------------------------------------------------------------
@@ -396,10 +445,12 @@ def night_results_export(*, night: Night) -> Export:
 class CardRow:
     """One round on a player's guide card: the table and seat, the partner (None at a table
     of two, a Draw Bridge rubber) and the opponents; ``table`` None when sitting out,
-    ``known`` False for a round the movement cannot plan yet."""
+    ``known`` False for a round the movement cannot plan yet, ``absent`` for a round the player
+    is not at the night for (before arriving late, or after leaving)."""
 
     round: int
     known: bool = True
+    absent: bool = False
     table: int | None = None
     seat: str = ""
     partner: Seated | None = None
@@ -414,29 +465,38 @@ class GuideCard:
 
 
 def guide_cards(*, plan: NightPlan) -> list[GuideCard]:
-    """A card per player present, in the director's order: every round of the night."""
-    rows: dict[int, list[CardRow]] = {pk: [] for pk in plan.players}
+    """A card per player at the night, in the director's order: every round of the night (a
+    late arrival's rounds before arriving and a leaver's after leaving marked ``absent``)."""
+    rows: dict[int, dict[int, CardRow]] = {pk: {} for pk in plan.players}
     for round in plan.rounds:
         for pk in (player.id for player in round.sitting_out):
-            rows[pk].append(CardRow(round.number))
+            rows[pk][round.number] = CardRow(round.number)
         for table in round.tables:
             for seat, player in table.seats.items():
                 side = Seat(seat).side
                 partner = [p for p in table.side(side) if p.id != player.id]
-                rows[player.id].append(
-                    CardRow(
-                        round.number,
-                        table=table.number,
-                        seat=seat,
-                        partner=partner[0] if partner else None,
-                        opponents=tuple(table.side(side.other)),
-                        two_player=table.two_player,
-                    )
+                rows[player.id][round.number] = CardRow(
+                    round.number,
+                    table=table.number,
+                    seat=seat,
+                    partner=partner[0] if partner else None,
+                    opponents=tuple(table.side(side.other)),
+                    two_player=table.two_player,
                 )
-    for number in range(len(plan.rounds) + 1, plan.night.rounds + 1):
-        for pk in rows:
-            rows[pk].append(CardRow(number, known=False))
-    return [GuideCard(player, rows[pk]) for pk, player in plan.players.items()]
+    known = {round.number for round in plan.rounds}
+    cards = []
+    for pk, player in plan.players.items():
+        card = []
+        for number in range(1, plan.night.rounds + 1):
+            row = rows[pk].get(number)
+            if row is None:
+                # Not in a round known (started or planned): absent then; in a round the
+                # movement cannot plan yet, blank unless the player will not be there.
+                absent = number in known or not player.plays_in(number)
+                row = CardRow(number, known=absent, absent=absent)
+            card.append(row)
+        cards.append(GuideCard(player, card))
+    return cards
 
 
 # --- table cards ---------------------------------------------------------------------------
@@ -467,7 +527,7 @@ def _table_count(plan: NightPlan) -> dict[int, int]:
     """Each table of the night by number, with its seats (2 or 4): the tables of the rounds
     started or planned, else (a fixed night before its first round) the first round's."""
     rounds = plan.rounds or [
-        _as_round(first_round(list(plan.players), _remainder(plan.night)), 1, plan.players)
+        _as_round(first_round(list(plan.playing), _remainder(plan.night)), 1, plan.players)
     ]
     tables: dict[int, int] = {}
     for round in rounds:

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
 from clubs.models import Club, Membership, Player, Table
-from clubs.services import Actor, session_ensure, table_create
+from clubs.services import Actor, player_create, session_ensure, table_create
 from clubs.signals import club_changed
 from clubs.transactions import retried
 from clubs.validators import clean_name, field_error, folded
@@ -212,7 +212,7 @@ def night_round_start(
         if seating is None or not seating.tables:
             raise field_error("seating", _("Seat at least one table."), "no_tables")
         try:
-            check_round(seating, plan.players)
+            check_round(seating, plan.playing)
         except InvalidInput as error:
             player = error.params.get("player")  # the engine names a player by id
             if isinstance(player, int) and player in plan.players:
@@ -225,7 +225,7 @@ def night_round_start(
             (table.number, {seat.value: pk for seat, pk in table.seats}) for table in seating.tables
         ]
         seated = set(seating.players)
-        out = [pk for pk in plan.players if pk not in seated]
+        out = [pk for pk in plan.playing if pk not in seated]
     club = night.session.club
     round = Round.objects.create(night=night, number=upcoming.number, sitting_out=out)
     matches = []
@@ -280,6 +280,158 @@ def night_update(
         NightPlayer.objects.bulk_update(changed, ["group"])
     club_changed.send(sender=Club, club_ids=[night.session.club_id])
     return night
+
+
+# --- players arriving late or leaving --------------------------------------------------------
+
+
+def _open_for_changes(night: Night) -> int:
+    """Lock the night (as ``night_round_start`` does: a change and a round starting wait for
+    each other) and the number of the round a change of players takes effect from: the next
+    one not started. Refused for a closed night, or once every round has started."""
+    Night.objects.select_for_update().filter(pk=night.pk).first()
+    if Night.objects.filter(pk=night.pk, closed_at__isnull=False).exists():
+        raise field_error(
+            "player", _("This night is closed: its players no longer change."), "night_closed"
+        )
+    started = Round.objects.filter(night=night).count()
+    rounds = Night.objects.values_list("rounds", flat=True).get(pk=night.pk)
+    if started >= rounds:
+        message = _("All %(rounds)s rounds have started: no round is left to play.")
+        raise field_error("player", message % {"rounds": rounds}, "no_round_left")
+    return started + 1
+
+
+def _playing_count(night: Night, number: int) -> int:
+    rows = NightPlayer.objects.filter(night=night, joined_round__lte=number)
+    return rows.filter(models.Q(left_round__isnull=True) | models.Q(left_round__gt=number)).count()
+
+
+def _played(night: Night, player_id: int) -> list[int]:
+    """The started rounds ``player_id`` was seated in or sat out, in order."""
+    numbers = []
+    for round in Round.objects.filter(night=night).prefetch_related("matches"):
+        seated = any(player_id in match.seat_ids.values() for match in round.matches.all())
+        if seated or player_id in round.sitting_out:
+            numbers.append(round.number)
+    return numbers
+
+
+def _member(club: Club, player: Player | int | None, guest: str, actor: Actor | str) -> int:
+    """The id of the player to add: an active member of ``club``, or the guest of that name
+    (an active player of the club of that name, else a new player)."""
+    if (player is None) == (not guest):
+        raise field_error(
+            "player", _("Choose a member, or give a new guest's name."), "player_or_guest"
+        )
+    if guest:
+        name = clean_name(guest, field="guest")
+        found = (
+            Membership.objects.filter(club=club, active=True, player__name__iexact=name)
+            .values_list("player_id", flat=True)
+            .first()
+        )
+        if found is not None:
+            return found
+        return player_create(
+            club=club, name=name, actor=actor if not isinstance(actor, str) else None
+        ).pk
+    pk = player.pk if isinstance(player, Player) else player
+    if isinstance(pk, bool) or not isinstance(pk, int):
+        raise field_error("player", _("Choose a member of the club."), "not_a_player")
+    if not Membership.objects.filter(club=club, player_id=pk, active=True).exists():
+        message = _("Not an active member of %(club)s.")
+        raise field_error("player", message % {"club": club}, "not_member")
+    return pk
+
+
+@transaction.atomic
+def night_player_add(
+    *,
+    night: Night,
+    player: Player | int | None = None,
+    guest: str = "",
+    group: str = "",
+    actor: Actor | str = None,
+) -> NightPlayer:
+    """A late arrival plays from the next round not started: ``player``, an active member of
+    the club, or a new ``guest`` by name (an active player of the club of that name is that
+    player), in prize group ``group``. A player who left comes back from the next round. The
+    rounds to come are planned again (``night_plan``). Errors name ``player`` (the night
+    closed, every round started, a player already playing, too many players), ``guest`` or
+    ``group``."""
+    number = _open_for_changes(night)
+    club = night.session.club
+    group = clean_name(group, field="group") if group else ""
+    pk = _member(club, player, guest, actor)
+    row = NightPlayer.objects.filter(night=night, player_id=pk).first()
+    if row is not None and row.plays_in(number):
+        message = _("%(name)s already plays in round %(round)s.")
+        raise field_error(
+            "player", message % {"name": row.player, "round": number}, "already_playing"
+        )
+    if _playing_count(night, number) >= MAX_PLAYERS:
+        message = _("A night is for at most %(high)d players at a time.")
+        raise field_error("player", message % {"high": MAX_PLAYERS}, "player_count")
+    if group:
+        groups = NightPlayer.objects.filter(night=night).exclude(group="")
+        spelled = {folded(name): name for name in groups.values_list("group", flat=True)}
+        group = spelled.get(folded(group), group)
+    if row is None:
+        last = NightPlayer.objects.filter(night=night).aggregate(last=models.Max("position"))
+        row = NightPlayer.objects.create(
+            night=night,
+            player_id=pk,
+            position=(last["last"] or 0) + 1,
+            group=group,
+            joined_round=number,
+        )
+    else:
+        assert row.left_round is not None
+        if row.left_round < number:  # away for a round or more: back as a late arrival
+            row.joined_round = number
+        row.left_round = None
+        if group:
+            row.group = group
+        row.save(update_fields=["joined_round", "left_round", "group"])
+    night.save(update_fields=["updated_at"])  # its plan changed
+    club_changed.send(sender=Club, club_ids=[club.pk])
+    return row
+
+
+@transaction.atomic
+def night_player_leave(*, night: Night, player: Player | int) -> NightPlayer | None:
+    """A player leaves the night from the next round not started (they finish the round
+    they play); the rounds to come are planned again without them. A player who was to
+    join at that round and never played is no longer at the night (None is returned).
+    Errors name ``player``: the night closed, every round started, a player not playing
+    the next round, or fewer than 4 players left."""
+    number = _open_for_changes(night)
+    pk = player.pk if isinstance(player, Player) else player
+    row = NightPlayer.objects.filter(night=night, player_id=pk).select_related("player").first()
+    if row is None or not row.plays_in(number):
+        message = _("This player does not play in round %(round)s.")
+        raise field_error("player", message % {"round": number}, "not_playing")
+    if _playing_count(night, number) - 1 < MIN_PLAYERS:
+        message = _("A night needs at least %(low)d players: %(name)s cannot leave.")
+        raise field_error(
+            "player", message % {"low": MIN_PLAYERS, "name": row.player}, "player_count"
+        )
+    result: NightPlayer | None = row
+    if row.joined_round < number:
+        row.left_round = number
+        row.save(update_fields=["left_round"])
+    else:
+        played = _played(night, pk)
+        if not played:
+            row.delete()
+            result = None
+        else:  # came back at this round and leaves again before it: as when they left
+            row.joined_round, row.left_round = played[0], number
+            row.save(update_fields=["joined_round", "left_round"])
+    night.save(update_fields=["updated_at"])  # its plan changed
+    club_changed.send(sender=Club, club_ids=[night.session.club_id])
+    return result
 
 
 @transaction.atomic

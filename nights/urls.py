@@ -14,6 +14,9 @@ urlpatterns = [
     path(f"{NIGHT}screen/", views.night_screen, name="screen"),
     path(f"{NIGHT}rounds/", views.round_start, name="round_start"),
     path(f"{NIGHT}settings/", views.night_settings, name="settings"),
+    # Players arriving late or leaving, from the next round (the night page and the board).
+    path(f"{NIGHT}players/", views.player_add, name="player_add"),
+    path(f"{NIGHT}players/<id:player>/leave/", views.player_leave, name="player_leave"),
     # The night on paper: guide cards, table cards, score sheets, results.
     path(f"{NIGHT}cards.pdf", prints.cards_pdf, name="cards_pdf"),
     path(f"{NIGHT}tables.pdf", prints.tables_pdf, name="tables_pdf"),

@@ -27,7 +27,7 @@ from clubs.validators import folded
 from matches import selectors as match_selectors
 from matches.forms import GuestForm
 from nights import selectors, services
-from nights.forms import NightForm, NightUpdateForm, SeatingForm, seating_rows
+from nights.forms import NightForm, NightUpdateForm, PlayerAddForm, SeatingForm, seating_rows
 from nights.models import Movement, Night
 
 # What the new-night form keeps between its own round trips (check all, add a guest).
@@ -133,7 +133,9 @@ def _night(club: Club, day: date) -> Night:
     )
 
 
-def _render_night(request, club, night, *, seating_form=None, update_form=None, status=200):
+def _render_night(
+    request, club, night, *, seating_form=None, update_form=None, player_form=None, status=200
+):
     plan = selectors.night_plan(night=night)
     results = selectors.night_results(night=night, plan=plan)
     is_director = club_selectors.can_direct(request.user, club.pk)
@@ -161,11 +163,12 @@ def _render_night(request, club, night, *, seating_form=None, update_form=None, 
         if night.movement == Movement.FIXED and not plan.next.waiting and seating_form is None:
             # Round N+1 starts as round N was seated: the director changes only who moves.
             previous = started[-1] if started else None
-            rows = seating_rows(len(plan.players), previous)
-            seating_form = SeatingForm(players=plan.players, tables=rows, previous=previous)
+            rows = seating_rows(len(plan.playing), previous)
+            seating_form = SeatingForm(players=plan.playing, tables=rows, previous=previous)
         if update_form is None:
             update_form = NightUpdateForm(night=night, players=plan.players)
         context.update({"seating_form": seating_form, "update_form": update_form})
+        context.update(players_change(request, club, plan, player_form, back="night"))
     context["live"] = live.live_region(  # the results refresh themselves (below)
         request,
         lambda: render_to_string("nights/_results_live.html", context, request=request),
@@ -195,8 +198,9 @@ def round_start(request, slug: str, day: date):
     seating = None
     form = None
     if night.movement == Movement.FIXED:
-        players = selectors.present(night=night)
-        started = selectors.started_rounds(night=night, players=players)
+        present = selectors.present(night=night)
+        started = selectors.started_rounds(night=night, players=present)
+        players = selectors.playing_in(present, len(started) + 1)
         rows = seating_rows(len(players), started[-1] if started else None)
         form = SeatingForm(request.POST, players=players, tables=rows)
         if not form.is_valid():
@@ -243,6 +247,105 @@ def night_settings(request, slug: str, day: date):
             messages.success(request, gettext("The night's settings were saved."))
             return redirect("nights:night", slug=club.slug, day=day)
     return _render_night(request, club, night, update_form=form, status=400)
+
+
+# --- Players arriving late or leaving (the night page and the board) ----------------------
+
+
+def _player_form(club: Club, plan, data=None) -> PlayerAddForm:
+    """The late arrival's form: the club's active members not playing the next round."""
+    members = [
+        player for player in club_selectors.active_players_of(club) if player.pk not in plan.playing
+    ]
+    members.sort(key=lambda p: (folded(p.name), p.pk))
+    return PlayerAddForm(data, members=members)
+
+
+def players_change(request, club: Club, plan, player_form=None, *, back: str) -> dict:
+    """What ``nights/_players_change.html`` shows a director: every player at the night
+    (who arrived late, who left), the round a change takes effect from, the late arrival's
+    form, and the leaver asked about (``?leave=<player id>``). ``back`` is the page the
+    forms come back to ("night" or "board")."""
+    night = plan.night
+    number = plan.next.number
+    open_ = night.closed_at is None and number <= night.rounds
+    leave = request.GET.get("leave", "")
+    asked = int(leave) if leave.isdigit() and len(leave) < 12 else None
+    return {
+        "change_round": number,
+        "can_change": open_,
+        "player_form": player_form or (_player_form(club, plan) if open_ else None),
+        "leave_asked": plan.playing.get(asked) if open_ and asked else None,
+        "back": back,
+    }
+
+
+def _back_url(club: Club, day: date, back: str, query: str = "") -> str:
+    name = "nights:board" if back == "board" else "nights:night"
+    return f"{reverse(name, args=[club.slug, day])}{query}#players"
+
+
+@doors
+@require_POST
+def player_add(request, slug: str, day: date):
+    """A director adds a late arrival (a member, or a new guest by name): they play from
+    the next round, and the rounds to come are planned again."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    back = "board" if request.POST.get("back") == "board" else "night"
+    form = _player_form(club, selectors.night_plan(night=night), request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            row = services.night_player_add(
+                night=night,
+                player=data["player"],
+                guest=data["guest"].strip(),
+                group=data["group"].strip(),
+                actor=request.user,
+            )
+        except ValidationError as error:
+            form.add_service_error(error)
+        else:
+            text = gettext(
+                "%(name)s plays from round %(round)s: the rounds to come are planned again."
+            )
+            messages.success(request, text % {"name": row.player, "round": row.joined_round})
+            return redirect(_back_url(club, day, back))
+    if back == "board":
+        for errors in form.errors.values():
+            for message in errors:
+                messages.error(request, message)
+        return redirect(_back_url(club, day, back))
+    return _render_night(request, club, night, player_form=form, status=400)
+
+
+@doors
+@require_POST
+def player_leave(request, slug: str, day: date, player: int):
+    """A director removes a player who leaves, from the next round on. Without ``confirm``
+    "1" the page asks first."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    back = "board" if request.POST.get("back") == "board" else "night"
+    if request.POST.get("confirm") != "1":
+        return redirect(_back_url(club, day, back, f"?leave={player}"))
+    known = selectors.present(night=night).get(player)
+    try:
+        row = services.night_player_leave(night=night, player=player)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        if row is None:
+            text = gettext("%(name)s is no longer at the night.") % {"name": known and known.name}
+        else:
+            assert row.left_round is not None
+            text = gettext(
+                "%(name)s leaves after round %(round)s: the rounds to come are planned again."
+            ) % {"name": row.player, "round": row.left_round - 1}
+        messages.success(request, text)
+    return redirect(_back_url(club, day, back))
 
 
 # --- Live: the night page's results and the club screen (clubs.live) ----------------------

@@ -43,6 +43,22 @@ class NightPlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text=_("The player's id."))
     name = serializers.CharField(help_text=_("The player's name."))
     group = serializers.CharField(help_text=_("The player's prize group; empty for none."))
+    joined_round = serializers.IntegerField(
+        help_text=_("The first round the player plays in: 1, or later for a late arrival.")
+    )
+    left_round = serializers.IntegerField(
+        allow_null=True,
+        help_text=_(
+            "For a player who left, the first round they no longer play in (they played the "
+            "rounds before it); null for a player who stays."
+        ),
+    )
+    playing = serializers.BooleanField(
+        help_text=_(
+            "Whether the player plays in the next round: the rounds to come are planned for "
+            "these players."
+        )
+    )
 
 
 class NightSeatsSerializer(serializers.Serializer):
@@ -207,7 +223,14 @@ class NightSerializer(NightListSerializer):
         data = dict(NightListSerializer(plan.night, context=self.context).data)
         upcoming = plan.next
         data["players"] = [
-            {"id": player.id, "name": player.name, "group": player.group}
+            {
+                "id": player.id,
+                "name": player.name,
+                "group": player.group,
+                "joined_round": player.joined_round,
+                "left_round": player.left_round,
+                "playing": player.id in plan.playing,
+            }
             for player in plan.players.values()
         ]
         data["plan"] = [NightRoundSerializer(round).data for round in plan.rounds]
@@ -286,6 +309,37 @@ class NightUpdateSerializer(StrictSerializer):
                 raise serializers.ValidationError(_("%(key)s is not a player id.") % {"key": key})
             by_player[pk] = name
         return by_player
+
+
+class NightPlayerAddSerializer(StrictSerializer):
+    """A late arrival: a member of the club by id, or a new guest by name."""
+
+    player = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        help_text=_("The id of an active member of the club. Give `player` or `guest`."),
+    )
+    guest = serializers.CharField(
+        required=False,
+        max_length=100,
+        help_text=_(
+            "A new guest's name: they become a player of the club (an active player of the "
+            "club of that name is that player). Give `player` or `guest`."
+        ),
+    )
+    group = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=GROUP_MAX_LENGTH,
+        help_text=_("The player's prize group; empty or left out for none."),
+    )
+
+    def validate(self, attrs):
+        if ("player" in attrs) == ("guest" in attrs):
+            message = gettext("Give a member's id (`player`) or a new guest's name (`guest`).")
+            raise serializers.ValidationError({"player": [message]}, code="player_or_guest")
+        return attrs
 
 
 class SeatingTableSerializer(StrictInput, serializers.Serializer):

@@ -1,6 +1,7 @@
+from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -10,19 +11,26 @@ from api.cache import cached_read, path_owner
 from api.exports import ExportsMixin, exportable
 from api.filters import NightFilter
 from api.idempotency import idempotent
+from api.ids import whole_id
 from api.serializers.nights import (
     ClubNightResultsSerializer,
     NightCreateSerializer,
     NightListSerializer,
+    NightPlayerAddSerializer,
     NightRoundSerializer,
     NightSerializer,
     NightUpdateSerializer,
     RoundStartSerializer,
 )
+from api.serializers.tables import EmptyBodySerializer
 from api.views.base import ClubScopedViewSet
 from api.views.tables import NightTablesMixin
 from nights import selectors, services
 from nights.models import Night
+
+PLAYER_ID = OpenApiParameter(
+    "player_id", int, OpenApiParameter.PATH, description=_("The player's id.")
+)
 
 
 def cached_night_read(method):
@@ -74,7 +82,7 @@ class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubSc
 
     def created_location(self, data) -> str | None:
         """A round is seen in its night; a table's new code on the night's board."""
-        if self.action == "rounds":
+        if self.action in ("rounds", "players"):
             return reverse("api:night-detail", kwargs={"pk": self.kwargs["pk"]})
         if self.action == "code":
             return reverse("api:night-board", kwargs={"pk": self.kwargs["pk"]})
@@ -126,6 +134,60 @@ class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubSc
         plan = selectors.night_plan(night=night)
         round = next(round for round in plan.rounds if round.number == started.number)
         return Response(NightRoundSerializer(round).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary=_("Add a late arrival: they play from the next round (directors)"),
+        description=_(
+            "`player` (an active member's id) or `guest` (a new guest's name), and `group`, "
+            "their prize group (optional). They play from the next round not started; the "
+            "rounds already started stay as they were, the rounds to come are planned again "
+            "(the answer: the night, with its new plan). A player who left comes back. A "
+            "closed night, a night whose every round has started, a player already playing "
+            "or a 61st player: 400 on `player`."
+        ),
+        request=NightPlayerAddSerializer,
+        responses={201: NightSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def players(self, request, pk=None):
+        night = self.get_object()
+        serializer = NightPlayerAddSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.night_player_add(
+            night=night,
+            player=data.get("player"),
+            guest=data.get("guest", ""),
+            group=data.get("group", ""),
+            actor=self.actor,
+        )
+        return self._detail(self._fresh(night), status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary=_("A player leaves the night from the next round (directors)"),
+        description=_(
+            "No body, or `{}`. The player finishes the round they play and plays no round "
+            "from the next one not started (their `left_round`); the rounds to come are "
+            "planned again without them (the answer: the night, with its new plan). A late "
+            "arrival who has not played yet is no longer at the night. A closed night, a "
+            "player not playing the next round, or fewer than 4 players left: 400 on "
+            "`player`."
+        ),
+        parameters=[PLAYER_ID],
+        request=EmptyBodySerializer,
+        responses={200: NightSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path=r"players/(?P<player_id>[0-9]{1,19})/leave")
+    @idempotent
+    def leave(self, request, pk=None, player_id=None):
+        night = self.get_object()
+        EmptyBodySerializer(data=request.data or {}).is_valid(raise_exception=True)
+        player = whole_id(player_id)
+        if player is None:
+            raise Http404
+        services.night_player_leave(night=night, player=player)
+        return self._detail(self._fresh(night))
 
     @extend_schema(
         summary=_("The night's results: each player's net, ranked, with the prizes"),
