@@ -315,7 +315,7 @@ def player_add(request, slug: str, day: date):
     if back == "board":
         for errors in form.errors.values():
             for message in errors:
-                messages.error(request, message)
+                messages.error(request, str(message))
         return redirect(_back_url(club, day, back))
     return _render_night(request, club, night, player_form=form, status=400)
 
