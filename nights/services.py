@@ -18,6 +18,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -326,6 +327,8 @@ def _member(club: Club, player: Player | int | None, guest: str, actor: Actor | 
         )
     if guest:
         name = clean_name(guest, field="guest")
+        if not name:
+            raise field_error("guest", _("A name needs at least one visible character."), "blank")
         found = (
             Membership.objects.filter(club=club, active=True, player__name__iexact=name)
             .values_list("player_id", flat=True)
@@ -333,9 +336,13 @@ def _member(club: Club, player: Player | int | None, guest: str, actor: Actor | 
         )
         if found is not None:
             return found
-        return player_create(
-            club=club, name=name, actor=actor if not isinstance(actor, str) else None
-        ).pk
+        try:
+            created = player_create(
+                club=club, name=name, actor=actor if not isinstance(actor, str) else None
+            )
+        except ValidationError as error:  # the name's: said on the guest's field
+            raise field_error("guest", " ".join(error.messages), "invalid") from None
+        return created.pk
     pk = player.pk if isinstance(player, Player) else player
     if isinstance(pk, bool) or not isinstance(pk, int):
         raise field_error("player", _("Choose a member of the club."), "not_a_player")

@@ -271,7 +271,10 @@ def players_change(request, club: Club, plan, player_form=None, *, back: str) ->
     open_ = night.closed_at is None and number <= night.rounds
     leave = request.GET.get("leave", "")
     asked = int(leave) if leave.isdigit() and len(leave) < 12 else None
+    started = [round for round in plan.rounds if round.started]
     return {
+        # A leaver of the round still played "leaves" after it; once it is over, "left".
+        "playing_round": started[-1].number if started and not started[-1].finished else None,
         "change_round": number,
         "can_change": open_,
         "player_form": player_form or (_player_form(club, plan) if open_ else None),

@@ -19,10 +19,15 @@ from nights.services import (
 )
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
-from tests.clubs.factories import make_players
-from tests.nights.test_services import club, play_round, start  # noqa: F401  (fixture)
+from tests.clubs.factories import make_club, make_players
+from tests.nights.test_services import play_round, start
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club():
+    return make_club()
 
 
 def error_of(call, **kwargs) -> tuple[str, list[str]]:
@@ -54,7 +59,7 @@ def play_next(night):
 
 
 def test_a_member_arrives_late_from_the_next_round(club):
-    night, players = start(club, 8)
+    night, _players = start(club, 8)
     late = make_players(club, 1, prefix="Late")[0]
     night_round_start(night=night)  # round 1 is being played
     row = night_player_add(night=night, player=late, group="Ladies")
@@ -71,7 +76,7 @@ def test_a_new_guest_arrives_late(club):
 
 
 def test_a_guest_of_a_known_name_is_that_player(club):
-    night, players = start(club, 8)
+    night, _players = start(club, 8)
     known = make_players(club, 1, prefix="Known")[0]
     row = night_player_add(night=night, guest=known.name.upper())
     assert row.player_id == known.pk
@@ -88,7 +93,7 @@ def test_a_player_leaves_from_the_next_round(club):
 
 
 def test_a_late_arrival_who_never_played_is_no_longer_at_the_night(club):
-    night, players = start(club, 8)
+    night, _players = start(club, 8)
     late = make_players(club, 1, prefix="Late")[0]
     night_round_start(night=night)
     night_player_add(night=night, player=late)
@@ -120,7 +125,7 @@ def test_the_changes_refused(club):
     inactive = make_players(club, 1, prefix="Gone")[0]
     Membership.objects.filter(player=inactive).update(active=False)
     for kwargs, code in [
-        ({"player": players[0]}, "already playing"),
+        ({"player": players[0]}, "already plays in round 1"),
         ({"player": stranger}, "Not an active member"),
         ({"player": inactive}, "Not an active member"),
         ({}, "Choose a member"),
@@ -129,7 +134,8 @@ def test_the_changes_refused(club):
     ]:
         field, messages = error_of(night_player_add, night=night, **kwargs)
         assert field == "player" and code in messages[0], (kwargs, messages)
-    assert error_of(night_player_add, night=night, guest=" ")[0] in ("player", "guest")
+    assert error_of(night_player_add, night=night, guest=" ")[0] == "guest"
+    assert error_of(night_player_add, night=night, guest="x" * 101)[0] == "guest"
     night_player_leave(night=night, player=players[0])
     field, messages = error_of(night_player_leave, night=night, player=players[1])
     assert field == "player" and "at least 4 players" in messages[0]
@@ -163,15 +169,17 @@ def test_at_most_sixty_players_at_a_time(club):
 
 
 def nine_with_changes(club, movement, rounds=6):
-    """Nine players; one arrives after round 1, one leaves after round 2."""
+    """Nine players; one arrives after round 1, one leaves after round 2. Also the plan of
+    each round 1 and 2 just before it started."""
     night, players = start(club, 9, movement=movement, rounds=rounds)
     late = make_players(club, 1, prefix="Late")[0]
-    before = night_plan(night=night)
-    r1 = play_next(night)
+    before = [night_plan(night=night).rounds[0]]
+    play_next(night)
     night_player_add(night=night, player=late)
+    before.append(night_plan(night=night).rounds[1])
     play_next(night)
     night_player_leave(night=night, player=players[4])
-    return night, players, late, before, r1
+    return night, players, late, before
 
 
 def check_changed_plan(night, players, late, *, full=True):
@@ -190,10 +198,10 @@ def check_changed_plan(night, players, late, *, full=True):
 
 
 def test_round_robin_plans_again_around_a_late_arrival_and_a_leaver(club):
-    night, players, late, before, _r1 = nine_with_changes(club, "round_robin")
+    night, players, late, before = nine_with_changes(club, "round_robin")
     plan = check_changed_plan(night, players, late)
-    # The rounds played are as they were planned before anyone changed.
-    assert [shape(r) for r in plan.rounds[:2]] == [shape(r) for r in before.rounds[:2]]
+    # The rounds played stay as they were planned when they started.
+    assert [shape(r) for r in plan.rounds[:2]] == [shape(r) for r in before]
     assert [r.started for r in plan.rounds] == [True, True, False, False, False, False]
     # Nine at the night for rounds 3-6: one sits out each round, never the same twice.
     outs = Counter(p.id for r in plan.rounds[2:] for p in r.sitting_out)
@@ -215,7 +223,7 @@ def test_a_night_nobody_changed_keeps_the_plan_it_printed(club):
 
 
 def test_winners_move_seats_a_late_arrival_and_fills_a_leavers_seat(club):
-    night, players, late, _before, _r1 = nine_with_changes(club, "winners_move")
+    night, players, late, _before = nine_with_changes(club, "winners_move")
     plan = check_changed_plan(night, players, late, full=False)
     assert plan.next.plan is not None and plan.next.number == 3
     third = night_round_start(night=night)
@@ -225,11 +233,17 @@ def test_winners_move_seats_a_late_arrival_and_fills_a_leavers_seat(club):
 
 
 def test_fixed_seats_only_the_players_at_the_night(club):
-    night, players, late, _before, _r1 = nine_with_changes(club, "fixed")
+    night, players = start(club, 9, movement="fixed", rounds=3)
+    late = make_players(club, 1, prefix="Late")[0]
+    ids = [p.pk for p in players]
+    first = PlannedRound((PlannedTable(1, *ids[:4]), PlannedTable(2, *ids[4:8])))
+    play_round(night_round_start(night=night, seating=first))
+    night_player_add(night=night, player=late)
+    night_player_leave(night=night, player=players[4])
+    plan = night_plan(night=night)
+    assert set(plan.playing) == {*ids, late.pk} - {players[4].pk}
     leaver = players[4].pk
-    seating = PlannedRound(
-        (PlannedTable(1, leaver, players[0].pk, players[1].pk, players[2].pk),)
-    )
+    seating = PlannedRound((PlannedTable(1, leaver, players[0].pk, players[1].pk, players[2].pk),))
     field, messages = error_of(night_round_start, night=night, seating=seating)
     assert field == "seating" and players[4].name in messages[0]
     seating = PlannedRound(
@@ -243,7 +257,7 @@ def test_fixed_seats_only_the_players_at_the_night(club):
 
 
 def test_cards_and_results_follow_the_players(club):
-    night, players, late, _before, r1 = nine_with_changes(club, "round_robin")
+    night, players, late, _before = nine_with_changes(club, "round_robin")
     plan = night_plan(night=night)
     cards = {card.player.id: card for card in guide_cards(plan=plan)}
     late_rows = cards[late.pk].rows
@@ -261,6 +275,8 @@ def test_cards_and_results_follow_the_players(club):
     # The leaver is still in the results, with the matches they played.
     lines = {r.line.player_id: r.line for r in night_results(night=night, plan=plan).lines}
     assert set(lines) == set(plan.players)
-    assert lines[players[4].pk].matches + Counter(
-        p.id for r in plan.rounds[:2] for p in r.sitting_out
-    )[players[4].pk] == 2
+    assert (
+        lines[players[4].pk].matches
+        + Counter(p.id for r in plan.rounds[:2] for p in r.sitting_out)[players[4].pk]
+        == 2
+    )

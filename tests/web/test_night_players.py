@@ -68,7 +68,7 @@ def test_a_director_adds_a_member_who_arrives_late(client, director, club, night
     page = client.get(response["Location"])
     html = page.content.decode()
     assert "Iris plays from round 2" in html
-    assert "from round 2" in html.split('id="player-%d"' % late.pk)[1].split("</li>")[0]
+    assert "from round 2" in html.split(f'id="player-{late.pk}"')[1].split("</li>")[0]
     assert "Iris" in [p.name for p in page.context["plan"].playing.values()]
 
 
@@ -166,3 +166,11 @@ def test_a_closed_night_offers_no_change(client, director, night):
     client.force_login(director)
     html = client.get(url(night, "night")).content.decode()
     assert 'id="players"' in html and "Add from round" not in html and "Remove from" not in html
+
+
+def test_a_leaver_of_the_round_being_played_leaves_after_it(client, director, night, eight):
+    client.force_login(director)
+    night_round_start(night=night)
+    client.post(url(night, "player_leave", eight[1].pk), {"confirm": "1"})
+    html = client.get(url(night, "night")).content.decode()
+    assert "leaves after round 1" in html.split(f'id="player-{eight[1].pk}"')[1].split("</li>")[0]
