@@ -8,24 +8,42 @@ Players are hashable keys (ids, names) given in the director's order. A ``Round`
 (N-S and E-W are the partnerships), or only N and E at a table of two (Draw Bridge, scored as a
 rubber). Table 1 is the top table.
 
-- ``round_robin(players, rounds, remainder="sit_out")``: the first ``rounds`` rounds (1 to 60)
-  of an individual movement for 4 to 60 players. For 4, 8, ..., 32 and 40 players and for 5, 13,
-  17, 21, 25, 29, 37, 41, 49 and 53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k
-  players everyone partners everyone exactly once and opposes everyone exactly twice over 4k - 1
-  rounds (a base round developed modulo 4k - 1; the first player, "infinity", stays at table 1);
-  with 4k + 1 players one sits out each round, each player once, with the same partner and
-  opponent counts over 4k + 1 rounds (developed modulo 4k + 1). Other counts seat as many tables
-  of four as possible; a remainder of 2 plays at a table of two (``remainder="two_player"``) or
-  sits out (``"sit_out"``); a remainder of 1 sits out, and a remainder of 3 sits out or plays at
-  a table of two while one sits out. Sit-outs rotate: the counts of any two players differ by at
-  most one after every round (and so do their rounds at the table of two when nobody sits out;
-  by at most two when one does). Each round's partnerships are a maximum matching of the pairs
-  who have not been partners yet (no partnership repeats while a new one could be formed among
-  that round's players at tables of four); then seats are swapped while that seats partnerships
-  against opponents they have met less. Rounds past a full schedule carry on the same way.
+- ``round_robin(players, rounds, remainder="sit_out", played=())``: rounds ``len(played) + 1``
+  to ``rounds`` (1 to 60) of an individual movement for 4 to 60 players; with ``played=()``,
+  all of them. For 4, 8, ..., 32 and 40 players and for 5, 13, 17, 21, 25, 29, 37, 41, 49 and
+  53 (``_BASES``) it is a Z-cyclic whist tournament: with 4k players everyone partners
+  everyone exactly once and opposes everyone exactly twice over 4k - 1 rounds (a base round
+  developed modulo 4k - 1; the first player, "infinity", stays at table 1); with 4k + 1
+  players one sits out each round, each player once, with the same partner and opponent
+  counts over 4k + 1 rounds (developed modulo 4k + 1). Other counts seat as many tables of
+  four as possible; a remainder of 2 plays at a table of two (``remainder="two_player"``) or
+  sits out (``"sit_out"``); a remainder of 1 sits out, and a remainder of 3 sits out or plays
+  at a table of two while one sits out. Sit-outs rotate: the counts of any two players differ
+  by at most one after every round (and so do their rounds at the table of two when nobody
+  sits out; by at most two when one does). Each round's partnerships are a maximum matching
+  of the pairs who have not been partners yet (no partnership repeats while a new one could be
+  formed among that round's players at tables of four); then seats are swapped while that
+  seats partnerships against opponents they have met less. Rounds past a full schedule carry
+  on the same way.
+
+  ``played`` is the rounds already played (``Round`` values, at most ``rounds``) when the
+  players changed during the night: ``players`` are those present for the rounds to come
+  (newcomers too), and the played rounds may seat players who have left. The rounds to come
+  are planned round by round as above from what was played: partnerships and oppositions
+  among the players present count, and a round a player was not seated in (sitting out, or
+  not there yet) counts as a sit-out, so those who sit out are those who have played least
+  and matches played even out (the counts' spread never grows, and once at most one stays
+  so). Planning goes on the same way: started as planned, the next round leaves the rest
+  unchanged (``round_robin(ps, r, played=p)[1:]`` is ``round_robin(ps, r, played=[*p,
+  round_robin(ps, r, played=p)[0]])``). Played rounds that are the first rounds of these
+  players' whist tournament carry on with it, so with unchanged players passing the rounds
+  played and passing ``played=()`` give the same rounds to come; the caller that knows the
+  players did not change may keep passing ``played=()`` and taking the rounds it needs. When
+  they did change, no whist tournament is used for the rounds to come.
 - ``first_round(players, remainder="sit_out")``: the players seated in order, four a table
   from table 1, the remainder as above at the bottom (the last players).
-- ``winners_move(previous_round, winners)``: the next round of the progressive movement.
+- ``winners_move(previous_round, winners, sat_out=None, players=None, remainder="sit_out")``:
+  the next round of the progressive movement.
   ``winners`` maps each table of four's number to the side that won there (``Side`` or "NS" /
   "EW"; ties already settled by the caller). The winners at each table move up one table; at
   the top table the winners stay and the losers go to the last table of four; elsewhere the
@@ -37,16 +55,22 @@ rubber). Table 1 is the top table.
   single table of four, the losers who would come to it), who join the end of the queue; a
   table of two (when the round had one) takes the first two of the queue, the rest sit out.
   Results at a table of two move nobody. Table numbers stay; a round needs a table of four.
-  Given ``sat_out`` (each player's sit-outs so far), a player the queue would leave out again
-  changes places with a seated player who has sat out less (``_rotate_sit_outs``), so that
-  sit-outs rotate as in the round-robin.
+  Given ``sat_out`` (each player's sit-outs so far; a round a player was not there for counts
+  as one, so a newcomer comes in), a player the queue would leave out again changes places
+  with a seated player who has sat out less (``_rotate_sit_outs``), so that sit-outs rotate
+  as in the round-robin. Given ``players`` (those present for the next round) other than the
+  previous round's, the round follows them (``_follow``): a leaver's seat is taken from the
+  queue, newcomers join the end of the queue, and when the count changes the layout
+  (``remainder``, as in the round-robin) tables of four are added or removed at the bottom
+  (a removed table's players join the queue, a new one is seated from it) and a table of two
+  appears or goes; the other tables keep their numbers.
 - ``moving_side(winner, below_ns=, below_ew=, tie_rule=)``: the side that moves up from a
   table, a tie settled by the director's rule ("below": more below the line; "ns": N-S).
 - ``check_round(round, players)``: raises ``InvalidInput`` when a seat is empty, a player is
   seated (or sits out) twice, or a player is not one of ``players``; returns None otherwise.
 
 Every error is an ``InvalidInput`` keyed by the field at fault: "players", "rounds",
-"remainder", "winners", "seats" or "sitting_out".
+"remainder", "played", "winners", "seats" or "sitting_out".
 """
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -243,9 +267,13 @@ def check_round(round: Round[P], players: Iterable[P]) -> None:
 
 
 def round_robin(
-    players: Iterable[P], rounds: int, remainder: Remainder = "sit_out"
+    players: Iterable[P],
+    rounds: int,
+    remainder: Remainder = "sit_out",
+    played: Sequence[Round[P]] = (),
 ) -> tuple[Round[P], ...]:
-    """The first ``rounds`` rounds of the individual movement for ``players`` (module doc)."""
+    """Rounds ``len(played) + 1`` to ``rounds`` of the individual movement for ``players``,
+    those present for the rounds to come, after the rounds ``played`` (module doc)."""
     listed = _check_players(players)
     if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidInput(
@@ -255,15 +283,59 @@ def round_robin(
             value=repr(rounds),
         )
     fours, two, out = _layout(len(listed), _check_remainder(remainder))
+    done = _check_played(played, rounds)
     plan = _whist(listed, rounds) if two == 0 and out <= 1 else []
-    history = _History(len(listed))
+    if done and not _same_rounds(done[: len(plan)], plan[: len(done)]):
+        plan = []  # the night left the whist tournament: carry on from what was played
     index = {player: i for i, player in enumerate(listed)}
-    for done in plan:
-        history.add(done, index)
-    while len(plan) < rounds:
+    history = _History(len(listed))
+    for round in done:
+        history.add(round, index)
+    plan = plan[len(done) :]
+    for round in plan:
+        history.add(round, index)
+    while len(done) + len(plan) < rounds:
         plan.append(_next_round(listed, history, fours, two, out))
         history.add(plan[-1], index)
     return tuple(plan)
+
+
+def _check_played(played: Sequence[Round[P]], rounds: int) -> list[Round[P]]:
+    """The rounds played, each a ``Round`` with every seat filled and nobody in it twice."""
+    if not isinstance(played, Sequence) or isinstance(played, str | bytes):
+        raise InvalidInput(
+            "played",
+            gettext_noop("played must be a list of rounds, got %(value)s"),
+            value=type(played).__name__,
+        )
+    done = list(played)
+    for number, round in enumerate(done, 1):
+        if not isinstance(round, Round):
+            raise InvalidInput(
+                "played",
+                gettext_noop("round %(round)s played is not a round of a movement"),
+                round=number,
+            )
+        try:
+            check_round(round, (*round.players, *round.sitting_out))
+        except InvalidInput as error:
+            raise InvalidInput("played", error.template, **error.params) from None
+    if len(done) > rounds:
+        raise InvalidInput(
+            "played",
+            gettext_noop("more rounds played (%(count)s) than the night has (%(rounds)s)"),
+            count=len(done),
+            rounds=rounds,
+        )
+    return done
+
+
+def _same_rounds(these: Sequence[Round[P]], those: Sequence[Round[P]]) -> bool:
+    """The same tables, seat by seat, and the same players sitting out (in any order)."""
+    return len(these) == len(those) and all(
+        a.tables == b.tables and set(a.sitting_out) == set(b.sitting_out)
+        for a, b in zip(these, those, strict=True)
+    )
 
 
 def _whist(players: list[P], rounds: int) -> list[Round[P]]:
@@ -295,7 +367,8 @@ def _whist(players: list[P], rounds: int) -> list[Round[P]]:
 
 class _History:
     """How often each two players (by index) have partnered and opposed, and each player's
-    sit-outs and rounds at a table of two."""
+    sit-outs and rounds at a table of two. A player not seated in a round sat it out: sitting
+    out, or not yet arrived; players who are not in ``index`` (those who left) are not kept."""
 
     def __init__(self, count: int) -> None:
         self.partners = [[0] * count for _ in range(count)]
@@ -304,22 +377,27 @@ class _History:
         self.two = [0] * count
 
     def add(self, round: Round[P], index: Mapping[P, int]) -> None:
-        for player in round.sitting_out:
-            self.out[index[player]] += 1
+        seated = [False] * len(self.out)
         for table in round.tables:
-            ns = [index[p] for p in table.side(Side.NS)]
-            ew = [index[p] for p in table.side(Side.EW)]
+            ns = [i for p in table.side(Side.NS) if (i := index.get(p)) is not None]
+            ew = [i for p in table.side(Side.EW) if (i := index.get(p)) is not None]
+            for i in (*ns, *ew):
+                seated[i] = True
             if table.two_player:
-                self.two[ns[0]] += 1
-                self.two[ew[0]] += 1
+                for i in (*ns, *ew):
+                    self.two[i] += 1
             else:
                 for side in (ns, ew):
-                    self.partners[side[0]][side[1]] += 1
-                    self.partners[side[1]][side[0]] += 1
+                    if len(side) == 2:
+                        self.partners[side[0]][side[1]] += 1
+                        self.partners[side[1]][side[0]] += 1
             for a in ns:
                 for b in ew:
                     self.opponents[a][b] += 1
                     self.opponents[b][a] += 1
+        for i, there in enumerate(seated):
+            if not there:
+                self.out[i] += 1
 
 
 def _fewest(candidates: list[int], counts: list[int], take: int) -> list[int]:
@@ -559,10 +637,14 @@ def winners_move(
     previous_round: Round[P],
     winners: Mapping[int, Side | str],
     sat_out: Mapping[P, int] | None = None,
+    players: Iterable[P] | None = None,
+    remainder: Remainder = "sit_out",
 ) -> Round[P]:
     """The round after ``previous_round`` in the progressive movement (module doc); with
-    ``sat_out`` (how many rounds each player has sat out so far), sit-outs rotate
-    (``_rotate_sit_outs``)."""
+    ``sat_out`` (how many rounds each player has sat out so far, a round a player was not
+    present for counting as one), sit-outs rotate (``_rotate_sit_outs``); with ``players``
+    (those present for the next round) other than the previous round's, the round follows
+    them (``_follow``), its tables laid out for ``remainder``."""
     seated = previous_round.players
     check_round(previous_round, (*seated, *previous_round.sitting_out))
     fours = sorted((t for t in previous_round.tables if not t.two_player), key=lambda t: t.number)
@@ -575,21 +657,73 @@ def winners_move(
     stay[0] = fours[0].side(won[0])
     come = [fours[i + 1].side(won[i + 1]) for i in range(len(fours) - 1)]
     come.append(fours[0].side(won[0].other))
+    partnerships = [table.side(side) for table in fours for side in Side]
     queue = [p for table in twos for p in table.players] + list(previous_round.sitting_out)
     coming_in, queue = queue[:2], queue[2:]
     # The losers at the last table (with one table of four, the losers who "go to" it) leave.
     losers = come if len(fours) == 1 else stay
     queue += losers[-1][: len(coming_in)]
     losers[-1] = (*coming_in, *losers[-1][len(coming_in) :])
-    tables = [
-        Table(table.number, stayers[0], stayers[1], newcomers[0], newcomers[1])
+    moved = [
+        (table.number, [stayers[0], stayers[1], newcomers[0], newcomers[1]])
         for table, stayers, newcomers in zip(fours, stay, come, strict=True)
     ]
-    for table in twos:
-        tables.append(Table(table.number, queue[0], queue[1]))
-        queue = queue[2:]
-    after = Round(tuple(tables), tuple(queue))
+    listed = None if players is None else _check_players(players)
+    if listed is not None and set(listed) != {*seated, *previous_round.sitting_out}:
+        before = {a: b for pair in partnerships for a, b in (pair, pair[::-1])}
+        after = _follow(moved, before, twos, queue, listed, _check_remainder(remainder))
+    else:
+        tables = [Table(number, *four) for number, four in moved]
+        for table in twos:
+            tables.append(Table(table.number, queue[0], queue[1]))
+            queue = queue[2:]
+        after = Round(tuple(tables), tuple(queue))
     return after if sat_out is None else _rotate_sit_outs(after, sat_out)
+
+
+def _follow(
+    moved: list[tuple[int, list[P]]],
+    before: Mapping[P, P],
+    twos: list[Table[P]],
+    queue: list[P],
+    players: list[P],
+    remainder: Remainder,
+) -> Round[P]:
+    """The moved tables of four (number, N E S W) and the queue below them, for ``players``:
+    those who left leave their seats and the queue, newcomers join the end of the queue (in
+    the director's order); the layout is ``players``' (``_layout``): tables of four beyond it
+    are removed from the bottom (their players join the end of the queue), a seat left empty
+    is taken by the first of the queue (tables from the top, seats N, E, S, W), and so are the
+    seats of a new table of four at the bottom, then a table of two by the next two, and the
+    rest sit out; but a seat goes to the first of the queue who was not its partner's partner
+    in the previous round (``before``), when there is one, so that partners change. Table
+    numbers stay; a new table of four takes the number after the last, a table of two the
+    number after the tables of four (its own, when they stay)."""
+    present = set(players)
+    known = {p for _, four in moved for p in four} | set(queue)
+    known |= {p for table in twos for p in table.players}
+    fours, two, _ = _layout(len(players), remainder)
+    kept = [(number, [p if p in present else None for p in four]) for number, four in moved]
+    queue = [p for p in queue if p in present] + [p for p in players if p not in known]
+    while len(kept) > fours:
+        queue += [p for p in kept.pop()[1] if p is not None]
+    while len(kept) < fours:
+        kept.append((kept[-1][0] + 1, [None] * 4))
+    seated = []
+    for number, four in kept:
+        for k in range(4):
+            if four[k] is None:
+                partner = four[k ^ 2]  # N and S, E and W
+                first = next((p for p in queue if before.get(p, p) != partner), queue[0])
+                queue.remove(first)
+                four[k] = first
+        seated.append(_seat(number, [p for p in four if p is not None]))
+    if two:
+        same = twos and len(moved) == fours
+        number = twos[0].number if same else kept[-1][0] + 1
+        seated.append(Table(number, queue[0], queue[1]))
+        queue = queue[2:]
+    return Round(tuple(seated), tuple(queue))
 
 
 def _rotate_sit_outs(round: Round[P], sat_out: Mapping[P, int]) -> Round[P]:
