@@ -421,6 +421,9 @@ def night_seats_swap(
     if first not in seated and second not in seated:
         raise field_error("other", _("Both players sit this round out."), "both_sitting_out")
     for field, pk in (("player", first), ("other", second)):
+        if pk in seated and seated[pk][0].status != MatchStatus.IN_PROGRESS:
+            message = _("The match at table %(table)s is over: its seats can no longer change.")
+            raise field_error(field, message % {"table": seated[pk][0].table.number}, "match_over")
         if pk in seated:
             _refuse_if_played(
                 [seated[pk][0]],

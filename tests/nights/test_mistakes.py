@@ -229,6 +229,10 @@ def test_a_swap_names_the_field_it_refuses(club):
         with pytest.raises(ValidationError) as error:
             night_seats_swap(night=night, number=1, **kwargs)
         assert error.value.error_dict[name][0].code == code, kwargs
+    match_abandon(match=match)
+    with pytest.raises(ValidationError) as error:
+        night_seats_swap(night=night, number=1, player=a, other=match.north_id)
+    assert error.value.error_dict["other"][0].code == "match_over"
     with pytest.raises(ValidationError) as error:
         night_seats_swap(night=night, number=2, player=a, other=match.north_id)
     assert "round" in error.value.message_dict
