@@ -741,6 +741,61 @@ def match_abandon(*, match: Match | int, actor: Actor | str = None) -> Match:
     return abandoned
 
 
+@retried
+@transaction.atomic
+def match_delete(*, match: Match | int, actor: Actor | str = None) -> None:
+    """Delete a match that has no deal (a club night's round taken back). Refused with
+    ``MatchConflict`` once a deal is recorded: the match is locked first, so a deal being
+    recorded at the same time either lands before (and the match stays) or finds the match
+    gone (``This match does not exist``), never on a deleted match. A match without a deal
+    was never in an event (the events are its deals' and its end's), so its deletion writes
+    none; the history keeps it."""
+    locked = _lock(match)
+    if Deal.objects.filter(match=locked.match).exists():
+        raise MatchConflict(_("A deal has been recorded in this match: it cannot be deleted."))
+    gone = locked.match
+    _attribute(gone, actor, _("match deleted"))
+    _season_changed(locked)
+    gone.delete()
+
+
+@retried
+@transaction.atomic
+def match_seats_change(
+    *, match: Match | int, seats: Mapping[str, Player | int | None], actor: Actor | str = None
+) -> Match:
+    """Seat the match's players again (a wrong seat put right) before its first deal:
+    ``seats`` as ``match_create`` takes them, checked by the same rules (errors name
+    ``seats.N``... or ``seats``). Refused with ``MatchConflict`` once the match has a deal
+    or was abandoned."""
+    locked = _lock(match)
+    _refuse_if_abandoned(locked)
+    if Deal.objects.filter(match=locked.match).exists():
+        raise MatchConflict(
+            _("A deal has been recorded in this match: its seats can no longer change.")
+        )
+    changed = locked.match
+    club = Club.objects.get(pk=locked.club_id)
+    with _refusals():
+        kind = parse_kind(changed.kind)
+    by_seat = _check_seats(club, kind, seats)
+    before = set(changed.seat_ids.values())
+    for seat, name in SEAT_FIELDS.items():
+        setattr(changed, name, by_seat.get(seat))
+    _attribute(changed, actor, _("seats changed"))
+    changed.save(update_fields=[*SEAT_FIELDS.values(), "updated_at"])
+    _seasons_changed({changed.season_id})
+    match_changed.send(  # the players who left their seat see it too
+        sender=Match,
+        match_id=changed.pk,
+        club_id=locked.club_id,
+        season_id=changed.season_id,
+        session_id=locked.session_id,
+        player_ids=sorted(before | set(changed.seat_ids.values())),
+    )
+    return changed
+
+
 def _rescore(match: Match | int, *, actor: Actor | str) -> Match:
     locked = _lock(match)
     sheet = _score(locked, [deal.result for deal in _deals(locked)])

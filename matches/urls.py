@@ -24,6 +24,7 @@ urlpatterns = [
     path("matches/<int:pk>/table/correct/", views.table_correct, name="table_correct"),
     path("matches/<int:pk>/table/delete-last/", views.table_delete_last, name="table_delete_last"),
     path("matches/<int:pk>/table/finish/", views.table_finish, name="table_finish"),
+    path("matches/<int:pk>/table/abandon/", views.table_abandon, name="table_abandon"),
 ]
 
 # A club's page that shows matches: named in the clubs' namespace (config/urls.py).

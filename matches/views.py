@@ -157,8 +157,8 @@ def match_export(request, pk: int, fmt: str):
 def _table_context(
     request, match: Match, *, form=None, fix_form=None, fix_open=False, confirm="", fix=None
 ) -> dict:
-    """``confirm`` ("delete" or "finish") asks the director before that action; ``fix`` is
-    the entry the correction form is for (the last one unless another exists)."""
+    """``confirm`` ("delete", "finish" or "abandon") asks the director before that action;
+    ``fix`` is the entry the correction form is for (the last one unless another exists)."""
     context = _sheet_context(request, match)
     sheet = context["sheet"]
     deals = list(match.deals.order_by("sequence"))
@@ -189,6 +189,7 @@ def _table_context(
             "next_deal": sheet.next_deal if open_for_deals else None,
             "deals_left": 4 - counted if match.kind == "chicago" else None,
             "can_finish": match.kind != "chicago" and match.status == "in_progress",
+            "can_abandon": match.status == "in_progress",
             "next_match_url": next_match_url(match) if match.status == "complete" else None,
             "seated_elsewhere": (
                 selectors.seated_elsewhere(match=match) if match.status == "in_progress" else []
@@ -317,6 +318,24 @@ def table_finish(request, pk: int):
     except (ValidationError, services.MatchConflict) as error:
         return _render_table(request, _match(pk), status=409, **_error_form(match, error))
     messages.success(request, gettext("The rubber was finished and scored by the Laws."))
+    return redirect("matches:table", pk=pk)
+
+
+@doors
+@require_POST
+def table_abandon(request, pk: int):
+    """A director ends a match that cannot finish (time is up, a player is ill): it is
+    abandoned, keeps its deals and counts for nothing; a club night's next round no longer
+    waits for it. Asked first."""
+    match = _match(pk)
+    club_for_director(request, match.table.session.club)
+    if request.POST.get("confirm") != "1":
+        return _render_table(request, match, confirm="abandon")
+    try:
+        services.match_abandon(match=match, actor=request.user)
+    except (ValidationError, services.MatchConflict) as error:
+        return _render_table(request, _match(pk), status=409, **_error_form(match, error))
+    messages.success(request, gettext("The match was ended: it is abandoned and not counted."))
     return redirect("matches:table", pk=pk)
 
 

@@ -1,7 +1,8 @@
 """The director's board of a club night: every table at a glance (its live code, the match
 now there, how far it got, when it last entered anything, the deal waiting for the opponents
 and the disputes), refreshed by itself (htmx polls the board's fragment), and the director's
-taps: settle a dispute or a long wait, renew a table's code, close the night.
+taps: settle a dispute or a long wait, renew a table's code, end a match that cannot finish,
+close the night and reopen it.
 
 Directors of the club only (``club_for_director``). Reads through ``nights.selectors``,
 writes through ``nights.services``; every POST answers with a redirect back to the board
@@ -26,6 +27,7 @@ from clubs.services import TABLE_NUMBER_MAX
 from matches.models import KindChoice, Match, MatchStatus
 from matches.selectors import match_sheet
 from matches.services import MatchConflict
+from matches.services import match_abandon as abandon_match
 from nights import selectors, services
 from nights.models import Night, TableCode, TableEntry
 from nights.prints import entry_link
@@ -81,6 +83,7 @@ def _board_url(club: Club, day: date) -> str:
 def _render(request, club, night, *, fragment=False, error="", status=200):
     rows = _rows(request, night)
     renew = request.GET.get("renew", "")
+    abandon = request.GET.get("abandon", "")
     context = {
         "club": club,
         "night": night,
@@ -90,6 +93,8 @@ def _render(request, club, night, *, fragment=False, error="", status=200):
         "flagged": sum(1 for row in rows if row.flagged),
         "renew": int(renew) if renew.isdigit() and len(renew) < 6 else None,
         "confirm_close": request.GET.get("close") == "1",
+        "confirm_reopen": request.GET.get("reopen") == "1",
+        "abandon": int(abandon) if abandon.isdigit() and len(abandon) < 12 else None,
         "error": error,
         "type_url": request.build_absolute_uri(reverse("nights:pad_code")),
         "query": request.GET.urlencode(),
@@ -109,7 +114,7 @@ def _render(request, club, night, *, fragment=False, error="", status=200):
 @require_GET
 def board_page(request, slug: str, day: date):
     """The board. ``?renew=N`` asks to confirm renewing table N's code, ``?close=1`` to
-    confirm closing the night."""
+    confirm closing the night, ``?reopen=1`` reopening it, ``?abandon=M`` ending match M."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     return _render(request, club, _night(club, day))
 
@@ -193,3 +198,42 @@ def night_close(request, slug: str, day: date):
     services.night_close(night=night)
     messages.success(request, gettext("The night is closed: the table codes no longer work."))
     return HttpResponseRedirect(_board_url(club, day))
+
+
+@doors
+@require_POST
+def night_reopen(request, slug: str, day: date):
+    """The director reopens a closed night: the round's tables get new codes. Without
+    ``confirm`` "1" the board asks first."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    if request.POST.get("confirm") != "1":
+        return HttpResponseRedirect(f"{_board_url(club, day)}?reopen=1")
+    services.night_reopen(night=night)
+    messages.success(
+        request,
+        gettext("The night is open again: the tables have new codes (the old ones stay closed)."),
+    )
+    return HttpResponseRedirect(_board_url(club, day))
+
+
+@doors
+@require_POST
+def match_abandon(request, slug: str, day: date, match: int):
+    """The director ends a match that cannot finish (time is up, a player is ill): it is
+    abandoned, shown so and not counted, and the next round no longer waits for it. Without
+    ``confirm`` "1" the board asks first."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    found = selectors.night_matches(night=night).filter(pk=match).select_related("table").first()
+    if found is None:
+        raise Http404
+    if request.POST.get("confirm") != "1":
+        return HttpResponseRedirect(f"{_board_url(club, day)}?abandon={found.pk}")
+    try:
+        abandon_match(match=found, actor=request.user)
+    except (ValidationError, MatchConflict) as error:
+        return _failed(request, club, night, error)
+    text = gettext("Table %(table)s: the match was ended; it is not counted.")
+    messages.success(request, text % {"table": found.table.number})
+    return HttpResponseRedirect(_board_url(club, day) + f"#table-{found.table.number}")

@@ -13,8 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import ServiceErrorForm, model_label
 from clubs.models import Player
+from matches.presenters import seat_name
 from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, NightPlayer, Remainder, TieRule
-from nights.selectors import NightRound
+from nights.selectors import NightRound, NightTable, Seated
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
 
@@ -261,3 +262,36 @@ class PlayerAddForm(ServiceErrorForm):
         super().__init__(*args, **kwargs)
         choices = [("", "\u2014"), *((str(player.pk), player.name) for player in members)]
         cast(forms.TypedChoiceField, self.fields["player"]).choices = choices
+
+
+class SeatSwapForm(ServiceErrorForm):
+    """A wrong seat put right in the round being played: a player and the one they change
+    places with, each seated at a table where nothing was entered yet, or sitting out."""
+
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    other = forms.TypedChoiceField(label=_("Changes places with"), coerce=int)
+
+    def __init__(
+        self, *args: Any, tables: list[NightTable], sitting_out: list[Seated], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        choices: list[tuple[Any, str]] = [("", "—")]
+        self.names: dict[int, str] = {}
+        for table in tables:
+            for seat, player in table.seats.items():
+                label = _("%(name)s (table %(table)s, %(seat)s)") % {
+                    "name": player.name,
+                    "table": table.number,
+                    "seat": seat_name(seat),
+                }
+                choices.append((player.id, label))
+                self.names[player.id] = player.name
+        for player in sitting_out:
+            choices.append((player.id, _("%(name)s (sitting out)") % {"name": player.name}))
+            self.names[player.id] = player.name
+        for name in ("player", "other"):
+            cast(forms.TypedChoiceField, self.fields[name]).choices = choices
+
+    def chosen(self) -> tuple[str, str]:
+        """The two players' names, once valid."""
+        return self.names[self.cleaned_data["player"]], self.names[self.cleaned_data["other"]]

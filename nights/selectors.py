@@ -568,6 +568,11 @@ def _night_matches(night_id: int) -> QuerySet[Match]:
     )
 
 
+def night_matches(*, night: Night) -> QuerySet[Match]:
+    """The matches of the night's started rounds."""
+    return _night_matches(night.pk)
+
+
 def current_match_id(*, code: TableCode) -> int | None:
     """The id of the match now at the code's table: its table's match in the night's latest
     round that has one (None before the table's first round). One query."""
@@ -764,6 +769,26 @@ def night_board(*, night: Night) -> list[BoardTable]:
             )
         )
     return board
+
+
+def tables_untouched(*, round: NightRound) -> list[NightTable]:
+    """The tables of a started round where nothing was entered yet: no deal recorded and
+    none waiting for the opponents (two queries). Their seats can still be put right, and a
+    round all of whose tables are so can be taken back (``nights.services``)."""
+    ids = [table.match.pk for table in round.tables if table.match is not None]
+    played = set(Deal.objects.filter(match_id__in=ids).values_list("match_id", flat=True))
+    played |= set(
+        TableEntry.objects.filter(match_id__in=ids, state=EntryState.WAITING).values_list(
+            "match_id", flat=True
+        )
+    )
+    return [
+        table
+        for table in round.tables
+        if table.match is not None
+        and table.match.pk not in played
+        and table.match.status == MatchStatus.IN_PROGRESS
+    ]
 
 
 def round_number_of(*, match: Match) -> int | None:

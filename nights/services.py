@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
@@ -30,13 +31,15 @@ from clubs.signals import club_changed
 from clubs.transactions import retried
 from clubs.validators import clean_name, field_error, folded
 from matches.messages import engine_message
-from matches.models import Match, MatchStatus
+from matches.models import Deal, Match, MatchStatus
 from matches.services import (
     MatchConflict,
     deal_check,
     deal_correct,
     deal_record,
     match_create,
+    match_delete,
+    match_seats_change,
     season_changes_batched,
 )
 from matches.signals import match_changed
@@ -452,6 +455,182 @@ def night_close(*, night: Night) -> Night:
     return night
 
 
+# --- mistakes undone (NIGHTS.md: "When the evening does not go to plan") -----------------
+
+
+def _lock_night(night: Night) -> None:
+    """The night's row locked until the transaction ends (rounds start, are taken back and
+    reseated one at a time), refused once the night is closed."""
+    Night.objects.select_for_update().filter(pk=night.pk).first()
+    if Night.objects.filter(pk=night.pk, closed_at__isnull=False).exists():
+        raise field_error("round", _("This night is closed: reopen it first."), "night_closed")
+
+
+def _last_round(night: Night, number: object) -> Round:
+    """Round ``number``, if it is the last round started (the night locked)."""
+    last = Round.objects.filter(night=night).order_by("-number").first()
+    if last is None:
+        raise field_error("round", _("No round has started yet."), "no_round")
+    if isinstance(number, bool) or not isinstance(number, int) or number != last.number:
+        message = _("Only the last round started, round %(round)s, can be changed.")
+        raise field_error("round", message % {"round": last.number}, "not_last_round")
+    return last
+
+
+def _locked_matches(round: Round) -> list[Match]:
+    """The round's matches, their rows locked (in id order, as every service locks them): a
+    deal or a table's entry being recorded at one of them waits, then finds what this did."""
+    ids = list(round.matches.values_list("pk", flat=True))
+    return list(
+        Match.objects.select_for_update(of=("self",))
+        .select_related("table")
+        .filter(pk__in=ids)
+        .order_by("pk")
+    )
+
+
+def _refuse_if_played(matches: Sequence[Match], field: str, message: str) -> None:
+    """Refuse (on ``field``) when a deal was recorded at one of ``matches``, or a deal
+    entered at its table waits for the opponents."""
+    played = set(Deal.objects.filter(match__in=matches).values_list("match_id", flat=True))
+    waiting = set(
+        TableEntry.objects.filter(match__in=matches, state=EntryState.WAITING).values_list(
+            "match_id", flat=True
+        )
+    )
+    tables = sorted(match.table.number for match in matches if match.pk in played | waiting)
+    if tables:
+        tables_text = ", ".join(str(number) for number in tables)
+        code = "deal_recorded" if played else "entry_waiting"
+        raise field_error(field, message % {"tables": tables_text}, code)
+
+
+@retried
+@transaction.atomic
+def night_round_undo(*, night: Night, number: int, actor: Actor | str = None) -> None:
+    """Take back a round started by mistake: the night's last round, while none of its
+    tables has a deal recorded or a deal waiting for the opponents. Its matches go (no deal
+    of theirs was ever an event: ``matches.services.match_delete``), with the tables and
+    table codes the round made (a table's code from an earlier round stays, renewed or
+    not), and the round; the plan is as before, the round to start again. Errors name
+    ``round``: the night closed, no such round or not the last, a deal recorded or waiting."""
+    _lock_night(night)
+    round = _last_round(night, number)
+    matches = _locked_matches(round)
+    _refuse_if_played(
+        matches,
+        "round",
+        _("A deal has been entered at table %(tables)s: this round can no longer be taken back."),
+    )
+    started = round.started_at
+    numbers = sorted({match.table.number for match in matches})
+    for table_number in numbers:
+        codes = TableCode.objects.filter(night=night, table_number=table_number)
+        earlier = codes.filter(created_at__lt=started).filter(
+            Q(revoked_at__isnull=True) | Q(revoked_at__gte=started)
+        )
+        if not earlier.exists():  # the table's first code came with this round
+            codes.filter(created_at__gte=started).delete()
+    tables = [match.table_id for match in matches]
+    round.delete()
+    for match in matches:
+        match_delete(match=match.pk, actor=actor)
+    Table.objects.filter(pk__in=tables, matches__isnull=True).delete()
+    night.save(update_fields=["updated_at"])  # its plan shows the round to come again
+    club_changed.send(sender=Club, club_ids=[night.session.club_id])
+
+
+def _player_id(value: object, field: str) -> int:
+    if isinstance(value, Player):
+        value = value.pk
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise field_error(field, _("Choose a player of this round."), "required")
+    return value
+
+
+@retried
+@transaction.atomic
+def night_seats_swap(
+    *,
+    night: Night,
+    number: int,
+    player: Player | int,
+    other: Player | int,
+    actor: Actor | str = None,
+) -> Round:
+    """Put a wrong seat right in the last round started: ``player`` and ``other`` change
+    places, both seated (at one table or two), or one seated and the other sitting the round
+    out (who then sits out instead). Every table it changes must have no deal recorded and
+    none waiting for the opponents. Errors name ``round`` (the night closed, not the last
+    round), ``player`` or ``other`` (not in this round, the same player, both sitting out, a
+    deal at their table)."""
+    _lock_night(night)
+    round = _last_round(night, number)
+    first = _player_id(player, "player")
+    second = _player_id(other, "other")
+    if first == second:
+        raise field_error("other", _("Choose another player to change places with."), "same")
+    matches = _locked_matches(round)
+    seated = {pk: (match, seat) for match in matches for seat, pk in match.seat_ids.items()}
+    out = list(round.sitting_out)
+    for field, pk in (("player", first), ("other", second)):
+        if pk not in seated and pk not in out:
+            message = _("This player does not play round %(round)s.")
+            raise field_error(field, message % {"round": round.number}, "not_in_round")
+    if first not in seated and second not in seated:
+        raise field_error("other", _("Both players sit this round out."), "both_sitting_out")
+    for field, pk in (("player", first), ("other", second)):
+        if pk in seated and seated[pk][0].status != MatchStatus.IN_PROGRESS:
+            message = _("The match at table %(table)s is over: its seats can no longer change.")
+            raise field_error(field, message % {"table": seated[pk][0].table.number}, "match_over")
+        if pk in seated:
+            _refuse_if_played(
+                [seated[pk][0]],
+                field,
+                _("A deal has been entered at table %(tables)s: its seats can no longer change."),
+            )
+    seats = {match.pk: dict(match.seat_ids) for match in matches}
+    for pk, instead in ((first, second), (second, first)):
+        if pk in seated:
+            match, seat = seated[pk]
+            seats[match.pk][seat] = instead
+        else:
+            out[out.index(pk)] = instead
+    for match in {
+        seated[pk][0].pk: seated[pk][0] for pk in (first, second) if pk in seated
+    }.values():
+        match_seats_change(match=match.pk, seats=seats[match.pk], actor=actor)
+    if out != round.sitting_out:
+        round.sitting_out = out
+        round.save(update_fields=["sitting_out"])
+    night.save(update_fields=["updated_at"])
+    club_changed.send(sender=Club, club_ids=[night.session.club_id])
+    return round
+
+
+@transaction.atomic
+def night_reopen(*, night: Night) -> Night:
+    """Reopen a closed night (closed by mistake, or a round more to play): the tables of the
+    round being played get new codes (the old ones stay revoked: the players need the new
+    table cards or codes) and rounds start again. Reopening an open night changes nothing."""
+    Night.objects.select_for_update().filter(pk=night.pk).first()
+    night.refresh_from_db(fields=["closed_at"])
+    if night.closed_at is None:
+        return night
+    night.closed_at = None
+    night.save(update_fields=["closed_at", "updated_at"])
+    last = Round.objects.filter(night=night).order_by("-number").first()
+    if last is not None:
+        numbers = sorted(set(last.matches.values_list("table__number", flat=True)))
+        TableCode.objects.filter(night=night, revoked_at=None, table_number__in=numbers).update(
+            revoked_at=timezone.now()
+        )
+        for table_number in numbers:
+            _new_code(night, table_number)
+    club_changed.send(sender=Club, club_ids=[night.session.club_id])
+    return night
+
+
 # --- the tables' codes ---------------------------------------------------------------------
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -712,7 +891,9 @@ def table_entry_submit(
     ``matches.services`` will check it then. Errors name ``entered_by``, ``sequence``, the
     deal's fields, or ``match`` (as ``MatchConflict``: another deal waits, the match is over)."""
     match = _current(code)
-    Match.objects.select_for_update().filter(pk=match.pk).first()
+    if Match.objects.select_for_update().filter(pk=match.pk).first() is None:
+        # Its round was taken back meanwhile (``night_round_undo``).
+        raise field_error("match", _("No match is being played at this table now."), "no_match")
     side = side_of(match, entered_by) if isinstance(entered_by, int) else None
     if side is None:
         raise field_error(

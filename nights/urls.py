@@ -13,6 +13,8 @@ urlpatterns = [
     path(NIGHT, views.night_page, name="night"),
     path(f"{NIGHT}screen/", views.night_screen, name="screen"),
     path(f"{NIGHT}rounds/", views.round_start, name="round_start"),
+    path(f"{NIGHT}rounds/<id:number>/undo/", views.round_undo, name="round_undo"),
+    path(f"{NIGHT}rounds/<id:number>/swap/", views.seats_swap, name="seats_swap"),
     path(f"{NIGHT}settings/", views.night_settings, name="settings"),
     # Players arriving late or leaving, from the next round (the night page and the board).
     path(f"{NIGHT}players/", views.player_add, name="player_add"),
@@ -29,6 +31,8 @@ urlpatterns = [
     path(f"{NIGHT}board/entries/<id:entry>/", board.entry_resolve, name="entry_resolve"),
     path(f"{NIGHT}board/tables/<id:number>/code/", board.code_renew, name="code_renew"),
     path(f"{NIGHT}board/close/", board.night_close, name="close"),
+    path(f"{NIGHT}board/reopen/", board.night_reopen, name="reopen"),
+    path(f"{NIGHT}board/matches/<id:match>/abandon/", board.match_abandon, name="match_abandon"),
 ]
 
 # The players' pad (nights.pad): a table's code opens the match now at that table.

@@ -27,7 +27,14 @@ from clubs.validators import folded
 from matches import selectors as match_selectors
 from matches.forms import GuestForm
 from nights import selectors, services
-from nights.forms import NightForm, NightUpdateForm, PlayerAddForm, SeatingForm, seating_rows
+from nights.forms import (
+    NightForm,
+    NightUpdateForm,
+    PlayerAddForm,
+    SeatingForm,
+    SeatSwapForm,
+    seating_rows,
+)
 from nights.models import Movement, Night
 
 # What the new-night form keeps between its own round trips (check all, add a guest).
@@ -133,8 +140,28 @@ def _night(club: Club, day: date) -> Night:
     )
 
 
+def _swap_form(current, data=None) -> SeatSwapForm | None:
+    """The form that puts a wrong seat right in the round being played, while one of its
+    tables has nothing entered yet (None otherwise)."""
+    if current is None:
+        return None
+    tables = selectors.tables_untouched(round=current)
+    if not tables:
+        return None
+    return SeatSwapForm(data, tables=tables, sitting_out=current.sitting_out)
+
+
 def _render_night(
-    request, club, night, *, seating_form=None, update_form=None, player_form=None, status=200
+    request,
+    club,
+    night,
+    *,
+    seating_form=None,
+    update_form=None,
+    swap_form=None,
+    player_form=None,
+    status=200,
+    **asked,
 ):
     plan = selectors.night_plan(night=night)
     results = selectors.night_results(night=night, plan=plan)
@@ -169,6 +196,13 @@ def _render_night(
             update_form = NightUpdateForm(night=night, players=plan.players)
         context.update({"seating_form": seating_form, "update_form": update_form})
         context.update(players_change(request, club, plan, player_form, back="night"))
+        current = context["current"]
+        if current is not None and night.closed_at is None:
+            # A round started by mistake, a wrong seat (NIGHTS.md): while nothing is entered.
+            untouched = selectors.tables_untouched(round=current)
+            context["can_undo"] = len(untouched) == len(current.tables)
+            context["swap_form"] = swap_form or _swap_form(current)
+        context.update(asked)  # confirm_undo, confirm_swap: the director is asked first
     context["live"] = live.live_region(  # the results refresh themselves (below)
         request,
         lambda: render_to_string("nights/_results_live.html", context, request=request),
@@ -223,6 +257,60 @@ def round_start(request, slug: str, day: date):
             messages.error(request, message)
     else:
         messages.success(request, gettext("Round %(n)s started.") % {"n": round.number})
+    return redirect("nights:night", slug=club.slug, day=day)
+
+
+@doors
+@require_POST
+def round_undo(request, slug: str, day: date, number: int):
+    """A director takes back round ``number``, started by mistake (asked first: without
+    ``confirm`` "1" the night page asks)."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    if request.POST.get("confirm") != "1":
+        return _render_night(request, club, night, confirm_undo=number)
+    try:
+        services.night_round_undo(night=night, number=number, actor=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        text = gettext("Round %(n)s was taken back: it can be started again.")
+        messages.success(request, text % {"n": number})
+    return redirect("nights:night", slug=club.slug, day=day)
+
+
+@doors
+@require_POST
+def seats_swap(request, slug: str, day: date, number: int):
+    """A director puts a wrong seat right in round ``number``: two players change places
+    (asked first: without ``confirm`` "1" the night page asks, the choice kept)."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    plan = selectors.night_plan(night=night)
+    started = [round for round in plan.rounds if round.started]
+    form = _swap_form(started[-1] if started else None, request.POST)
+    if form is None:
+        messages.error(request, gettext("No seat of this round can change any more."))
+        return redirect("nights:night", slug=club.slug, day=day)
+    if not form.is_valid():
+        return _render_night(request, club, night, swap_form=form, status=400)
+    if request.POST.get("confirm") != "1":
+        return _render_night(request, club, night, swap_form=form, confirm_swap=form.chosen())
+    try:
+        services.night_seats_swap(
+            night=night,
+            number=number,
+            player=form.cleaned_data["player"],
+            other=form.cleaned_data["other"],
+            actor=request.user,
+        )
+    except ValidationError as error:
+        form.add_service_error(error)
+        return _render_night(request, club, night, swap_form=form, status=400)
+    first, second = form.chosen()
+    text = gettext("%(player)s and %(other)s changed places.")
+    messages.success(request, text % {"player": first, "other": second})
     return redirect("nights:night", slug=club.slug, day=day)
 
 

@@ -390,6 +390,18 @@ class RoundStartSerializer(StrictSerializer):
         )
 
 
+class SeatSwapSerializer(StrictSerializer):
+    """Two players of the round to change places (one may be sitting the round out)."""
+
+    player = serializers.IntegerField(
+        min_value=1, help_text=_("A player of the round: seated, or sitting it out.")
+    )
+    other = serializers.IntegerField(
+        min_value=1,
+        help_text=_("The player who takes their seat (and gives up theirs, or sits out instead)."),
+    )
+
+
 class ClubNightLineSerializer(serializers.Serializer):
     """A player's line of the night's results."""
 

@@ -21,6 +21,7 @@ from api.serializers.nights import (
     NightSerializer,
     NightUpdateSerializer,
     RoundStartSerializer,
+    SeatSwapSerializer,
 )
 from api.serializers.tables import EmptyBodySerializer
 from api.views.base import ClubScopedViewSet
@@ -30,6 +31,9 @@ from nights.models import Night
 
 PLAYER_ID = OpenApiParameter(
     "player_id", int, OpenApiParameter.PATH, description=_("The player's id.")
+)
+ROUND_NUMBER = OpenApiParameter(
+    "number", int, OpenApiParameter.PATH, description=_("The round's number.")
 )
 
 
@@ -71,6 +75,7 @@ class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubSc
         "id": "id",
     }
     ordering = ["-date"]
+    http_method_names = ["get", "post", "patch", "delete", "head"]  # delete: a round only
     service_error_fields = {"played_on": "date"}
     export_actions = ("results",)
 
@@ -188,6 +193,61 @@ class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubSc
             raise Http404
         services.night_player_leave(night=night, player=player)
         return self._detail(self._fresh(night))
+
+    @extend_schema(
+        summary=_("Take back the night's last round, started by mistake (directors)"),
+        description=_(
+            "While none of its tables has a deal recorded or waiting for the opponents: its "
+            "matches, and the tables and codes it made, are removed, and the round is to "
+            "start again as before. A closed night, a round that is not the last started, "
+            "or a deal entered: 400 on `round`. The matches had no deal, so no event named "
+            "them: none is written."
+        ),
+        parameters=[ROUND_NUMBER],
+        request=None,
+        responses={204: None},
+    )
+    @action(
+        detail=True,
+        methods=["delete"],
+        url_path=r"rounds/(?P<number>[0-9]{1,4})",
+        url_name="round",
+    )
+    def round_undo(self, request, pk=None, number=None):
+        night = self.get_object()
+        services.night_round_undo(night=night, number=int(number or 0), actor=self.actor)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary=_("Put a wrong seat right in the last round started (directors)"),
+        description=_(
+            "`player` and `other` change places: both seated (at one table or two), or one "
+            "seated and the other sitting the round out, who then takes the seat. Only "
+            "before the first deal at each table changed (a deal recorded or waiting: 400 "
+            "on `player` or `other`); a closed night or a round that is not the last: 400 "
+            "on `round`. Answers the round as it is now."
+        ),
+        parameters=[ROUND_NUMBER],
+        request=SeatSwapSerializer,
+        responses={200: NightRoundSerializer},
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"rounds/(?P<number>[0-9]{1,4})/swap",
+        url_name="round-swap",
+    )
+    @idempotent
+    def round_swap(self, request, pk=None, number=None):
+        night = self.get_object()
+        serializer = SeatSwapSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        round = services.night_seats_swap(
+            night=night, number=int(number or 0), actor=self.actor, **serializer.validated_data
+        )
+        plan = selectors.night_plan(night=self._fresh(night))
+        shown = next(known for known in plan.rounds if known.number == round.number)
+        return Response(NightRoundSerializer(shown).data)
 
     @extend_schema(
         summary=_("The night's results: each player's net, ranked, with the prizes"),

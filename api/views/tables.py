@@ -1,5 +1,6 @@
 """Deals entered at the tables (issue 18), for the director's tools: a night's board and
-what waits for the director, settling an entry, renewing a table's code, closing the night.
+what waits for the director, settling an entry, renewing a table's code, closing the night
+and reopening it.
 
 The board and the waiting list are for the club's members and keys (as every night read);
 a table's short code is shown only to a client that directs the club. They are not kept in
@@ -98,6 +99,25 @@ class NightTablesMixin:
         night = self.get_object()  # type: ignore[attr-defined]
         EmptyBodySerializer(data=request.data or {}).is_valid(raise_exception=True)
         night = services.night_close(night=night)
+        tables = selectors.night_board(night=night)
+        return Response(NightBoardSerializer((night, tables), context={"directs": True}).data)
+
+    @extend_schema(
+        summary=_("Reopen a closed night: new codes for the round's tables (directors)"),
+        description=_(
+            "The tables of the round being played get new codes (the old ones stay revoked) "
+            "and rounds start again. Reopening an open night changes nothing. No body, or "
+            "`{}`."
+        ),
+        request=EmptyBodySerializer,
+        responses={200: NightBoardSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def reopen(self, request, pk=None):
+        night = self.get_object()  # type: ignore[attr-defined]
+        EmptyBodySerializer(data=request.data or {}).is_valid(raise_exception=True)
+        night = services.night_reopen(night=night)
         tables = selectors.night_board(night=night)
         return Response(NightBoardSerializer((night, tables), context={"directs": True}).data)
 
