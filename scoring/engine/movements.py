@@ -75,6 +75,7 @@ Every error is an ``InvalidInput`` keyed by the field at fault: "players", "roun
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from operator import add, itemgetter, sub
 from typing import Generic, Literal, TypeVar
 
@@ -376,6 +377,8 @@ class _History:
         # What a partnership adds to a table's cost (``_improve``): a million once played,
         # and a thousand for every time.
         self.weight = [[0] * count for _ in range(count)]
+        # 1 for two players who have never partnered (the matching's graph), else 0.
+        self.never = [[int(a != b) for b in range(count)] for a in range(count)]
         self.opponents = [[0] * count for _ in range(count)]
         self.out = [0] * count
         self.two = [0] * count
@@ -402,6 +405,7 @@ class _History:
                         times = partners[a][b] + 1
                         partners[a][b] = partners[b][a] = times
                         weight[a][b] = weight[b][a] = 1_000_000 + 1_000 * times
+                        self.never[a][b] = self.never[b][a] = 0
             for a in ns:
                 for b in ew:
                     opponents[a][b] += 1
@@ -434,7 +438,7 @@ def _next_round(players: list[P], history: _History, fours: int, two: int, out: 
     rest = [i for i in everyone if i not in sitting]
     at_two = _table_of_two(rest, history) if two else []
     seated = [i for i in rest if i not in at_two]
-    pairs = _partnerships(seated, history.partners)
+    pairs = _partnerships(seated, history.partners, history.never)
     flat = [p for ns, ew in _tables(pairs, history.opponents) for p in (ns[0], ew[0], ns[1], ew[1])]
     _improve(flat, history)
     tables = [
@@ -445,13 +449,14 @@ def _next_round(players: list[P], history: _History, fours: int, two: int, out: 
     return Round(tuple(tables), tuple(players[i] for i in sitting))
 
 
-def _partnerships(seated: list[int], partners: list[list[int]]) -> list[tuple[int, int]]:
+def _partnerships(
+    seated: list[int], partners: list[list[int]], never: list[list[int]]
+) -> list[tuple[int, int]]:
     """Pairs of ``seated``: as many as possible who have not partnered yet (a maximum
-    matching), the rest paired by fewest partnerships."""
-    adjacent = []
-    for i, player in enumerate(seated):
-        row = partners[player]
-        adjacent.append([j for j, other in enumerate(seated) if row[other] == 0 and j != i])
+    matching), the rest paired by fewest partnerships (``never``: 1 for two players who have
+    not partnered, 0 for those who have and for a player and themself)."""
+    places = range(len(seated))
+    adjacent = [list(compress(places, map(never[p].__getitem__, seated))) for p in seated]
     match = _maximum_matching(adjacent)
     pairs = [(seated[i], seated[j]) for i, j in enumerate(match) if i < j]
     left = [seated[i] for i, j in enumerate(match) if j == -1]
@@ -471,12 +476,14 @@ def _maximum_matching(adjacent: list[list[int]]) -> list[int]:
     size = len(adjacent)
     match = [-1] * size
     degree = list(map(len, adjacent))
+    unmatched = [1] * size
     for v in sorted(range(size), key=degree.__getitem__):  # stable: ties in ascending order
-        if match[v] == -1:
-            free = [u for u in adjacent[v] if match[u] == -1]
+        if unmatched[v]:
+            free = list(compress(adjacent[v], map(unmatched.__getitem__, adjacent[v])))
             if free:
                 u = min(free, key=degree.__getitem__)
                 match[v], match[u] = u, v
+                unmatched[v] = unmatched[u] = 0
     for root in range(size):
         if match[root] == -1:
             _augment(adjacent, match, root)
@@ -549,10 +556,11 @@ def _tables(
     """Partnerships set against each other so that they meet the opponents they met least:
     greedily, then improved by swapping partnerships between tables while that helps. The cost
     of setting two partnerships against each other is worked out once for every two."""
+    firsts, seconds = [a for a, _ in pairs], [b for _, b in pairs]
     cost = []
     for a, b in pairs:
-        above, below = opponents[a], opponents[b]
-        cost.append([above[c] + above[d] + below[c] + below[d] for c, d in pairs])
+        against = list(map(add, opponents[a], opponents[b])).__getitem__
+        cost.append(list(map(add, map(against, firsts), map(against, seconds))))
     left = list(range(len(pairs)))
     tables = []
     while left:
@@ -620,9 +628,12 @@ def _improve(flat: list[int], history: _History, passes: int = 3) -> None:
             players = list(map(flat.__getitem__, seats))
             their = list(map(rows.__getitem__, seats))
             kept = list(map(own.__getitem__, seats))
-        gains = list(
-            map(sub, map(add, map(row.__getitem__, players), map(itemgetter(x), their)), kept)
-        )
+        # Each seat's row is never negative: the swap cannot lower the cost unless seat i's
+        # row for the later seat's player, less that seat's own cost, is under seat i's own.
+        alone = list(map(sub, map(row.__getitem__, players), kept))
+        if min(alone) >= threshold:
+            return None
+        gains = list(map(add, alone, map(itemgetter(x), their)))
         if min(gains) >= threshold:
             return None
         return seats[next(k for k, gain in enumerate(gains) if gain < threshold)]
