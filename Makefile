@@ -85,6 +85,7 @@ test: lint typecheck migrations-check compilemessages
 BENCH_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/partscore_bench
 bench: $(VENV)/.installed
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/movements.py
 	$(BIN)/python bench/common.py ensure-history --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/ladder.py --reuse --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/query_counts.py --database-url $(BENCH_DATABASE_URL)

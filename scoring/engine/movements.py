@@ -75,6 +75,8 @@ Every error is an ``InvalidInput`` keyed by the field at fault: "players", "roun
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import add, itemgetter, sub
 from typing import Generic, Literal, TypeVar
 
 from .errors import InvalidInput, gettext_noop
@@ -372,15 +374,25 @@ class _History:
 
     def __init__(self, count: int) -> None:
         self.partners = [[0] * count for _ in range(count)]
+        # What a partnership adds to a table's cost (``_improve``): a million once played,
+        # and a thousand for every time.
+        self.weight = [[0] * count for _ in range(count)]
+        # 1 for two players who have never partnered (the matching's graph), else 0.
+        self.never = [[int(a != b) for b in range(count)] for a in range(count)]
         self.opponents = [[0] * count for _ in range(count)]
         self.out = [0] * count
         self.two = [0] * count
 
     def add(self, round: Round[P], index: Mapping[P, int]) -> None:
         seated = [False] * len(self.out)
+        partners, weight, opponents = self.partners, self.weight, self.opponents
         for table in round.tables:
-            ns = [i for p in table.side(Side.NS) if (i := index.get(p)) is not None]
-            ew = [i for p in table.side(Side.EW) if (i := index.get(p)) is not None]
+            n, e, s, w = (
+                index.get(p) if p is not None else None
+                for p in (table.north, table.east, table.south, table.west)
+            )
+            ns = [i for i in (n, s) if i is not None]
+            ew = [i for i in (e, w) if i is not None]
             for i in (*ns, *ew):
                 seated[i] = True
             if table.two_player:
@@ -389,12 +401,15 @@ class _History:
             else:
                 for side in (ns, ew):
                     if len(side) == 2:
-                        self.partners[side[0]][side[1]] += 1
-                        self.partners[side[1]][side[0]] += 1
+                        a, b = side
+                        times = partners[a][b] + 1
+                        partners[a][b] = partners[b][a] = times
+                        weight[a][b] = weight[b][a] = 1_000_000 + 1_000 * times
+                        self.never[a][b] = self.never[b][a] = 0
             for a in ns:
                 for b in ew:
-                    self.opponents[a][b] += 1
-                    self.opponents[b][a] += 1
+                    opponents[a][b] += 1
+                    opponents[b][a] += 1
         for i, there in enumerate(seated):
             if not there:
                 self.out[i] += 1
@@ -423,7 +438,7 @@ def _next_round(players: list[P], history: _History, fours: int, two: int, out: 
     rest = [i for i in everyone if i not in sitting]
     at_two = _table_of_two(rest, history) if two else []
     seated = [i for i in rest if i not in at_two]
-    pairs = _partnerships(seated, history.partners)
+    pairs = _partnerships(seated, history.partners, history.never)
     flat = [p for ns, ew in _tables(pairs, history.opponents) for p in (ns[0], ew[0], ns[1], ew[1])]
     _improve(flat, history)
     tables = [
@@ -434,14 +449,14 @@ def _next_round(players: list[P], history: _History, fours: int, two: int, out: 
     return Round(tuple(tables), tuple(players[i] for i in sitting))
 
 
-def _partnerships(seated: list[int], partners: list[list[int]]) -> list[tuple[int, int]]:
+def _partnerships(
+    seated: list[int], partners: list[list[int]], never: list[list[int]]
+) -> list[tuple[int, int]]:
     """Pairs of ``seated``: as many as possible who have not partnered yet (a maximum
-    matching), the rest paired by fewest partnerships."""
-    size = len(seated)
-    adjacent = [
-        [j for j in range(size) if j != i and partners[seated[i]][seated[j]] == 0]
-        for i in range(size)
-    ]
+    matching), the rest paired by fewest partnerships (``never``: 1 for two players who have
+    not partnered, 0 for those who have and for a player and themself)."""
+    places = range(len(seated))
+    adjacent = [list(compress(places, map(never[p].__getitem__, seated))) for p in seated]
     match = _maximum_matching(adjacent)
     pairs = [(seated[i], seated[j]) for i, j in enumerate(match) if i < j]
     left = [seated[i] for i, j in enumerate(match) if j == -1]
@@ -455,15 +470,20 @@ def _partnerships(seated: list[int], partners: list[list[int]]) -> list[tuple[in
 
 def _maximum_matching(adjacent: list[list[int]]) -> list[int]:
     """A maximum matching of a graph (Edmonds' blossoms): ``match[v]`` or -1. Starts from a
-    greedy matching that takes the vertex with the fewest free neighbours first."""
+    greedy matching that takes the vertex with the fewest neighbours first, and matches it to
+    its free neighbour with the fewest (ties: the lowest numbers; each ``adjacent[v]`` is in
+    ascending order)."""
     size = len(adjacent)
     match = [-1] * size
-    for v in sorted(range(size), key=lambda v: (len(adjacent[v]), v)):
-        if match[v] == -1:
-            free = [u for u in adjacent[v] if match[u] == -1]
+    degree = list(map(len, adjacent))
+    unmatched = [1] * size
+    for v in sorted(range(size), key=degree.__getitem__):  # stable: ties in ascending order
+        if unmatched[v]:
+            free = list(compress(adjacent[v], map(unmatched.__getitem__, adjacent[v])))
             if free:
-                u = min(free, key=lambda u: (len(adjacent[u]), u))
+                u = min(free, key=degree.__getitem__)
                 match[v], match[u] = u, v
+                unmatched[v] = unmatched[u] = 0
     for root in range(size):
         if match[root] == -1:
             _augment(adjacent, match, root)
@@ -534,16 +554,18 @@ def _tables(
     pairs: list[tuple[int, int]], opponents: list[list[int]]
 ) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """Partnerships set against each other so that they meet the opponents they met least:
-    greedily, then improved by swapping partnerships between tables while that helps."""
-
-    def cost(a: tuple[int, int], b: tuple[int, int]) -> int:
-        return sum(opponents[x][y] for x in a for y in b)
-
-    left = list(pairs)
+    greedily, then improved by swapping partnerships between tables while that helps. The cost
+    of setting two partnerships against each other is worked out once for every two."""
+    firsts, seconds = [a for a, _ in pairs], [b for _, b in pairs]
+    cost = []
+    for a, b in pairs:
+        against = list(map(add, opponents[a], opponents[b])).__getitem__
+        cost.append(list(map(add, map(against, firsts), map(against, seconds))))
+    left = list(range(len(pairs)))
     tables = []
     while left:
         first = left.pop(0)
-        other = min(left, key=lambda pair: cost(first, pair))
+        other = min(left, key=cost[first].__getitem__)
         left.remove(other)
         tables.append((first, other))
     improved = True
@@ -552,42 +574,118 @@ def _tables(
         for i in range(len(tables)):
             for j in range(i + 1, len(tables)):
                 (a, b), (c, d) = tables[i], tables[j]
-                now = cost(a, b) + cost(c, d)
-                if cost(a, c) + cost(b, d) < now:
+                now = cost[a][b] + cost[c][d]
+                if cost[a][c] + cost[b][d] < now:
                     tables[i], tables[j] = (a, c), (b, d)
                     improved = True
-                elif cost(a, d) + cost(c, b) < now:
+                elif cost[a][d] + cost[c][b] < now:
                     tables[i], tables[j] = (a, d), (c, b)
                     improved = True
-    return tables
+    return [(pairs[a], pairs[b]) for a, b in tables]
 
 
 def _improve(flat: list[int], history: _History, passes: int = 3) -> None:
     """Swap players between seats (N, E, S, W four a table) while that lowers the round's cost:
     first the partnerships played before, then the times partnered, then the times opposed.
-    A swap never adds a repeated partnership, so the matching's new partnerships stay."""
-    partners, opponents = history.partners, history.opponents
+    A swap never adds a repeated partnership, so the matching's new partnerships stay.
+
+    The swaps are tried in order (each seat with every later one, a pass at a time) and a swap
+    is made when it lowers the cost of the two tables it touches. A table's cost is a sum over
+    its seats, so the cost of putting player p in seat i is a row (``rows[i][p]``: p with the
+    partner and the opponents of seat i), and a swap between two tables lowers their cost when
+    ``rows[i][y] + rows[j][x] < rows[i][x] + rows[j][y]``: each seat's row is worked out when
+    its table changes, and each seat's swaps with the later tables are weighed at once."""
+    weight, opponents = history.weight, history.opponents
+    size = len(flat)
+    rows: list[list[int]] = [[]] * size
+    own = [0] * size  # rows[i][flat[i]]
 
     def cost(t: int) -> int:
         n, e, s, w = flat[t : t + 4]
-        ns, ew = partners[n][s], partners[e][w]
-        opposed = opponents[n][e] + opponents[n][w] + opponents[s][e] + opponents[s][w]
-        return ((ns > 0) + (ew > 0)) * 1_000_000 + (ns + ew) * 1_000 + opposed
+        above, below = opponents[n], opponents[s]
+        return weight[n][s] + weight[e][w] + above[e] + above[w] + below[e] + below[w]
 
-    size = len(flat)
+    def seat_rows(t: int) -> None:
+        n, e, s, w = flat[t : t + 4]
+        versus_ns = list(map(add, opponents[n], opponents[s]))
+        versus_ew = list(map(add, opponents[e], opponents[w]))
+        rows[t] = list(map(add, weight[s], versus_ew))
+        rows[t + 1] = list(map(add, weight[w], versus_ns))
+        rows[t + 2] = list(map(add, weight[n], versus_ew))
+        rows[t + 3] = list(map(add, weight[e], versus_ns))
+        for k in range(t, t + 4):
+            own[k] = rows[k][flat[k]]
+
+    def first_gain(i: int, seats: Sequence[int]) -> int | None:
+        """The first of ``seats`` (at later tables) whose player swapped with seat i's lowers
+        the cost of the two tables, if one does."""
+        if not seats:
+            return None
+        x, row, threshold = flat[i], rows[i], own[i]
+        if isinstance(seats, range):  # the seats to the end: slices
+            players, their, kept = flat[seats[0] :], rows[seats[0] :], own[seats[0] :]
+        else:
+            players = list(map(flat.__getitem__, seats))
+            their = list(map(rows.__getitem__, seats))
+            kept = list(map(own.__getitem__, seats))
+        # Each seat's row is never negative: the swap cannot lower the cost unless seat i's
+        # row for the later seat's player, less that seat's own cost, is under seat i's own.
+        alone = list(map(sub, map(row.__getitem__, players), kept))
+        if min(alone) >= threshold:
+            return None
+        gains = list(map(add, alone, map(itemgetter(x), their)))
+        if min(gains) >= threshold:
+            return None
+        return seats[next(k for k, gain in enumerate(gains) if gain < threshold)]
+
+    # A swap already weighed and refused is refused again while neither table changes: the
+    # clock counts the swaps made, ``changed`` is when each table last changed and
+    # ``weighed[i]`` when seat i was last weighed against every later seat without a swap.
+    clock = 0
+    changed = [0] * (size // 4)
+    weighed = [-1] * size
+    for t in range(0, size, 4):
+        seat_rows(t)
     for _ in range(passes):
         improved = False
         for i in range(size):
-            for j in range(i + 1, size):
-                ti, tj = i - i % 4, j - j % 4
-                if ti == tj and (j - i) % 2 == 0:
-                    continue  # partners changing seats: the same table
-                before = cost(ti) + (cost(tj) if tj != ti else 0)
-                flat[i], flat[j] = flat[j], flat[i]
-                if cost(ti) + (cost(tj) if tj != ti else 0) < before:
-                    improved = True
-                else:
+            t = i - i % 4
+            since = weighed[i]
+            weighed[i] = -1
+            if since >= changed[t // 4]:  # seat i's table as it was: only the later ones
+                later = range(t // 4 + 1, size // 4)
+                seats = [4 * u + k for u in later if changed[u] > since for k in range(4)]
+                j = first_gain(i, seats)
+                if j is None:
+                    weighed[i] = clock
+                    continue
+            else:
+                swapped = False
+                for j in range(i + 1, t + 4):  # seats at the same table, not the partner's
+                    if (j - i) % 2 == 0:
+                        continue
+                    before = cost(t)
                     flat[i], flat[j] = flat[j], flat[i]
+                    if cost(t) < before:
+                        improved = swapped = True
+                        clock += 1
+                        changed[t // 4] = clock
+                        seat_rows(t)
+                    else:
+                        flat[i], flat[j] = flat[j], flat[i]
+                j = first_gain(i, range(t + 4, size))
+                if j is None:
+                    if not swapped:
+                        weighed[i] = clock
+                    continue
+            while j is not None:
+                flat[i], flat[j] = flat[j], flat[i]
+                improved = True
+                clock += 1
+                changed[t // 4] = changed[j // 4] = clock
+                seat_rows(t)
+                seat_rows(j - j % 4)
+                j = first_gain(i, range(j + 1, size))
         if not improved:
             return
 
