@@ -82,7 +82,14 @@ def test_a_director_creates_a_night_and_reads_its_plan(world, eight, director_a)
     )
     assert (night["rounds"], night["prizes"]) == (7, 3)
     assert [p["id"] for p in night["players"]] == [p.pk for p in eight]
-    assert night["players"][0] == {"id": eight[0].pk, "name": eight[0].name, "group": ""}
+    assert night["players"][0] == {
+        "id": eight[0].pk,
+        "name": eight[0].name,
+        "group": "",
+        "joined_round": 1,
+        "left_round": None,
+        "playing": True,
+    }
     # Round-robin plans every round at once; none has started.
     assert [r["number"] for r in night["plan"]] == list(range(1, 8))
     first = night["plan"][0]

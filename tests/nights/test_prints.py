@@ -375,3 +375,23 @@ def test_a_tables_entry_link_is_its_qr_code(rf):
     expected = segno.make(entry["link"], error="m").svg_data_uri(scale=4, border=2)
     assert entry["qr"] == expected
     assert entry["qr"].startswith("data:image/svg+xml")
+
+
+def test_cards_print_again_for_a_late_arrival_and_a_leaver(client, club):
+    """After round 1 Iris arrives and Anna leaves: Iris's card starts at round 2, Anna's ends
+    at round 1; the table cards seat neither where they are not."""
+    from nights.services import night_player_add, night_player_leave
+
+    players = named(club, EIGHT)
+    night = night_of(club, players)
+    play_round(night_round_start(night=night))
+    iris = named(club, ["Iris"])[0]
+    night_player_add(night=night, player=iris)
+    night_player_leave(night=night, player=players[0])
+    text = "\n".join(p.extract_text() for p in pdf(client.get(url("cards_pdf", night))).pages)
+    anna = text[text.index("Anna\nKifisia") : text.index("Ben\nKifisia")]
+    assert anna.count("not playing") == 2 and anna.count("Partner:") == 1
+    iris_card = text[text.index("Iris\nKifisia") :]
+    assert iris_card.count("not playing") == 1 and iris_card.count("Partner:") == 2
+    tables = "\n".join(p.extract_text() for p in pdf(client.get(url("tables_pdf", night))).pages)
+    assert tables.count("Iris") == 2 and tables.count("Anna") == 1
