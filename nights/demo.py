@@ -19,7 +19,7 @@ from clubs.models import Club, Player
 from clubs.selectors import active_players_of
 from matches import demo as matches_demo
 from matches.demo import DEMO_SEED, play_to_the_end, random_deal
-from matches.services import deal_record
+from matches.services import deal_record, season_changes_batched
 from nights.models import Movement, Night, Remainder, TableCode
 from nights.services import (
     night_close,
@@ -81,7 +81,7 @@ def demo_load(
 ) -> Club | None:
     """The demo club (``matches.demo.demo_load``) with its two nights, once: returns the new
     club, or None when it is already there."""
-    with transaction.atomic():
+    with transaction.atomic(), season_changes_batched():  # the ladder recalculated once
         club = matches_demo.demo_load(director=director, seed=seed, today=today)
         if club is None:
             return None
