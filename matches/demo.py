@@ -1,6 +1,6 @@
-"""The demo club that ``make run`` loads once: a season of weekly Chicago evenings and, tonight,
-rubbers at the tables (one won, one finished early by the Laws, one still in progress, and a
-two-player rubber at a table of two).
+"""The demo club that ``make run`` loads once: a season of weekly Chicago evenings and, a few
+days ago, an evening of rubbers (one won, one finished early by the Laws, one still in
+progress, and a two-player rubber at a table of two). ``nights.demo`` adds the club nights.
 
 Everything goes through the services, so every figure comes from the engine. Results come
 from a seeded generator (``random.Random(seed)``), so the demo is the same on every machine,
@@ -34,7 +34,8 @@ from scoring.engine import make_result
 
 DEMO_SLUG = "partscore-demo"
 DEMO_SEED = 20250314
-WEEKS = 6  # Chicago evenings before tonight
+WEEKS = 6  # weekly Chicago evenings, the last a week before today
+RUBBER_DAYS_AGO = 3  # the rubber evening: not today, so that a night started today is new
 TABLES = 3  # tables of four on a Chicago evening
 ROUNDS = 2  # Chicagos per table and evening, partners changing in between
 
@@ -119,7 +120,7 @@ def _results(entries):
     return [make_result(**entry) for entry in entries]
 
 
-def _play_to_the_end(match: Match, rng: random.Random, *, actor, limit: int = 60) -> None:
+def play_to_the_end(match: Match, rng: random.Random, *, actor, limit: int = 60) -> None:
     """Record deals until the match is complete (a Chicago's four, a rubber's two games)."""
     for _ in range(limit):
         if match.status != MatchStatus.IN_PROGRESS:
@@ -146,8 +147,9 @@ def _play_without_ending(match: Match, rng: random.Random, *, deals: int, actor)
 
 def demo_load(*, director, seed: int = DEMO_SEED, today: datetime.date | None = None):
     """Load the demo club with ``director`` as its director, once: returns the new club, or
-    None when it is already there. ``today`` (default: today in the club's time zone) is the
-    evening of the rubbers; the Chicago evenings are the weeks before it."""
+    None when it is already there. ``today`` defaults to today in the club's time zone: the
+    Chicago evenings are the weeks before it, the rubbers ``RUBBER_DAYS_AGO`` days before it
+    (nothing is left unfinished today)."""
     if Club.objects.filter(slug=DEMO_SLUG).exists():
         return None
     rng = random.Random(seed)
@@ -189,10 +191,12 @@ def demo_load(*, director, seed: int = DEMO_SEED, today: datetime.date | None = 
                         table=table,
                         actor=director,
                     )
-                    _play_to_the_end(match, rng, actor=director)
+                    play_to_the_end(match, rng, actor=director)
 
-        tonight = session_get_or_create(club=club, date=today)
-        session_update(session=tonight, notes="Rubber bridge evening")
+        evening = session_get_or_create(
+            club=club, date=today - datetime.timedelta(days=RUBBER_DAYS_AGO)
+        )
+        session_update(session=evening, notes="Rubber bridge evening")
         seated = rng.sample(players, 14)
 
         def start(kind, chosen):
@@ -201,15 +205,15 @@ def demo_load(*, director, seed: int = DEMO_SEED, today: datetime.date | None = 
                 kind=kind,
                 seats=dict(zip("NESW", chosen, strict=False)),
                 first_dealer=rng.choice("NE" if kind == "two_player" else "NESW"),
-                session=tonight,
+                session=evening,
                 actor=director,
             )
 
         won = start("rubber", seated[0:4])
-        _play_to_the_end(won, rng, actor=director)
+        play_to_the_end(won, rng, actor=director)
         finished = start("rubber", seated[4:8])
         _play_without_ending(finished, rng, deals=4, actor=director)
         match_finish(match=finished, actor=director)
         _play_without_ending(start("rubber", seated[8:12]), rng, deals=3, actor=director)
-        _play_to_the_end(start("two_player", seated[12:14]), rng, actor=director)
+        play_to_the_end(start("two_player", seated[12:14]), rng, actor=director)
     return club

@@ -23,6 +23,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 
 from clubs.models import Club, Membership, Player, Table
@@ -800,8 +801,13 @@ def table_code_open(*, code: str, client: str, typed: bool = True) -> TableCode:
     player's typos still opens its tables by the QR codes. While the cache is unreachable
     nothing is counted or locked out (logged). Errors name ``code``."""
     if typed and table_code_locked_out(client=client):
-        message = _("Too many wrong codes. Try again in %(minutes)d minutes, or ask the director.")
-        raise field_error("code", message % {"minutes": LOCKOUT_SECONDS // 60}, "locked_out")
+        minutes = LOCKOUT_SECONDS // 60
+        message = ngettext(
+            "Too many wrong codes. Try again in %(minutes)d minute, or ask the director.",
+            "Too many wrong codes. Try again in %(minutes)d minutes, or ask the director.",
+            minutes,
+        )
+        raise field_error("code", message % {"minutes": minutes}, "locked_out")
     found = TableCode.objects.select_related("night__session__club")
     if typed:
         match = found.filter(short_code=normalized_code(code)).first()

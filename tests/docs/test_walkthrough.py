@@ -1,5 +1,6 @@
 """The README's walkthrough, "Recording a Chicago end to end" (docs/walkthrough.sh), runs as
-typed against what `make run` leaves and answers what its comments show."""
+typed against what `make run` leaves and answers what its comments show; a step that does not
+stops it with a failing exit status."""
 
 import os
 import re
@@ -108,3 +109,26 @@ def test_the_walkthrough_answers_what_the_readme_shows(make_run):
         )
     first, retry = [answer for answer in printed if '"sequence":1,' in answer][:2]
     assert retry == first  # the retry is answered with the first answer
+
+
+def test_the_walkthrough_stops_at_a_step_that_fails(make_run):
+    def run(**env):
+        return subprocess.run(
+            ["bash", str(SCRIPT)],
+            cwd=ROOT,
+            env={**make_run, **env},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    first = run()
+    assert first.returncode == 0, first.stderr
+    # Run again: the club's slug is taken, so its first step answers 400, not 201.
+    again = run()
+    assert again.returncode == 1
+    assert again.stdout.splitlines()[0].startswith("400 ") and len(again.stdout.splitlines()) == 1
+    assert "/clubs/: expected 201" in again.stderr
+    # No server on the port: curl's first call fails, and so does the script.
+    nowhere = run(PORT=str(free_port()))
+    assert nowhere.returncode != 0 and nowhere.stdout == ""

@@ -1,45 +1,18 @@
 import datetime
 import random
-from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
-from clubs.models import Club, Membership, Session
-from matches.demo import DEMO_SLUG, WEEKS, demo_load, random_deal
-from matches.models import Deal, Match
+from matches.demo import RUBBER_DAYS_AGO, WEEKS, demo_load, random_deal
+from matches.models import Match
 from matches.selectors import match_sheet
 from scoring.engine import make_result
 
 pytestmark = pytest.mark.django_db
 
 
-def setup_demo(settings):
-    settings.DEBUG = True
-    out = StringIO()
-    call_command("setup_demo", "--port", "8123", stdout=out)
-    return out.getvalue()
-
-
-def test_setup_demo_loads_the_club_once_with_a_director_login(settings, client):
-    first = setup_demo(settings)
-    assert "director / partscore-demo" in first and "8123" in first
-    club = Club.objects.get(slug=DEMO_SLUG)
-    counts = (Match.objects.count(), Deal.objects.count(), Session.objects.count())
-    second = setup_demo(settings)
-    assert "already loaded" in second
-    assert (Match.objects.count(), Deal.objects.count(), Session.objects.count()) == counts
-
-    director = Membership.objects.get(club=club, role="director").player.user
-    assert director.username == "director"
-    assert director.is_staff and not director.is_superuser
-    assert client.login(username="director", password="partscore-demo")
-    page = client.get("/admin/matches/match/")
-    assert page.status_code == 200 and "Partscore Demo Club" in page.content.decode()
-
-
-def test_the_demo_has_every_kind_of_match_leading_up_to_today():
+def test_the_demo_has_every_kind_of_match_leading_up_to_today_and_none_today():
     user = get_user_model().objects.create_user("d", password="pw")
     today = datetime.date(2025, 6, 6)
     club = demo_load(director=user, seed=11, today=today)
@@ -51,11 +24,12 @@ def test_the_demo_has_every_kind_of_match_leading_up_to_today():
     assert rubbers.filter(status="complete", finished_early=False).exists()  # won
     assert rubbers.filter(status="complete", finished_early=True).exists()  # by the Laws
     in_progress = rubbers.get(status="in_progress")
-    assert in_progress.deals.exists() and in_progress.table.session.date == today
+    evening = today - datetime.timedelta(days=RUBBER_DAYS_AGO)
+    assert in_progress.deals.exists() and in_progress.table.session.date == evening
     assert matches.filter(kind="two_player", status="complete", table__seats=2).exists()
-    # A season of weekly evenings up to today.
+    # A season of weekly evenings, then the rubbers, up to (not on) today.
     dates = sorted(club.sessions.values_list("date", flat=True))
-    assert dates[-1] == today and dates[0] == today - datetime.timedelta(weeks=WEEKS)
+    assert dates[-1] == evening < today and dates[0] == today - datetime.timedelta(weeks=WEEKS)
     season = club.seasons.get()
     assert season.start_date <= dates[0] and today < season.end_date
     # Every stored total is the engine's.

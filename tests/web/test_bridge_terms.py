@@ -106,6 +106,41 @@ TERMS = [
         },
         wrong={"es": r"(?i)promedio"},
     ),
+    # The words of a club evening (issue 29's readers): Spanish says "velada" for a club
+    # night, "encuentro" for a match and "bando" for a side (at a table of two a side is one
+    # player: "pareja" is kept for the pairs of the winners-move movement).
+    Term(
+        "club night",
+        r"(?i)\bnights?\b(?!\)s)",
+        wanted={"es": r"(?i)velada"},
+        wrong={"es": r"(?i)\bnoches?\b"},
+    ),
+    Term(
+        "match",
+        r"(?<!\()(?<!either )\bmatch(es)?\b",  # not %(match)s, nor the verb
+        wanted={"el": r"(?i)αγών|αγων", "pl": r"(?i)mecz", "es": r"(?i)encuentro"},
+        wrong={"es": r"(?i)\bpartidos?\b", "nl": r"(?i)\bpartij(en)?\b"},
+    ),
+    Term(
+        "side",
+        r"(?is)^(?!.*\bpairs?\b).*\b(side|sides)\b",
+        wanted={},
+        wrong={"es": r"(?i)\bparejas?\b"},
+    ),
+    Term(
+        "set aside by the director",
+        r"(?i)\bset (it )?aside\b",
+        # Not the opponents' rejection (odrzucić), shown just above it on the board.
+        wanted={"pl": r"(?i)odł[oó]ż|odłoż"},
+        wrong={"pl": r"(?i)odrzu"},
+    ),
+    Term(
+        "hashed",
+        r"\bhashed\b",
+        # An API key is stored as its hash, not encrypted: it cannot be read back.
+        wanted={"el": r"κατακερματισ", "pl": r"skrót", "es": r"\bhash\b", "nl": r"\bhash\b"},
+        wrong={"el": r"κρυπτογραφ", "es": r"(?i)cifrad|encriptad", "nl": r"(?i)versleutel"},
+    ),
     Term(
         "spades",
         r"\bspades\b",
@@ -133,7 +168,8 @@ def test_each_term_is_translated_with_the_languages_word(term, locale):
     found = list(translations(locale, term.source))
     assert found, f"no string about {term.name}"
     for msgid, text in found:
-        assert re.search(term.wanted[locale], text), (locale, term.name, msgid, text)
+        if locale in term.wanted:
+            assert re.search(term.wanted[locale], text), (locale, term.name, msgid, text)
         if locale in term.wrong:
             assert not re.search(term.wrong[locale], text), (locale, term.name, msgid, text)
 
@@ -177,3 +213,28 @@ def test_greek_button_to_finish_a_rubber_names_the_action():
     ]
     assert len(found) == 2
     assert all(text.startswith("Λήξη ") for text in found), found
+
+
+WRONG_ANYWHERE = {
+    # A club night is a velada, never a noche ("Esta noche está cerrada" reads "tonight is
+    # closed"); a match an encuentro; the seats N, E, S o W (W is "uve doble": no "u").
+    "es": r"(?i)\bnoches?\b|\bpartidos?\b|\bS u W\b",
+    # A match is a wedstrijd throughout, the import's messages too.
+    "nl": r"(?i)\bpartij(en)?\b",
+    # Neither a player nor the reader is assumed a man: no "nie ma go" of a player, no
+    # masculine-only past forms (wpisywałeś, widziałeś); impersonal forms instead.
+    "pl": r"(?i)\bnie ma go\b|\w+łeś\b|\w+łbyś\b",
+    # A club's name is not assumed masculine (or feminine): the article goes with the noun,
+    # "the club %(club)s" (σύλλογος), never straight before the name.
+    "el": r"(?i)\b(\u03bf|η|το|του|της|τον|την) %\(club\)s",
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_no_translation_uses_a_word_its_readers_found_wrong(locale):
+    wrong = [
+        (msgid, text)
+        for msgid, text in translations(locale, r"")
+        if re.search(WRONG_ANYWHERE[locale], text)
+    ]
+    assert not wrong, (locale, wrong[:5])

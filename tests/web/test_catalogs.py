@@ -149,3 +149,31 @@ def test_polish_and_greek_plurals_at_run_time():
         ]
     with translation.override("el"):
         assert [matches(n) for n in (1, 2)] == ["1 αγώνας", "2 αγώνες"]
+
+
+PRIZES = (
+    "Net points over the complete matches; equal net points share a place. The top place wins "
+    "a prize.",
+    "Net points over the complete matches; equal net points share a place. The top "
+    "%(prizes)s places win a prize.",
+)
+LOCKOUT = (
+    "Too many wrong codes. Try again in %(minutes)d minute, or ask the director.",
+    "Too many wrong codes. Try again in %(minutes)d minutes, or ask the director.",
+)
+
+
+@pytest.mark.parametrize("locale", ["en", *LOCALES])
+def test_one_prize_and_the_lockouts_minutes_take_plural_forms(locale):
+    """One prize is "the top place", not "the top 1 place"; the table code lockout's minutes
+    take each language's plural forms."""
+    from django.utils.translation import ngettext
+
+    with translation.override(locale):
+        one = ngettext(*PRIZES, 1) % {"prizes": 1}
+        three = ngettext(*PRIZES, 3) % {"prizes": 3}
+        assert "1" not in one and "3" in three and one != three
+        minutes = {n: ngettext(*LOCKOUT, n) % {"minutes": n} for n in (1, 2, 15)}
+        assert minutes[1] != minutes[15]
+    if locale == "pl":  # minutę, minuty, minut
+        assert [m.split()[8] for m in minutes.values()] == ["minutę", "minuty", "minut"]

@@ -1,4 +1,5 @@
-"""Load the demo once and print how to log in. Only for the embedded default (DEBUG on)."""
+"""Load the demo once and print where to sign in and what to open. Only for the embedded default
+(DEBUG on)."""
 
 import time
 
@@ -7,8 +8,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from matches.demo import DEMO_SLUG, demo_load
+from clubs.models import Club
+from matches.demo import DEMO_SLUG
 from matches.models import Match
+from nights.demo import demo_load, demo_night_in_progress
 
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "partscore-demo"
@@ -29,18 +32,30 @@ class Command(BaseCommand):
             club = demo_load(director=user)
         if club is None:
             self.stdout.write(f"The demo club ({DEMO_SLUG}) is already loaded.")
+            club = Club.objects.get(slug=DEMO_SLUG)
         else:
             matches = Match.objects.filter(table__session__club=club).count()
             self.stdout.write(
                 f"Loaded the demo club {club.name} ({matches} matches) "
                 f"in {time.monotonic() - started:.1f} s."
             )
+        site = f"http://127.0.0.1:{port}"
         self.stdout.write(
             self.style.SUCCESS(
-                f"Log in at http://127.0.0.1:{port}/admin/ as {DEMO_USERNAME} / {DEMO_PASSWORD} "
+                f"Sign in at {site}/login/ as {DEMO_USERNAME} / {DEMO_PASSWORD} "
                 f"(a director of the demo club, not a superuser)"
             )
         )
+        nights = f"{site}/clubs/{club.slug}/nights"
+        live = demo_night_in_progress(club)
+        if live is not None:
+            night = f"{nights}/{live.session.date.isoformat()}"
+            self.stdout.write(
+                f"The night in progress: {night}/ (its board: {night}/board/, "
+                f"the club screen: {night}/screen/; a table's code on the board opens "
+                f"the players' pad at {site}/t/)"
+            )
+        self.stdout.write(f"A new night today: {nights}/new/ (the admin: {site}/admin/)")
 
     def demo_director(self):
         """The demo login: a staff account that is not a superuser (it becomes the demo club's
