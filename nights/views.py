@@ -372,8 +372,10 @@ def players_change(request, club: Club, plan, player_form=None, *, back: str) ->
 
 
 def _back_url(club: Club, day: date, back: str, query: str = "") -> str:
+    """The page the players' forms came from, at its players; a question (``query``)
+    without the #fragment: a page with a target element skips autofocus (the answer)."""
     name = "nights:board" if back == "board" else "nights:night"
-    return f"{reverse(name, args=[club.slug, day])}{query}#players"
+    return f"{reverse(name, args=[club.slug, day])}{query or '#players'}"
 
 
 @doors

@@ -163,6 +163,13 @@ def test_no_axe_violation_on_any_page_or_state(
     page.locator("form.settings button.primary").click()
     expect(page.locator("#id_prizes_error")).to_be_visible()
     check("director's night page, a settings error", page)
+    page.goto(live_server.url + nights["before"])
+    page.locator("#players-list button.secondary").first.click()  # remove: asked first
+    expect(page.locator("#players-list button.primary")).to_be_focused()
+    check("director's night page, a leaver asked about", page)
+    page.locator("#player-add").click()  # neither a member nor a guest: an error
+    expect(page.locator("#id_player_error")).to_be_visible()
+    check("director's night page, a late arrival's error", page)
     for kind in ("chicago", "rubber"):
         match = new_match(kind)
         page.goto(live_server.url + reverse("matches:table", args=[match.pk]))
@@ -183,7 +190,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 44  # every page and state above was checked
+    assert len(found) == 46  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811

@@ -101,7 +101,7 @@ def test_a_leaver_is_asked_first_then_removed(client, director, night, eight):
     # The first press asks (without JavaScript: a page of its own), and changes nothing.
     asked = client.post(url(night, "player_leave", leaver.pk), {})
     assert asked.status_code == 302
-    assert asked["Location"] == url(night, "night") + f"?leave={leaver.pk}#players"
+    assert asked["Location"] == url(night, "night") + f"?leave={leaver.pk}"
     assert NightPlayer.objects.get(night=night, player=leaver).left_round is None
     page = client.get(asked["Location"]).content.decode()
     assert f'id="confirm-leave-{leaver.pk}"' in page
@@ -137,7 +137,7 @@ def test_the_board_offers_the_same(client, director, club, night, eight):
     response = client.post(url(night, "player_add"), {"player": str(late.pk), "back": "board"})
     assert response["Location"] == url(night, "board") + "#players"
     asked = client.post(url(night, "player_leave", eight[0].pk), {"back": "board"})
-    assert asked["Location"] == url(night, "board") + f"?leave={eight[0].pk}#players"
+    assert asked["Location"] == url(night, "board") + f"?leave={eight[0].pk}"
     assert f'id="leave-confirm-{eight[0].pk}"' in client.get(asked["Location"]).content.decode()
     # Before round 1 the new player is simply at the night; one who leaves before it is gone.
     assert NightPlayer.objects.get(night=night, player=late).joined_round == 1
