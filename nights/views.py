@@ -158,6 +158,7 @@ def _render_night(request, club, night, *, seating_form=None, update_form=None, 
         "current": started[-1] if started else None,
         "earlier": started[:-1],
         "planned": planned,
+        "results": results,
         "lines": [(line, urls.get(line.line.player_id)) for line in results.lines],
         "groups": [
             (name, [(line, urls.get(line.line.player_id)) for line in lines])
@@ -275,6 +276,7 @@ def _result_rows(club: Club, night: Night, plan, *, links: bool = True) -> dict:
         else {}
     )
     return {
+        "results": results,
         "lines": [(line, urls.get(line.line.player_id)) for line in results.lines],
         "groups": [
             (name, [(line, urls.get(line.line.player_id)) for line in lines])
