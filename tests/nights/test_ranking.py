@@ -62,7 +62,7 @@ def night():
             assert tuple(number[pk] for pk in seated) == seats
             for contract, declarer, tricks in RESULTS[round_number, table]:
                 deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
-    night.players_by_number = {n: p for n, p in enumerate(players, 1)}
+    night.players_by_number = dict(enumerate(players, 1))
     return night
 
 
