@@ -27,7 +27,7 @@ RANK_AVERAGE = "average"
 RANK_SIT_OUT_AVERAGE = "sit_out_average"
 NIGHT_RANKINGS = (RANK_TOTAL, RANK_AVERAGE, RANK_SIT_OUT_AVERAGE)
 
-_RANKING_ERROR = gettext_noop("ranking must be total, average or sit_out_average, got %(value)s")
+_RANKING_ERROR = gettext_noop("ranking must be one of %(allowed)s, got %(value)s")
 _MIN_MATCHES_ERROR = gettext_noop("min_matches must be a whole number from 0, got %(value)s")
 _ROUNDS_ERROR = gettext_noop(
     "rounds must be a whole number, at least each player's matches (%(most)s), got %(value)s"
@@ -88,7 +88,9 @@ def rank_night(
     so far) is needed by ``"sit_out_average"`` only; ``min_matches`` applies to the averages
     only. Raises ``InvalidInput`` naming ``ranking``, ``min_matches`` or ``rounds``."""
     if ranking not in NIGHT_RANKINGS:
-        raise InvalidInput("ranking", _RANKING_ERROR, value=repr(ranking))
+        raise InvalidInput(
+            "ranking", _RANKING_ERROR, allowed=", ".join(NIGHT_RANKINGS), value=repr(ranking)
+        )
     if not _whole(min_matches):
         raise InvalidInput("min_matches", _MIN_MATCHES_ERROR, value=repr(min_matches))
     totals: dict[int, list[int]] = {}

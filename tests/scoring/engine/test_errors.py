@@ -79,6 +79,9 @@ RAISES: list[Callable[[], object]] = [
     lambda: round_robin("ABCDA", 3),
     lambda: round_robin("ABCD", 0),
     lambda: round_robin("ABCDEF", 3, remainder="bye"),  # type: ignore[arg-type]
+    lambda: round_robin("ABCD", 3, played="AB"),  # type: ignore[arg-type]
+    lambda: round_robin("ABCD", 3, played=["AB"]),  # type: ignore[list-item]
+    lambda: round_robin("ABCD", 1, played=list(round_robin("ABCD", 2))),
     lambda: check_round(Round((Table(1, *"ABCZ"),)), "ABCD"),
     lambda: check_round(Round((Table(1, "A", "B", "C"),)), "ABCD"),
     lambda: winners_move(Round((Table(1, *"ABCD"),)), {}),
