@@ -14,7 +14,9 @@ as its director sees it (the plan, the guide to every round, the results) throug
 client; and the plan again after a player leaves before round 2 and a late arrival joins from
 it (the rounds to come planned again from the one played). The floor, measured in the same run,
 is the sign-in page: a page with no night behind it, so the ratios say what the night costs on
-top of serving any page on this machine.
+top of serving any page on this machine. The movement's plan is remembered by its inputs
+(``nights.selectors._planned``): the "cold" lines forget it before each call, as the first
+view after a round starts or a player arrives or leaves finds it.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def run(repeat: int, rounds: int) -> None:
     from django.urls import reverse
 
     from clubs.models import Membership, Role
-    from nights.selectors import night_plan
+    from nights.selectors import _planned, night_plan
     from nights.services import night_player_add, night_player_leave, night_round_start, night_start
     from tests.clubs.factories import PLAY_DATE, make_club, make_players, make_user
 
@@ -96,16 +98,25 @@ def run(repeat: int, rounds: int) -> None:
     assert client.get(page).status_code == 200
     floor = cpu_ms(lambda: Client().get(login), repeat)
     plan = cpu_ms(lambda: night_plan(night=night), repeat)
+
+    def cold() -> None:
+        _planned.cache_clear()
+        night_plan(night=night)
+
+    plan_cold = cpu_ms(cold, repeat)
     shown = cpu_ms(lambda: client.get(page), repeat)
     night_player_leave(night=night, player=players[1])
     night_player_add(night=night, player=players[60])
     replanned = cpu_ms(lambda: night_plan(night=night), repeat)
+    replanned_cold = cpu_ms(cold, repeat)
     print(f"60 players, {rounds} rounds, the first started; median CPU of {repeat} runs")
     for name, figure in (
         ("floor: the sign-in page", floor),
         ("the night's plan", plan),
+        ("the night's plan, cold", plan_cold),
         ("the night page, its director", shown),
         ("the plan after a change", replanned),
+        ("the plan after a change, cold", replanned_cold),
     ):
         verdict = (
             ""

@@ -6,6 +6,7 @@ import datetime
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import cast
 
 from django.db.models import Count, Max, Prefetch, QuerySet
@@ -316,12 +317,26 @@ def _round_robin(
     after those started, planned after them for the players at the night then."""
     remainder = _remainder(night)
     if not any(player.changed for player in players.values()):
-        rounds = round_robin(list(players), night.rounds, remainder)
+        rounds = _planned(tuple(players), night.rounds, remainder, ())
         return {n: plan for n, plan in enumerate(rounds, 1) if n > len(started)}
     playing = playing_in(players, len(started) + 1)
-    played = [_as_plan(round) for round in started]
-    rounds = round_robin(list(playing), night.rounds, remainder, played=played)
+    played = tuple(_as_plan(round) for round in started)
+    rounds = _planned(tuple(playing), night.rounds, remainder, played)
     return dict(enumerate(rounds, len(started) + 1))
+
+
+@lru_cache(maxsize=32)
+def _planned(
+    players: tuple[int, ...],
+    rounds: int,
+    remainder: Remainder,
+    played: tuple[PlannedRound[int], ...],
+) -> tuple[PlannedRound[int], ...]:
+    """``round_robin`` remembered by its inputs (it is a pure function of them, so a plan
+    remembered is the plan): a 60-player night's 60 rounds take about 150 ms to plan
+    (bench/README.md, "Issue 29"), and every view of the night, the board, the screen and the
+    API ask for the same plan until a round starts or a player arrives or leaves."""
+    return round_robin(list(players), rounds, remainder, played=played)
 
 
 def night_plan(*, night: Night) -> NightPlan:
