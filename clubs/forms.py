@@ -8,10 +8,10 @@ they name. The labels are the models' own.
 from typing import cast
 
 from django import forms
-from django.forms.utils import flatatt
-from django.utils.html import format_html, format_html_join
 from django.core.exceptions import ValidationError
 from django.db.models import Field, Model
+from django.forms.utils import flatatt
+from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 
 from clubs.models import Membership, Player, Role, Season
