@@ -288,7 +288,7 @@ def on_round_started(*, night, round, club_id, **signal) -> None:
     from api.serializers.nights import NightRoundSerializer
     from nights.selectors import night_plan
 
-    plan = night_plan(night=night)
+    plan = night_plan(night=night, ahead=1)
     shown = next(known for known in plan.rounds if known.number == round.number)
     data = {"night": night.pk, **NightRoundSerializer(shown).data}
     event_record(club_id=club_id, type=EventType.NIGHT_ROUND_STARTED, data=data)

@@ -10,6 +10,8 @@ from typing import cast
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Field, Model
+from django.forms.utils import flatatt
+from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 
 from clubs.models import Membership, Player, Role, Season
@@ -19,6 +21,40 @@ def model_label(model: type[Model], name: str):
     """The label of a model's field, as a form shows it (its verbose name, capitalised)."""
     field = cast(Field, model._meta.get_field(name))
     return capfirst(field.verbose_name)
+
+
+class QuickTextInput(forms.TextInput):
+    """A text input written out in Python: the same HTML as Django's template, about a tenth
+    of its time (a 60-player night page has a prize-group field per player)."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        widget = self.get_context(name, value, attrs)["widget"]
+        shown = "" if widget["value"] is None else format_html(' value="{}"', widget["value"])
+        return format_html(
+            '<input type="{}" name="{}"{}{}>', widget["type"], name, shown, flatatt(widget["attrs"])
+        )
+
+
+class QuickSelect(forms.Select):
+    """A select written out in Python: the same HTML as Django's template for choices without
+    groups, a fraction of its time (a 60-player night's seat form lists every seat twice)."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        widget = self.get_context(name, value, attrs)["widget"]
+        if any(group for group, _, _ in widget["optgroups"]):
+            return super().render(name, value, attrs, renderer)
+        options = format_html_join(
+            "",
+            '<option value="{}"{}>{}</option>',
+            (
+                (option["value"], flatatt(option["attrs"]), option["label"])
+                for _, group, _ in widget["optgroups"]
+                for option in group
+            ),
+        )
+        return format_html(
+            '<select name="{}"{}>{}</select>', name, flatatt(widget["attrs"]), options
+        )
 
 
 class ServiceErrorForm(forms.Form):

@@ -103,7 +103,7 @@ def _render(request, club, night, *, fragment=False, error="", status=200):
         "codes_paused_until": None if night.closed_at else services.table_codes_paused_until(),
     }
     if not fragment:  # late arrivals and leavers, as on the night page (not polled)
-        plan = selectors.night_plan(night=night)
+        plan = selectors.night_plan(night=night, ahead=1)
         context.update({"plan": plan, "players_change": True})
         context.update(players_change(request, club, plan, back="board"))
     template = "nights/_board.html" if fragment else "nights/board.html"

@@ -11,7 +11,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import ServiceErrorForm, model_label
+from clubs.forms import QuickSelect, QuickTextInput, ServiceErrorForm, model_label
 from clubs.models import NIGHT_MIN_MATCHES_MAX, Club, NightRanking, Player
 from matches.presenters import seat_name
 from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, NightPlayer, Remainder, TieRule
@@ -293,7 +293,7 @@ class NightUpdateForm(RankingFields):
         self.players = players
         for pk, player in players.items():
             self.fields[f"group_{pk}"] = forms.CharField(
-                label=player.name, max_length=40, required=False
+                label=player.name, max_length=40, required=False, widget=QuickTextInput
             )
 
     def group_fields(self):
@@ -325,8 +325,8 @@ class SeatSwapForm(ServiceErrorForm):
     """A wrong seat put right in the round being played: a player and the one they change
     places with, each seated at a table where nothing was entered yet, or sitting out."""
 
-    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
-    other = forms.TypedChoiceField(label=_("Changes places with"), coerce=int)
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, widget=QuickSelect)
+    other = forms.TypedChoiceField(label=_("Changes places with"), coerce=int, widget=QuickSelect)
 
     def __init__(
         self, *args: Any, tables: list[NightTable], sitting_out: list[Seated], **kwargs: Any

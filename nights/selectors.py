@@ -310,27 +310,34 @@ class NightPlan:
 
 
 def _round_robin(
-    night: Night, players: dict[int, Seated], started: list[NightRound]
+    night: Night, players: dict[int, Seated], started: list[NightRound], upto: int
 ) -> dict[int, PlannedRound[int]]:
-    """A round-robin night's rounds to come, by number. While nobody arrived late or left,
-    the whole night's plan as it was printed before the first round; otherwise the rounds
-    after those started, planned after them for the players at the night then."""
+    """A round-robin night's rounds to come up to round ``upto``, by number. While nobody
+    arrived late or left, the whole night's plan as it was printed before the first round;
+    otherwise the rounds after those started, planned after them for the players at the
+    night then. The movement plans round by round, so the first rounds of a longer plan are
+    the shorter plan (``round_robin``): planning up to ``upto`` only is exact."""
     remainder = _remainder(night)
     if not any(player.changed for player in players.values()):
-        rounds = round_robin(list(players), night.rounds, remainder)
+        rounds = round_robin(list(players), upto, remainder)
         return {n: plan for n, plan in enumerate(rounds, 1) if n > len(started)}
     playing = playing_in(players, len(started) + 1)
     played = [_as_plan(round) for round in started]
-    rounds = round_robin(list(playing), night.rounds, remainder, played=played)
+    rounds = round_robin(list(playing), upto, remainder, played=played)
     return dict(enumerate(rounds, len(started) + 1))
 
 
-def night_plan(*, night: Night) -> NightPlan:
+def night_plan(*, night: Night, ahead: int | None = None) -> NightPlan:
+    """The night's plan; with ``ahead``, a round-robin's rounds to come only as far as that
+    many rounds after those started (the rest as planned later: the same rounds). A
+    60-player night's 60 rounds take about 150 ms to plan (bench/README.md, "Issue 29"); the
+    pages show the next few, the guide cards and the API every one."""
     players = present(night=night)
     started = _with_moves(night, started_rounds(night=night, players=players))
     planned: dict[int, PlannedRound[int]] = {}
+    upto = night.rounds if ahead is None else min(night.rounds, len(started) + max(ahead, 1))
     if night.movement == Movement.ROUND_ROBIN and len(started) < night.rounds:
-        planned = _round_robin(night, players, started)
+        planned = _round_robin(night, players, started, upto)
     upcoming = _next_round(night, started, players, planned)
     rounds = list(started)
     if planned:
@@ -431,7 +438,7 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
     average over the rounds started so far; a player who has not played yet: 0, unranked by
     an average), then each prize group ranked on its own (by name). Prizes go to ranked
     players only."""
-    plan = night_plan(night=night) if plan is None else plan
+    plan = night_plan(night=night, ahead=1) if plan is None else plan
     ranking, min_matches = night_ranking(night=night)
     rounds = sum(1 for round in plan.rounds if round.started)
     parts = []

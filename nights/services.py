@@ -221,7 +221,7 @@ def night_round_start(
     if Night.objects.filter(pk=night.pk, closed_at__isnull=False).exists():
         message = _("This night is closed: no more rounds start.")
         raise field_error("round", message, "night_closed")
-    plan = night_plan(night=night)
+    plan = night_plan(night=night, ahead=1)
     upcoming = plan.next
     if number is not None and number != upcoming.number:
         message = _("Round %(round)s has already started.")

@@ -149,15 +149,20 @@ def _night(club: Club, day: date) -> Night:
     )
 
 
-def _swap_form(current, data=None) -> SeatSwapForm | None:
+def _swap_form(current, data=None, tables=None) -> SeatSwapForm | None:
     """The form that puts a wrong seat right in the round being played, while one of its
-    tables has nothing entered yet (None otherwise)."""
+    tables has nothing entered yet (None otherwise); ``tables``: those tables, if known."""
     if current is None:
         return None
-    tables = selectors.tables_untouched(round=current)
+    if tables is None:
+        tables = selectors.tables_untouched(round=current)
     if not tables:
         return None
     return SeatSwapForm(data, tables=tables, sitting_out=current.sitting_out)
+
+
+ROUNDS_SHOWN_AHEAD = 3
+"""The planned rounds the night page shows in full; the guide cards print every one."""
 
 
 def _render_night(
@@ -172,7 +177,7 @@ def _render_night(
     status=200,
     **asked,
 ):
-    plan = selectors.night_plan(night=night)
+    plan = selectors.night_plan(night=night, ahead=ROUNDS_SHOWN_AHEAD)
     results = selectors.night_results(night=night, plan=plan)
     is_director = club_selectors.can_direct(request.user, club.pk)
     started = [round for round in plan.rounds if round.started]
@@ -211,7 +216,7 @@ def _render_night(
             # A round started by mistake, a wrong seat (NIGHTS.md): while nothing is entered.
             untouched = selectors.tables_untouched(round=current)
             context["can_undo"] = len(untouched) == len(current.tables)
-            context["swap_form"] = swap_form or _swap_form(current)
+            context["swap_form"] = swap_form or _swap_form(current, tables=untouched)
         context.update(asked)  # confirm_undo, confirm_swap: the director is asked first
     context["live"] = live.live_region(  # the results refresh themselves (below)
         request,
@@ -297,7 +302,7 @@ def seats_swap(request, slug: str, day: date, number: int):
     (asked first: without ``confirm`` "1" the night page asks, the choice kept)."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     night = _night(club, day)
-    plan = selectors.night_plan(night=night)
+    plan = selectors.night_plan(night=night, ahead=1)
     started = [round for round in plan.rounds if round.started]
     form = _swap_form(started[-1] if started else None, request.POST)
     if form is None:
@@ -397,7 +402,7 @@ def player_add(request, slug: str, day: date):
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     night = _night(club, day)
     back = "board" if request.POST.get("back") == "board" else "night"
-    form = _player_form(club, selectors.night_plan(night=night), request.POST)
+    form = _player_form(club, selectors.night_plan(night=night, ahead=1), request.POST)
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -486,7 +491,7 @@ def _results_live(request, club: Club, night: Night):
     the night's matches are unchanged."""
 
     def answer():
-        plan = selectors.night_plan(night=night)
+        plan = selectors.night_plan(night=night, ahead=1)
         context = {"club": club, "night": night, **_result_rows(club, night, plan)}
         return render(request, "nights/_results_live.html", context)
 
@@ -494,7 +499,7 @@ def _results_live(request, club: Club, night: Night):
 
 
 def _screen_context(club: Club, night: Night) -> dict:
-    plan = selectors.night_plan(night=night)
+    plan = selectors.night_plan(night=night, ahead=1)
     started = [round for round in plan.rounds if round.started]
     current = started[-1] if started else None
     tables = [(table, table.match) for table in current.tables if table.match] if current else []

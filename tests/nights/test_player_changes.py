@@ -280,3 +280,19 @@ def test_cards_and_results_follow_the_players(club):
         + Counter(p.id for r in plan.rounds[:2] for p in r.sitting_out)[players[4].pk]
         == 2
     )
+
+
+@pytest.mark.parametrize("change", [False, True])
+def test_a_page_plans_the_rounds_it_shows_as_the_whole_plan_has_them(club, change):
+    """``night_plan(ahead=k)``: the started rounds, then the next k of the whole plan, the
+    same rounds, before and after players change."""
+    night, players = start(club, 10, rounds=8)
+    play_next(night)
+    if change:
+        night_player_leave(night=night, player=players[0])
+        night_player_add(night=night, player=make_players(club, 1, prefix="Late")[0])
+    whole = night_plan(night=night)
+    for ahead in (1, 3):
+        shown = night_plan(night=night, ahead=ahead)
+        assert [shape(r) for r in shown.rounds] == [shape(r) for r in whole.rounds[: 1 + ahead]]
+        assert shown.next == whole.next

@@ -125,6 +125,21 @@ def test_the_plan_does_not_change_when_the_next_round_is_started_as_planned(
         assert after == rest[1:]
 
 
+@settings(max_examples=60, deadline=None)
+@given(changed_nights(), st.integers(0, 8), st.sampled_from([(), 1, 2]))
+def test_a_shorter_plan_is_the_first_rounds_of_the_longer(
+    night: tuple[list[int], int, str, list[Round[int]]], more: int, whole: object
+) -> None:
+    """The movement plans round by round: the plan up to round r is the first rounds of the
+    plan up to a later round, so a page plans only the rounds it shows (nights.selectors)."""
+    players, rounds, remainder, played = night
+    if whole == ():  # a night whose players never changed: no rounds played are given
+        played = []
+    longer = round_robin(players, rounds + more, remainder, played=played)  # type: ignore[arg-type]
+    shorter = round_robin(players, rounds, remainder, played=played)  # type: ignore[arg-type]
+    assert shorter == longer[: len(shorter)]
+
+
 @settings(max_examples=80, deadline=None)
 @given(changed_nights())
 def test_the_rounds_to_come_seat_the_players_present_with_new_partners_first(
