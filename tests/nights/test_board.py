@@ -403,9 +403,11 @@ def test_the_board_counts_the_deals_played_and_passed_out(client, director, nigh
 
     def said(language="en"):
         page = client.get(url(night), HTTP_ACCEPT_LANGUAGE=language).content.decode()
-        one = page[page.index('id="table-1-deals"') :]
-        two = page[page.index('id="table-2-deals"') :]
-        return one[one.index(">") + 1 : one.index("</span>")], two[two.index(">") + 1 : two.index("</span>")]
+        found = []
+        for number in (1, 2):
+            part = page[page.index(f'id="table-{number}-deals"') :]
+            found.append(part[part.index(">") + 1 : part.index("</span>")])
+        return tuple(found)
 
     assert said() == ("(no deal yet)", "(no deal yet)")
     deal_record(match=match, passed_out=True)

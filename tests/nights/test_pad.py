@@ -629,8 +629,10 @@ def test_the_panel_lists_what_the_other_phones_did_for_a_poll_to_announce(night)
     phone.post(PAD, deal(match, by_seat["N"]))
     entry = waiting(match)
     assert events() == [
-        (f"{entry.pk}-waiting", "North entered deal 1 (4 spades, N =): waiting for East-West "
-         "to accept it.")
+        (
+            f"{entry.pk}-waiting",
+            "North entered deal 1 (4 spades, N =): waiting for East-West to accept it.",
+        )
     ]
     answer(phone, entry, by_seat["E"])
     assert events() == [(f"{entry.pk}-confirmed", "East-West accepted deal 1.")]

@@ -381,9 +381,7 @@ LONG = "Konstantinopoulou Papadimitriou Alexandropoulou Evangelia"
 
 
 @pytest.mark.parametrize("director", [False, True])
-def test_long_names_on_table_cards_break_between_words_never_inside_one(
-    client, club, director
-):
+def test_long_names_on_table_cards_break_between_words_never_inside_one(client, club, director):
     """A name longer than its column goes on over several lines, each word whole (the
     columns share the card's width by what they hold; no word is cut, none hyphenated)."""
     night = night_of(club, named(club, [LONG, *EIGHT[1:]]))
