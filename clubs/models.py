@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubs.validators import validate_api_origins
 from scoring.engine import ChicagoVulnerability
@@ -261,7 +262,9 @@ class Player(models.Model):
     """A person who plays at one or more clubs. The name is the one fact the clubs share;
     everything a club knows of its member (role, active) is on their ``Membership``."""
 
-    name = models.CharField(_("name"), max_length=100)
+    # A person's name (first name and surname), not a club's or a season's: Polish says
+    # "Imię i nazwisko" here, "nazwa" there.
+    name = models.CharField(pgettext_lazy("a person's name", "name"), max_length=100)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("user account"),

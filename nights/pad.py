@@ -10,6 +10,8 @@ redirects to ``/table/``. The pad polls its panel every 5 s (static/js/pad.js, w
 poll while a deal is being typed); without JavaScript a reload shows the same.
 """
 
+import re
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -28,7 +30,7 @@ from matches.models import Match, MatchStatus
 from matches.selectors import match_sheet
 from matches.services import MatchConflict
 from nights import selectors, services
-from nights.models import EntryState, Side, TableCode
+from nights.models import EntryState, Side, TableCode, TableEntry
 from nights.pad_forms import AnswerForm, CodeForm, PadDealForm
 
 SESSION_CODE = "pad_code"
@@ -105,6 +107,132 @@ def _side_of_seat(seat: str) -> str:
     return Side.NS if seat in "NS" else Side.EW
 
 
+ENTRY = re.compile(r"^(?P<level>[1-7])(?P<strain>NT|[CDHS])(?P<doubling>X{0,2})$")
+
+
+def _initial_from_entry(entry: TableEntry) -> dict:
+    """A deal entered at the table (a rejected one, to correct) as the deal form's initial
+    values, as ``DealForm.initial_from_deal`` gives a recorded deal's."""
+    if entry.passed_out:
+        return {"expected_sequence": entry.sequence, "passed_out": True}
+    initial: dict = {"expected_sequence": entry.sequence, "declarer": entry.declarer}
+    found = ENTRY.match(entry.contract)
+    if found:
+        initial.update(
+            level=int(found["level"]), strain=found["strain"], doubling=found["doubling"]
+        )
+    if entry.tricks is not None:
+        initial["tricks"] = entry.tricks
+    return initial
+
+
+def _entered_by(match: Match, entry: TableEntry) -> str:
+    """Who entered ``entry``, by the seat they play at ``match``: "North"."""
+    for seat, pk in match.seat_ids.items():
+        if pk == entry.entered_by_id:
+            return presenters.seat_name(seat)
+    return entry.entered_by.name
+
+
+def _entry_words(pending: selectors.Pending) -> str:
+    """The deal an entry says, in words: "4 spades, N +1", "passed out"."""
+    if pending.row is not None:
+        return presenters.row_words(pending.row)
+    entry = pending.entry
+    if entry.passed_out:
+        return gettext("passed out")
+    return f"{entry.contract} {entry.declarer} {entry.tricks}"
+
+
+def _waiting_words(match: Match, sheet, pending: selectors.Pending, sequence=None) -> str:
+    """What waits at the table, who entered it and who must answer: "North entered deal 2
+    (4 spades, N =): waiting for East-West to accept it." (``sequence``: the deal this phone
+    was entering, said "this deal" when it is the one waiting)."""
+    entry = pending.entry
+    words = {
+        "seat": _entered_by(match, entry),
+        "n": presenters.deal_number(sheet, entry.sequence),
+        "deal": _entry_words(pending),
+        "side": presenters.side_name(entry.other_side),
+    }
+    if entry.correction:
+        text = gettext(
+            "%(seat)s entered a correction of deal %(n)s (%(deal)s): "
+            "waiting for %(side)s to accept it."
+        )
+    elif entry.sequence == sequence:
+        text = gettext("%(seat)s entered this deal (%(deal)s): waiting for %(side)s to accept it.")
+    else:
+        text = gettext("%(seat)s entered deal %(n)s (%(deal)s): waiting for %(side)s to accept it.")
+    return text % words
+
+
+def _conflict(match: Match, sequence: int, *, correcting: bool) -> str | None:
+    """Why a deal entered on this phone waits: another phone entered one first, and it waits
+    for the opponents (None when nothing waits)."""
+    waiting = next(
+        (
+            p
+            for p in selectors.pending_entries(matches=[match])[match.pk]
+            if p.entry.state == EntryState.WAITING
+        ),
+        None,
+    )
+    if waiting is None:
+        return None
+    sheet = match_sheet(match=match)
+    text = _waiting_words(match, sheet, waiting, None if correcting else sequence)
+    if waiting.entry.sequence == sequence and not waiting.entry.correction and not correcting:
+        return text
+    after = (
+        gettext("Enter your correction once it is answered.")
+        if correcting
+        else gettext("Enter your deal once it is answered.")
+    )
+    return f"{text} {after}"
+
+
+def _last_answer(match: Match, sheet) -> tuple[str, str] | None:
+    """The table's latest answer to a deal entered there (accepted, rejected or withdrawn),
+    as (a key, what it says): a phone that did not give it announces it."""
+    entry = (
+        TableEntry.objects.filter(
+            match=match,
+            state__in=[EntryState.CONFIRMED, EntryState.REJECTED, EntryState.WITHDRAWN],
+            decided_at__isnull=False,
+        )
+        .order_by("-decided_at", "-id")
+        .first()
+    )
+    if entry is None:
+        return None
+    words = {
+        "n": presenters.deal_number(sheet, entry.sequence),
+        "side": presenters.side_name(
+            entry.side if entry.state == EntryState.WITHDRAWN else entry.other_side
+        ),
+    }
+    if entry.state == EntryState.CONFIRMED:
+        text = (
+            gettext("%(side)s accepted the correction of deal %(n)s.")
+            if entry.correction
+            else gettext("%(side)s accepted deal %(n)s.")
+        )
+    elif entry.state == EntryState.REJECTED:
+        text = (
+            gettext("%(side)s rejected the correction of deal %(n)s.")
+            if entry.correction
+            else gettext("%(side)s rejected deal %(n)s.")
+        )
+    else:
+        text = (
+            gettext("%(side)s withdrew the correction of deal %(n)s.")
+            if entry.correction
+            else gettext("%(side)s withdrew deal %(n)s.")
+        )
+    return f"{entry.pk}-{entry.state}", text % words
+
+
 def _deal_initial(request, match: Match, **initial) -> dict:
     player = request.session.get(SESSION_PLAYER)
     if player in match.seat_ids.values():
@@ -112,7 +240,9 @@ def _deal_initial(request, match: Match, **initial) -> dict:
     return {"match": match.pk, **initial}
 
 
-def _pad_context(request, code: TableCode, *, form=None, fix_form=None, answer_form=None):
+def _pad_context(
+    request, code: TableCode, *, form=None, fix_form=None, answer_form=None, conflict=None
+):
     night = code.night
     context = {
         "code": code,
@@ -121,6 +251,7 @@ def _pad_context(request, code: TableCode, *, form=None, fix_form=None, answer_f
         "club": night.session.club,
         "poll_seconds": getattr(settings, "PAD_POLL_SECONDS", POLL_SECONDS),
         "answer_form": answer_form,
+        "conflict": conflict,
     }
     match = selectors.current_match(code=code)
     context["match"] = match
@@ -133,13 +264,26 @@ def _pad_context(request, code: TableCode, *, form=None, fix_form=None, answer_f
     rejected = [p for p in pending if p.entry.state == EntryState.REJECTED]
     in_progress = match.status == MatchStatus.IN_PROGRESS
     open_for_deals = in_progress and sheet.next_deal is not None and waiting is None
+    # The latest deal rejected by the opponents, by its place in the match: the form that
+    # enters it again comes back with what was rejected, to correct.
+    rejected_at = {p.entry.sequence: p.entry for p in rejected}
     if form is None and open_for_deals:
-        initial = _deal_initial(request, match, expected_sequence=len(deals) + 1)
+        again = rejected_at.get(len(deals) + 1)
+        values = (
+            _initial_from_entry(again)
+            if again is not None
+            else {"expected_sequence": len(deals) + 1}
+        )
+        initial = _deal_initial(request, match, **values)
         form = PadDealForm(match=match, initial=initial)
     fix = request.GET.get("fix", "")
     if fix_form is None and waiting is None and fix.isdigit() and 1 <= int(fix) <= len(deals):
         deal = deals[int(fix) - 1]
-        initial = _deal_initial(request, match, **DealForm.initial_from_deal(deal))
+        again = rejected_at.get(deal.sequence)
+        values = (
+            _initial_from_entry(again) if again is not None else DealForm.initial_from_deal(deal)
+        )
+        initial = _deal_initial(request, match, **values)
         fix_form = PadDealForm(match=match, prefix="fix", initial=initial)
     if waiting is not None:
         other = waiting.entry.other_side
@@ -147,6 +291,14 @@ def _pad_context(request, code: TableCode, *, form=None, fix_form=None, answer_f
             (seat, player) for seat, player in match.seats.items() if _side_of_seat(seat) == other
         ]
         context["waiting_number"] = presenters.deal_number(sheet, waiting.entry.sequence)
+    # What the other phones did, for a phone that polls to announce (static/js/pad.js): the
+    # table's latest answer and the deal waiting now, each with a key of its own.
+    events = []
+    answered = _last_answer(match, sheet)
+    if answered is not None:
+        events.append(answered)
+    if waiting is not None:
+        events.append((f"{waiting.entry.pk}-waiting", _waiting_words(match, sheet, waiting)))
     fix_sequence = fix_form["expected_sequence"].value() if fix_form is not None else None
     context.update(
         {
@@ -155,7 +307,11 @@ def _pad_context(request, code: TableCode, *, form=None, fix_form=None, answer_f
             "seats": list(match.seats.items()),
             "last_row": sheet.rows[-1] if sheet.rows else None,
             "waiting": waiting,
-            "rejected": [(p, presenters.deal_number(sheet, p.entry.sequence)) for p in rejected],
+            "rejected": [
+                (p, presenters.deal_number(sheet, p.entry.sequence), _entry_words(p))
+                for p in rejected
+            ],
+            "events": events,
             # A correction open: its form alone (the next deal's is back after it).
             "form": form if open_for_deals and (fix_form is None or waiting) else None,
             "fix_form": fix_form if waiting is None else None,
@@ -264,13 +420,24 @@ def _submit(request, code: TableCode, form: PadDealForm, **again):
         form.add_service_error(error)
         return _render_pad(request, code, status=400, **{name: form})
     except MatchConflict as error:
+        # Another phone entered a deal first, and it waits: say who entered what (the panel
+        # shows it, to answer or to wait for), not the form the deal cannot be sent from.
+        match = selectors.current_match(code=code)
+        sequence = form.cleaned_data["expected_sequence"]
+        said = _conflict(match, sequence, correcting=bool(form.prefix)) if match else None
+        if said is not None:
+            return _render_pad(request, code, status=409, conflict=said)
         form.add_error(None, str(error))
         return _render_pad(request, code, status=409, **{name: form})
     request.session[SESSION_PLAYER] = entered_by
     sheet = match_sheet(match=entry.match)
     number = presenters.deal_number(sheet, entry.sequence)
-    text = gettext("Deal %(n)s entered: waiting for %(side)s to confirm it.")
-    messages.success(request, text % {"n": number, "side": presenters.side_name(entry.other_side)})
+    side = presenters.side_name(entry.other_side)
+    if entry.correction:
+        text = gettext("Correction of deal %(n)s sent to %(side)s: waiting for their answer.")
+    else:
+        text = gettext("Deal %(n)s entered: waiting for %(side)s to confirm it.")
+    messages.success(request, text % {"n": number, "side": side})
     return redirect("nights:pad")
 
 
@@ -325,12 +492,19 @@ def pad_answer(request):
     number = presenters.deal_number(sheet, entry.sequence)
     if entry.state == EntryState.CONFIRMED:
         row = sheet.rows[entry.sequence - 1]
-        text = gettext("Deal %(n)s confirmed: %(deal)s. It counts.") % {
-            "n": number,
-            "deal": presenters.row_words(row),
-        }
+        words = {"n": number, "deal": presenters.row_words(row)}
+        if entry.correction:
+            text = gettext("Correction of deal %(n)s confirmed: %(deal)s. It counts.") % words
+        else:
+            text = gettext("Deal %(n)s confirmed: %(deal)s. It counts.") % words
     elif entry.state == EntryState.REJECTED:
-        text = gettext("Deal %(n)s rejected: the director has been told.") % {"n": number}
+        if entry.correction:
+            text = gettext("Correction of deal %(n)s rejected: the director has been told.")
+        else:
+            text = gettext("Deal %(n)s rejected: the director has been told.")
+        text %= {"n": number}
+    elif entry.correction:
+        text = gettext("Correction of deal %(n)s withdrawn.") % {"n": number}
     else:
         text = gettext("Deal %(n)s withdrawn: enter it again.") % {"n": number}
     messages.success(request, text)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import cast
 
-from django.db.models import Count, Max, Prefetch, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -766,6 +766,12 @@ class BoardTable:
     # Entries of the table's earlier matches still waiting or disputed: the table plays
     # another match now and cannot answer them, so the director settles them (flagged).
     earlier: list[Pending] = field(default_factory=list)
+    passed_out: int = 0  # of ``deals``, those passed out
+
+    @property
+    def played(self) -> int:
+        """The deals recorded that were played (not passed out)."""
+        return self.deals - self.passed_out
 
     @property
     def waiting(self) -> Pending | None:
@@ -817,7 +823,11 @@ def night_board(*, night: Night) -> list[BoardTable]:
         match.pk: match
         for match in Match.objects.filter(pk__in=latest.values())
         .select_related("table__session__club")
-        .annotate(deal_count=Count("deals"), last_deal=Max("deals__created_at"))
+        .annotate(
+            deal_count=Count("deals"),
+            passed_count=Count("deals", filter=Q(deals__passed_out=True)),
+            last_deal=Max("deals__created_at"),
+        )
     }
     with_players(list(matches.values()))
     last_entries = dict(
@@ -845,6 +855,7 @@ def night_board(*, night: Night) -> list[BoardTable]:
                 max(times, default=None),
                 pending[match.pk],
                 earlier.get(number, []),
+                match.passed_count,
             )
         )
     return board

@@ -151,7 +151,7 @@ def test_the_board_shows_every_table_its_code_match_and_deals(client, director, 
     for player in match.seats.values():
         assert player.name in page
     assert "2 of 4" in page  # the next deal of a Chicago
-    assert "1 deal recorded" in page
+    assert "(1 deal played)" in page
     assert "Waiting for the opponents" in page
     assert "It would score NS 420, EW 0." in page  # 4♠ made, deal 2: NS not vulnerable
     assert reverse("matches:table", args=[match.pk]) in page
@@ -393,3 +393,30 @@ def test_a_poll_that_may_no_longer_see_the_board_reloads_the_page(client, direct
     client.force_login(director)
     polled = client.get(fragment, HTTP_HX_REQUEST="true")
     assert polled.status_code == 200 and b'id="board"' in polled.content
+
+
+def test_the_board_counts_the_deals_played_and_passed_out(client, director, night):
+    """ "4 deals played, 1 passed out", each part in the plural forms of the reader's
+    language; "no deal yet" at a table that has none."""
+    match = current_match(code=code_of(night))
+    client.force_login(director)
+
+    def said(language="en"):
+        page = client.get(url(night), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        found = []
+        for number in (1, 2):
+            part = page[page.index(f'id="table-{number}-deals"') :]
+            found.append(part[part.index(">") + 1 : part.index("</span>")])
+        return tuple(found)
+
+    assert said() == ("(no deal yet)", "(no deal yet)")
+    deal_record(match=match, passed_out=True)
+    assert said()[0] == "(1 passed out)"
+    deal_record(match=match, contract="3NT", declarer="N", tricks=9)
+    assert said() == ("(1 deal played, 1 passed out)", "(no deal yet)")
+    assert said("pl")[0] == "(1 rozdanie rozegrane, 1 przepasowane)"
+    deal_record(match=match, passed_out=True)
+    deal_record(match=match, contract="2H", declarer="E", tricks=8)
+    assert said()[0] == "(2 deals played, 2 passed out)"
+    assert said("pl")[0] == "(2 rozdania rozegrane, 2 przepasowane)"
+    assert said("el")[0] == "(2 μοιρασιές παίχτηκαν, 2 περάστηκαν)"

@@ -519,3 +519,124 @@ def test_wrong_codes_from_many_addresses_pause_typed_codes(night, behind_a_proxy
     cache.delete_many(["table-code-failures:all", "table-code-failures:all:since"])
     assert table_codes_paused_until() is None
     assert typed_from("203.0.113.5", right).status_code == 302
+
+
+# --- the pad in the players' words (issue 29) ------------------------------------------------
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def test_a_second_phone_entering_a_deal_waiting_is_told_who_entered_what(night):
+    """Both phones enter deal 1; the second is told who entered it, what, and who must answer
+    it, on a page (the panel that the pad's script swaps in, with the same words)."""
+    north_phone, east_phone = opened(night), opened(night)
+    match, by_seat = seats(night)
+    assert north_phone.post(PAD, deal(match, by_seat["N"])).status_code == 302
+    for extra in ({}, HTMX):
+        response = east_phone.post(PAD, deal(match, by_seat["E"], declarer="E"), **extra)
+        assert response.status_code == 409
+        assert response["Content-Type"].startswith("text/html")
+        text = " ".join(response.content.decode().split())
+        said = "North entered this deal (4 spades, N =): waiting for East-West to accept it."
+        assert f'id="pad-conflict"><p>{said}</p>' in text
+        assert 'id="pad-waiting"' in text  # the deal to answer, below
+    assert TableEntry.objects.filter(match=match).count() == 1
+
+
+def test_a_correction_or_the_next_deal_while_another_deal_waits(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    phone.post(PAD, deal(match, by_seat["N"]))
+    answer(phone, waiting(match), by_seat["E"])
+    fix = {f"fix-{k}": v for k, v in deal(match, by_seat["S"], tricks="11", sequence=1).items()}
+    phone.post("/table/correct/", fix)
+    response = phone.post(PAD, deal(match, by_seat["E"], declarer="E"))
+    assert response.status_code == 409
+    assert response.context["conflict"] == (
+        "South entered a correction of deal 1 (4 spades, N +1): waiting for East-West to "
+        "accept it. Enter your deal once it is answered."
+    )
+    response = phone.post("/table/correct/", fix)
+    assert response.status_code == 409
+    assert response.context["conflict"].endswith("Enter your correction once it is answered.")
+
+
+def test_a_rejected_deal_comes_back_in_the_form_to_correct(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    phone.post(PAD, deal(match, by_seat["N"], level="3", strain="NT", tricks="9", doubling="X"))
+    answer(phone, waiting(match), by_seat["E"], "reject")
+    page = phone.get(PAD)
+    form = page.context["form"]
+    assert form.initial["expected_sequence"] == 1
+    for name, value in {"level": 3, "strain": "NT", "doubling": "X", "declarer": "N"}.items():
+        assert form[name].value() == value, name
+    assert form["tricks"].value() == 9
+    assert form["entered_by"].value() == by_seat["N"]  # this phone's player
+    text = " ".join(page.content.decode().split())
+    assert "Deal 1 (3 no trump doubled, N =) was rejected by" in text
+    assert "Correct it below and enter it again." in text
+    # Passed out, rejected: the form comes back with passed out.
+    assert phone.post(PAD, deal(match, by_seat["N"], passed_out="on")).status_code == 302
+    answer(phone, waiting(match), by_seat["W"], "reject")
+    page = phone.get(PAD)
+    assert page.context["form"]["passed_out"].value() is True
+    assert "Deal 1 (passed out) was rejected by" in " ".join(page.content.decode().split())
+
+
+def test_a_rejected_correction_comes_back_in_the_correction_form(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    phone.post(PAD, deal(match, by_seat["N"]))
+    answer(phone, waiting(match), by_seat["E"])
+    fix = {f"fix-{k}": v for k, v in deal(match, by_seat["S"], tricks="12", sequence=1).items()}
+    phone.post("/table/correct/", fix)
+    answer(phone, waiting(match), by_seat["W"], "reject")
+    text = " ".join(phone.get(PAD).content.decode().split())
+    assert "The correction of deal 1 (4 spades, N +2) was rejected by" in text
+    assert 'href="/table/?fix=1#fix"' in text
+    form = phone.get(PAD + "?fix=1").context["fix_form"]
+    assert form["tricks"].value() == 12  # what was rejected, not what stands (10)
+
+
+def test_a_correction_is_called_a_correction(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+    phone.post(PAD, deal(match, by_seat["N"]))
+    answer(phone, waiting(match), by_seat["E"])
+    fix = {f"fix-{k}": v for k, v in deal(match, by_seat["S"], tricks="11", sequence=1).items()}
+    phone.get(PAD)  # the messages so far, seen
+    response = phone.post("/table/correct/", fix, follow=True)
+    text = " ".join(response.content.decode().split())
+    assert "Correction of deal 1 sent to East-West: waiting for their answer." in text
+    assert "Deal 1 entered" not in text
+    # The waiting state says so too, on every phone.
+    text = " ".join(opened(night).get(PAD).content.decode().split())
+    assert "Correction of deal 1 sent to East-West by" in text
+    response = answer(phone, waiting(match), by_seat["W"])
+    text = " ".join(phone.get(PAD).content.decode().split())
+    assert "Correction of deal 1 confirmed: 4 spades, N +1. It counts." in text
+
+
+def test_the_panel_lists_what_the_other_phones_did_for_a_poll_to_announce(night):
+    phone = opened(night)
+    match, by_seat = seats(night)
+
+    def events():
+        return phone.get(PAD, **HTMX).context["events"]
+
+    assert events() == []
+    phone.post(PAD, deal(match, by_seat["N"]))
+    entry = waiting(match)
+    assert events() == [
+        (
+            f"{entry.pk}-waiting",
+            "North entered deal 1 (4 spades, N =): waiting for East-West to accept it.",
+        )
+    ]
+    answer(phone, entry, by_seat["E"])
+    assert events() == [(f"{entry.pk}-confirmed", "East-West accepted deal 1.")]
+    phone.post(PAD, deal(match, by_seat["E"], declarer="E"))
+    second = waiting(match)
+    answer(phone, second, by_seat["S"], "reject")
+    assert events() == [(f"{second.pk}-rejected", "North-South rejected deal 2.")]

@@ -395,3 +395,26 @@ def test_cards_print_again_for_a_late_arrival_and_a_leaver(client, club):
     assert iris_card.count("not playing") == 1 and iris_card.count("Partner:") == 2
     tables = "\n".join(p.extract_text() for p in pdf(client.get(url("tables_pdf", night))).pages)
     assert tables.count("Iris") == 2 and tables.count("Anna") == 1
+
+
+LONG = "Konstantinopoulou Papadimitriou Alexandropoulou Evangelia"
+
+
+@pytest.mark.parametrize("director", [False, True])
+def test_long_names_on_table_cards_break_between_words_never_inside_one(client, club, director):
+    """A name longer than its column goes on over several lines, each word whole (the
+    columns share the card's width by what they hold; no word is cut, none hyphenated)."""
+    night = night_of(club, named(club, [LONG, *EIGHT[1:]]))
+    night_round_start(night=night)
+    if director:
+        client.force_login(make_user(is_superuser=True))  # the card with the code: narrower
+    reader = pdf(client.get(url("tables_pdf", night), HTTP_ACCEPT_LANGUAGE="en"))
+    text = "\n".join(text_inside(page) for page in reader.pages)
+    words = re.findall(r"[\w-]+", text)
+    for word in LONG.split():
+        assert text.count(word) == 3, (word, text)  # in each of the three rounds, whole
+    cut = [w for w in words if w not in LONG.split() and any(p in w for p in ("opoul", "adim"))]
+    assert not cut, cut  # no part of a word of the name, cut or hyphenated
+    assert "-\n" not in text and "\u00ad" not in text
+    for name in EIGHT[1:]:
+        assert len(re.findall(rf"\b{name}\b", text)) == 3, name

@@ -54,7 +54,7 @@ def test_the_board_refreshes_itself_and_keeps_the_focus(
     page.locator(f"#accept-{entry.pk}").click()
     expect(page.locator("ul.messages")).to_contain_text("Table 1: deal 1 counts as entered.")
     expect(page.locator("#table-1.flagged")).to_have_count(0)
-    expect(page.locator("#table-1")).to_contain_text("1 deal recorded")
+    expect(page.locator("#table-1")).to_contain_text("1 deal played")
     # Signed out meanwhile: the next poll reloads the page, which asks to log in.
     page.context.clear_cookies()
     page.wait_for_url("**/login/**", timeout=12_000)

@@ -574,3 +574,48 @@ def test_a_table_of_twos_pass_is_both_players(client, director, fixed_night, eig
     match = Round.objects.get().matches.get()
     html = client.get(reverse("matches:table", args=[match.pk])).content.decode()
     assert "Passed out (both passed)" in html and "all four passed" not in html
+
+
+# --- words (issue 29) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "language, one, many",
+    [
+        ("en", "Sitting out:", "Sitting out:"),
+        ("pl", "Pauzuje:", "Pauzują:"),
+        ("el", "Κάθεται έξω:", "Κάθονται έξω:"),
+        ("es", "Descansa:", "Descansan:"),
+        ("nl", "Rust:", "Rusten:"),
+    ],
+)
+def test_sitting_out_takes_the_plural_forms_of_each_language(language, one, many):
+    """One template says who sits out (the night page, its compact view, the screen): one
+    player, two, five (Polish has a third form), in the reader's language."""
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    players = [SimpleNamespace(name=name) for name in ("Ann", "Ben", "Cleo", "Dan", "Eve")]
+    with translation.override(language):
+        for count, words in ((1, one), (2, many), (5, many)):
+            text = render_to_string("nights/_sitting_out.html", {"players": players[:count]})
+            names = ", ".join(player.name for player in players[:count])
+            assert text.strip() == f"{words} {names}", (language, count)
+
+
+def test_the_night_page_says_who_sits_out_in_polish(client, director, fixed_night, eight):
+    client.force_login(director)
+    a, b, c, d = (str(p.pk) for p in eight[:4])
+    seating = {"t1_number": "1", "t1_north": a, "t1_east": b, "t1_south": c, "t1_west": d}
+    assert client.post(round_url(fixed_night), seating).status_code == 302
+    html = client.get(night_url(fixed_night), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    out = ", ".join(player.name for player in eight[4:6])
+    assert f"Pauzują: {out}" in html
+
+
+def test_the_guest_field_asks_for_a_persons_name_in_polish(client, director, club):
+    client.force_login(director)
+    html = client.get(new_url(club), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    guest = html[html.index('class="guest"') :]
+    assert 'for="id_guest-name">Imię i nazwisko' in guest

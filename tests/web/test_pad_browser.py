@@ -269,3 +269,188 @@ def test_a_table_enters_a_whole_chicago_from_four_phones(
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
     assert len(found) == 10  # every state above was checked
+
+
+# --- issue 29: the pad for a player who cannot see the screen, and at 320 px -----------------
+
+
+def tab_to(page, selector, *, presses=60):
+    """Press Tab (keyboard alone) until the element ``selector`` has the focus."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def focused(page) -> str:
+    """The id of the element with the focus ("BODY" if none has it)."""
+    return page.evaluate("document.activeElement.id || document.activeElement.tagName")
+
+
+def said(page) -> str:
+    return " ".join(page.locator("#pad-status").inner_text().split())
+
+
+def choose_by_keys(page, field, value):
+    """A choice of the deal form by the keyboard: Tab into its group, arrows to the value
+    (a radio group is one Tab stop), as a screen reader's user does."""
+    group = page.locator(f"#field-{field} input")
+    values = group.evaluate_all("(inputs) => inputs.map((input) => input.value)")
+    tab_to(page, f"#field-{field} input")
+    start = values.index(page.evaluate("document.activeElement.value"))
+    key = "ArrowRight" if values.index(value) >= start else "ArrowLeft"
+    for _ in range(abs(values.index(value) - start)):
+        page.keyboard.press(key)
+    if not page.evaluate("document.activeElement.checked"):
+        page.keyboard.press("Space")
+    assert page.evaluate("document.activeElement.value") == value
+
+
+def test_a_poll_keeps_the_focus_and_says_what_the_other_phone_did(
+    browser,  # noqa: F811
+    live_server,
+    night,
+):
+    """Two phones of a table, each used by the keyboard alone: when a poll changes one
+    phone's pad (the other phone entered a deal to answer, accepted it, rejected it), the
+    focus stays where the player was (or, if that is gone, goes to the new state's heading;
+    never to the page's body), and the polite live region, in the page from the start, says
+    what the other phone did. axe-core finds nothing in any new state."""
+    from playwright.sync_api import expect
+
+    code = TableCode.objects.get(night=night, table_number=1, revoked_at=None)
+    match = current_match(code=code)
+    north, east = match.seats["N"], match.seats["E"]
+    pn, pe = phone(browser, "en"), phone(browser, "en")
+    for page in (pn, pe):
+        page.goto(f"{live_server.url}/t/{code.token}/")
+        expect(page.locator("#pad-title")).to_be_visible()
+        status = page.locator("#pad-status")
+        assert status.get_attribute("role") == "status"
+        assert status.get_attribute("aria-live") == "polite"
+    found = {}
+
+    # East waits on the leave button; North enters deal 1 by the keyboard.
+    tab_to(pe, "#pad-leave-button")
+    for field, value in (("level", "4"), ("strain", "S"), ("declarer", "N"), ("tricks", "10")):
+        choose_by_keys(pn, field, value)
+    choose_by_keys(pn, "entered_by", str(north.pk))
+    tab_to(pn, "form.deal button.primary")
+    pn.keyboard.press("Enter")
+    expect(pn.locator("#pad-waiting")).to_be_visible()
+    assert focused(pn) == "pad-waiting-title"
+    # East's pad shows it by its poll: the focus stays on the leave button, and it is said.
+    expect(pe.locator("#pad-waiting")).to_be_visible(timeout=POLLED)
+    expect(pe.locator("#pad-status")).to_contain_text(
+        "North entered deal 1 (4 spades, N =): waiting for East-West to accept it.",
+        timeout=POLLED,
+    )
+    assert focused(pe) == "pad-leave-button"
+    found["a deal to answer"] = violations(pe)
+
+    # East accepts by the keyboard; North's pad, its focus on the heading of the deal that
+    # waited (gone now), goes to the next deal's heading and says who accepted.
+    tab_to(pe, f"#pad-waiting form:has(input[name=player][value='{east.pk}']) button.primary")
+    pe.keyboard.press("Enter")
+    expect(pe.locator("#pad-waiting")).to_have_count(0)
+    expect(pn.locator("#pad-waiting")).to_have_count(0, timeout=POLLED)
+    expect(pn.locator("#pad-status")).to_contain_text("East-West accepted deal 1.")
+    assert focused(pn) == "pad-form-title"
+    found["accepted"] = violations(pn)
+
+    # North waits on deal 1's Correct link; East enters deal 2: the link is gone while a deal
+    # waits, so the focus goes to the waiting deal's heading.
+    tab_to(pn, "#fix-link-1")
+    tab_to(pe, "#pad-leave-button")  # out of the deal form, or the poll would wait
+    pe.goto(f"{live_server.url}/table/")
+    enter(pe, ("3", "NT", "E", 9), east)
+    expect(pn.locator("#pad-waiting")).to_be_visible(timeout=POLLED)
+    expect(pn.locator("#pad-status")).to_contain_text(
+        "East entered deal 2 (3 no trump, E =): waiting for North-South to accept it."
+    )
+    assert focused(pn) == "pad-waiting-title"
+    found["a deal to answer, the focused link gone"] = violations(pn)
+
+    # North rejects it by the keyboard; East's pad says so, and its form comes back with the
+    # rejected deal to correct.
+    tab_to(pn, f"#pad-waiting form:has(input[name=player][value='{north.pk}']) button.secondary")
+    pn.keyboard.press("Enter")
+    expect(pn.locator("#pad-waiting")).to_have_count(0)
+    expect(pe.locator(".pad-rejected")).to_be_visible(timeout=POLLED)
+    expect(pe.locator("#pad-status")).to_contain_text("North-South rejected deal 2.")
+    assert focused(pe) == "pad-form-title"
+    for field, value in (("level", "3"), ("strain", "NT"), ("declarer", "E"), ("tricks", "9")):
+        expect(pe.locator(f"#field-{field} input[value='{value}']")).to_be_checked()
+    found["rejected"] = violations(pe)
+
+    # North enters deal 2 as well: East's phone already did, and North is told so.
+    choose_by_keys(pn, "level", "3")
+    for page in (pn, pe):
+        page.keyboard.press("Shift+Tab")  # the poll waits while a deal is typed
+    pe.goto(f"{live_server.url}/table/")
+    tab_to(pe, "form.deal button.primary")
+    pe.keyboard.press("Enter")
+    expect(pe.locator("#pad-waiting")).to_be_visible()
+    for field, value in (("strain", "NT"), ("declarer", "E"), ("tricks", "10")):
+        choose_by_keys(pn, field, value)
+    choose_by_keys(pn, "entered_by", str(north.pk))
+    tab_to(pn, "form.deal button.primary")
+    pn.keyboard.press("Enter")
+    conflict = pn.locator("#pad-conflict")
+    expect(conflict).to_have_text(
+        "East entered this deal (3 no trump, E =): waiting for North-South to accept it."
+    )
+    assert focused(pn) == "pad-conflict"
+    expect(pn.locator("#pad-waiting")).to_be_visible()
+    found["entered twice"] = violations(pn)
+
+    for page in (pn, pe):
+        # The deal entered twice is a 409 (Conflict) with its page, which the pad shows.
+        errors = [error for error in page.errors if "status of 409" not in error]
+        assert not errors, errors
+        page.context.close()
+    report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
+    assert not report, report
+
+
+# What sticks out past the window's right edge, to say what made the page scroll sideways.
+STICKING_OUT = """() => [...document.querySelectorAll("body *")]
+  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .map((element) => `${element.tagName.toLowerCase()}#${element.id}.${element.className}`)
+  .slice(0, 6)"""
+
+
+def test_the_greek_pad_does_not_scroll_sideways_at_320_px(
+    browser,  # noqa: F811
+    live_server,
+    club,
+    players,
+):
+    """Each state of the pad, in Greek (long words) on a 320 px phone: the page never
+    scrolls sideways; the deals so far scroll in their own box, their Correct links' hidden
+    words inside it."""
+    from playwright.sync_api import expect
+
+    from tests.web.pad_states import pad_tables
+
+    tables = pad_tables(club, players)
+    too_wide = []
+    for name, token in tables.items():
+        page = phone(browser, "el")
+        page.set_viewport_size({"width": 320, "height": 640})
+        page.goto(f"{live_server.url}/t/{token}/")
+        expect(page.locator("#pad-title")).to_be_visible()
+        pages = [name]
+        if page.locator("a.pad-fix").count():
+            pages.append(f"{name}, a correction")
+        for state in pages:
+            if state != name:
+                page.goto(f"{live_server.url}/table/?fix=1")
+                expect(page.locator("#fix")).to_be_visible()
+            width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            if width[0] > width[1]:
+                out = page.evaluate(STICKING_OUT)
+                too_wide.append(f"{state}: {width[0]} px wide in {width[1]}: {out}")
+        page.context.close()
+    assert not too_wide, too_wide
