@@ -365,6 +365,7 @@ SPECTACULAR_SETTINGS = {
         "TableSeatsEnum": "clubs.models.TableSeats",  # not SeatsEnum beside Seats and SeatEnum
         "EventTypeEnum": "api.models.EventType",
         "DeliveryStatusEnum": "api.models.DeliveryStatus",
+        "NightRankingEnum": "clubs.models.NightRanking",  # the club's, a night's and its results'
     },
 }
 

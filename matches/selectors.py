@@ -291,8 +291,12 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
         ):
             if player is not None:
                 parts.append(NightMatch(player, name, side_net_points, complete))
-    # Each NightLine's fields as a dict of its own (the view adds the line's link to it).
-    players = [cast(SessionPlayer, dict(vars(line))) for line in rank_night(parts)]
+    # Each NightLine's fields as a dict of its own (the view adds the line's link to it); a
+    # session ranks by total net, so the line's score (its net) is left out.
+    players = [
+        cast(SessionPlayer, {k: v for k, v in vars(line).items() if k != "score"})
+        for line in rank_night(parts)
+    ]
     return list(tables.values()), players
 
 

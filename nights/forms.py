@@ -12,7 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import ServiceErrorForm, model_label
-from clubs.models import Player
+from clubs.models import NIGHT_MIN_MATCHES_MAX, Club, NightRanking, Player
 from matches.presenters import seat_name
 from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, NightPlayer, Remainder, TieRule
 from nights.selectors import NightRound, NightTable, Seated
@@ -36,6 +36,18 @@ ROUNDS_HELP = {
     Movement.WINNERS_MOVE: _("Leave empty for a suggestion: 4."),
     Movement.FIXED: _("Leave empty for a suggestion: 4."),
 }
+RANKING_HELP = {
+    NightRanking.TOTAL: _(
+        "Net points over the night: fair when everyone plays the same number of matches."
+    ),
+    NightRanking.AVERAGE: _(
+        "Net points per match played; players with fewer matches than the minimum are listed "
+        "unranked."
+    ),
+    NightRanking.SIT_OUT_AVERAGE: _(
+        "Net points per match played times the rounds: ranks as the average, reads as a total."
+    ),
+}
 REMAINDER_HELP = {
     Remainder.SIT_OUT: _("Players left over sit out, each in turn."),
     Remainder.TWO_PLAYER: _("Two players left over play each other at a table of two."),
@@ -51,7 +63,48 @@ def suggested_rounds(movement: str, count: int) -> int:
     return 4
 
 
-class NightForm(ServiceErrorForm):
+class RankingFields(ServiceErrorForm):
+    """How the night ranks its players: a rule, or as the club (""), and the minimum of
+    matches to be ranked by an average (empty: the club's)."""
+
+    ranking = forms.ChoiceField(
+        label=_("Ranking"),
+        choices=[("", ""), *NightRanking.choices],
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=_("How the results rank players who played different numbers of matches."),
+    )
+    min_matches = forms.IntegerField(
+        label=_("Minimum matches to be ranked"),
+        min_value=0,
+        max_value=NIGHT_MIN_MATCHES_MAX,
+        required=False,
+    )
+
+    def club_ranking(self, club: Club) -> None:
+        """Name the club's own rule and minimum in the choice "as the club"."""
+        rule = NightRanking(club.night_ranking).label
+        label = _("As the club: %(rule)s") % {"rule": rule}
+        field = cast(forms.ChoiceField, self.fields["ranking"])
+        field.choices = [("", label), *NightRanking.choices]
+        self.fields["min_matches"].help_text = _(
+            "Only for an average: players with fewer matches are listed unranked. Empty: as "
+            "the club (%(count)s)."
+        ) % {"count": club.night_min_matches}
+
+    def ranking_help(self):
+        """Each rule's choice with the line that explains it (as the club: none)."""
+        return [(radio, RANKING_HELP.get(radio.data["value"], "")) for radio in self["ranking"]]
+
+    def ranking_data(self) -> dict[str, Any]:
+        """The rule and minimum chosen, as the services take them."""
+        return {
+            "ranking": self.cleaned_data.get("ranking") or "",
+            "min_matches": self.cleaned_data.get("min_matches"),
+        }
+
+
+class NightForm(RankingFields):
     """A new night: the date, the players present (in the order shown), the movement and its
     options."""
 
@@ -98,7 +151,7 @@ class NightForm(ServiceErrorForm):
         help_text=_("How many top places win a prize, overall and in each prize group."),
     )
 
-    def __init__(self, *args, players: list[Player], today: datetime.date, **kwargs):
+    def __init__(self, *args, players: list[Player], today: datetime.date, club: Club, **kwargs):
         kwargs.setdefault("initial", {})
         for name, value in (
             ("date", today),
@@ -109,6 +162,7 @@ class NightForm(ServiceErrorForm):
         ):
             kwargs["initial"].setdefault(name, value)
         super().__init__(*args, **kwargs)
+        self.club_ranking(club)
         # The players as the form shows them: the order of the players present.
         self.player_ids = [str(player.pk) for player in players]
         choices = [(str(player.pk), player.name) for player in players]
@@ -216,8 +270,8 @@ class SeatingForm(ServiceErrorForm):
         return PlannedRound(tuple(tables))
 
 
-class NightUpdateForm(ServiceErrorForm):
-    """The night's rounds and prizes, and each player's prize group."""
+class NightUpdateForm(RankingFields):
+    """The night's rounds and prizes, its ranking, and each player's prize group."""
 
     rounds = forms.IntegerField(
         label=model_label(Night, "rounds"), min_value=1, max_value=MAX_ROUNDS
@@ -230,9 +284,12 @@ class NightUpdateForm(ServiceErrorForm):
         kwargs.setdefault("initial", {})
         kwargs["initial"].setdefault("rounds", night.rounds)
         kwargs["initial"].setdefault("prizes", night.prizes)
+        kwargs["initial"].setdefault("ranking", night.ranking)
+        kwargs["initial"].setdefault("min_matches", night.min_matches)
         for pk, player in players.items():
             kwargs["initial"].setdefault(f"group_{pk}", player.group)
         super().__init__(*args, **kwargs)
+        self.club_ranking(night.session.club)
         self.players = players
         for pk, player in players.items():
             self.fields[f"group_{pk}"] = forms.CharField(

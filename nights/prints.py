@@ -194,8 +194,10 @@ def sheets_pdf(request, slug: str, day: date):
 @doors
 @paper_checked
 def results_pdf(request, slug: str, day: date):
-    """The night's results on one page: each player's place (shared on equal nets), net,
-    matches and best round, their prize group and place in it, the prize winners marked."""
+    """The night's results on one page: the rule that ranked them, each player's place
+    (shared on equal scores; none when unranked), net, matches, the average ranked by (an
+    average's rules) and best round, their prize group and place in it, the prize winners
+    marked."""
     club, night = _night(request, slug, day)
     paper = paper_of(request, club)
     plan = night_plan(night=night)
@@ -208,6 +210,7 @@ def results_pdf(request, slug: str, day: date):
     context = {
         "club": club,
         "night": night,
+        "results": results,
         "lines": lines,
         "groups": list(results.groups),
         "started": sum(1 for round in plan.rounds if round.started),

@@ -6,6 +6,7 @@ import datetime
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from decimal import ROUND_HALF_UP, Decimal
 from typing import cast
 
 from django.db.models import Count, Max, Prefetch, QuerySet
@@ -14,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.exports import Cell, Export
-from clubs.models import Club
+from clubs.models import Club, NightRanking
 from matches.models import Deal, Match, MatchStatus
 from matches.presenters import side_name
 from matches.selectors import match_sheet, match_with_players, sheet_of, with_players
@@ -345,32 +346,94 @@ def night_plan(*, night: Night) -> NightPlan:
 
 @dataclass(frozen=True)
 class ResultLine:
-    """A player's night (``NightLine``) with their prize group and whether they won a prize
-    (a place within the night's prizes: equal nets share a place, and so a prize)."""
+    """A player's night (``NightLine``) with their prize group, whether they won a prize (a
+    ranked place within the night's prizes: equal scores share a place, and so a prize), and
+    ``score``, the value the night's rule ranks by as shown (``shown_score``): the net for a
+    total, an average rounded to 2 decimals; None for an average without a complete match."""
 
     line: NightLine
     group: str
     prize: bool
+    score: Decimal | None = None
 
 
 @dataclass(frozen=True)
 class NightResults:
+    """The night's lines and each prize group's, ranked by ``ranking`` (a ``NightRanking``
+    value: the night's own, or its club's), players with fewer than ``min_matches`` complete
+    matches unranked (the averages only), over the ``rounds`` started so far."""
+
     lines: list[ResultLine]
     groups: dict[str, list[ResultLine]] = field(default_factory=dict)
+    ranking: str = NightRanking.TOTAL
+    min_matches: int = 0
+    rounds: int = 0
+
+    @property
+    def ranking_label(self) -> str:
+        return str(NightRanking(self.ranking).label)
+
+    @property
+    def by_average(self) -> bool:
+        """Whether the lines are ranked by an average (the total's score is its net)."""
+        return self.ranking != NightRanking.TOTAL
 
 
-def _ranked(parts: list[NightMatch], present: dict[int, Seated], prizes: int) -> list[ResultLine]:
+SCORE_PLACES = Decimal("0.01")
+
+
+def shown_score(line: NightLine, ranking: str) -> Decimal | None:
+    """The value ``line`` is ranked by, for people: a total as it is, an average rounded half
+    away from zero to 2 decimals (the ranking compares the exact values); None for an
+    average without a complete match."""
+    if ranking == NightRanking.TOTAL:
+        return Decimal(line.net)
+    if not line.matches:
+        return None
+    score = line.score
+    exact = Decimal(score.numerator) / Decimal(score.denominator)
+    return exact.quantize(SCORE_PLACES, rounding=ROUND_HALF_UP)
+
+
+def night_ranking(*, night: Night) -> tuple[str, int]:
+    """How ``night`` ranks its players: its own rule and minimum, or else its club's."""
+    club = night.session.club
+    ranking = night.ranking or club.night_ranking
+    min_matches = club.night_min_matches if night.min_matches is None else night.min_matches
+    return ranking, min_matches
+
+
+def _ranked(
+    parts: list[NightMatch],
+    present: dict[int, Seated],
+    prizes: int,
+    *,
+    ranking: str,
+    min_matches: int,
+    rounds: int,
+) -> list[ResultLine]:
     names = ((pk, player.name) for pk, player in present.items())
+    lines = rank_night(parts, names, ranking=ranking, min_matches=min_matches, rounds=rounds)
     return [
-        ResultLine(line, present[line.player_id].group, line.rank <= prizes and line.matches > 0)
-        for line in rank_night(parts, names)
+        ResultLine(
+            line,
+            present[line.player_id].group,
+            line.rank is not None and line.rank <= prizes and line.matches > 0,
+            shown_score(line, ranking),
+        )
+        for line in lines
     ]
 
 
 def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResults:
-    """Each player present ranked by net over the night's complete matches (a player who has
-    not played yet: 0), then each prize group ranked on its own (by name)."""
+    """Each player present ranked over the night's complete matches as the night's rule says
+    (``night_ranking``: total net, average per match, or a sit-out scored as the player's
+    average over the rounds started so far; a player who has not played yet: 0, unranked by
+    an average), then each prize group ranked on its own (by name). Prizes go to ranked
+    players only."""
     plan = night_plan(night=night) if plan is None else plan
+    ranking, min_matches = night_ranking(night=night)
+    rounds = sum(1 for round in plan.rounds if round.started)
     parts = []
     for round in plan.rounds:
         for table in round.tables:
@@ -384,14 +447,18 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
                     parts.append(
                         NightMatch(player.id, player.name, sign * net, complete, round.number)
                     )
-    lines = _ranked(parts, plan.players, night.prizes)
+
+    def ranked(parts: list[NightMatch], players: dict[int, Seated]) -> list[ResultLine]:
+        return _ranked(
+            parts, players, night.prizes, ranking=ranking, min_matches=min_matches, rounds=rounds
+        )
+
+    lines = ranked(parts, plan.players)
     by_group = {}
     for name in sorted({player.group for player in plan.players.values() if player.group}):
         members = {pk: p for pk, p in plan.players.items() if p.group == name}
-        by_group[name] = _ranked(
-            [p for p in parts if p.player_id in members], members, night.prizes
-        )
-    return NightResults(lines, by_group)
+        by_group[name] = ranked([p for p in parts if p.player_id in members], members)
+    return NightResults(lines, by_group, ranking, min_matches, rounds)
 
 
 _RESULT_HEADERS = (
@@ -399,6 +466,8 @@ _RESULT_HEADERS = (
     gettext_lazy("Player"),
     gettext_lazy("Net points"),
     gettext_lazy("Matches"),
+    gettext_lazy("Ranked by"),
+    gettext_lazy("Score"),
     gettext_lazy("Best"),
     gettext_lazy("Best round"),
     gettext_lazy("Unfinished"),
@@ -410,9 +479,10 @@ _RESULT_HEADERS = (
 
 def night_results_export(*, night: Night) -> Export:
     """The night's results as its page ranks them (``night_results``): each player present
-    by rank, with net points, complete matches, best match and its round, unfinished
-    matches, prize group and place in it, and whether the place wins a prize (overall or in
-    the group)."""
+    by rank (empty: unranked), with net points, complete matches, the rule that ranked them
+    and the value it ranks by (an average to 2 decimals), best match and its round,
+    unfinished matches, prize group and place in it, and whether the place wins a prize
+    (overall or in the group)."""
     results = night_results(night=night)
     in_group = {
         result.line.player_id: result for lines in results.groups.values() for result in lines
@@ -426,6 +496,8 @@ def night_results_export(*, night: Night) -> Export:
                 line.name,
                 line.net,
                 line.matches,
+                results.ranking_label,
+                result.score,
                 line.best,
                 line.best_round,
                 line.open,

@@ -1,5 +1,5 @@
 """Writes for club nights: start a night with the players present, start each round (all
-its matches at once, each at its table), set the rounds, prizes and prize groups, and close
+its matches at once, each at its table), set the rounds, prizes, prize groups and ranking, and close
 the night. The tables' own entry: each table's code (made when its first round starts,
 renewed by the director), the deals a table enters through it, and the opponents' (or the
 director's) answer to each, which alone records the deal through ``matches.services``.
@@ -14,6 +14,7 @@ import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from enum import Enum
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -26,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 
-from clubs.models import Club, Membership, Player, Table
+from clubs.models import NIGHT_MIN_MATCHES_MAX, Club, Membership, NightRanking, Player, Table
 from clubs.services import Actor, player_create, session_ensure, table_create
 from clubs.signals import club_changed
 from clubs.transactions import retried
@@ -83,6 +84,25 @@ def _whole(value: object, field: str, low: int, high: int) -> int:
     return value
 
 
+class Keep(Enum):
+    """A night's setting a change leaves as it is (``KEEP``), where None means "as the club"."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+def _ranking(value: object) -> str:
+    """A night's ranking: a ``NightRanking`` value, or "" for the club's."""
+    return "" if value == "" else _choice(value, NightRanking, "ranking")
+
+
+def _min_matches(value: object) -> int | None:
+    """A night's minimum of matches to be ranked by an average, or None for the club's."""
+    return None if value is None else _whole(value, "min_matches", 0, NIGHT_MIN_MATCHES_MAX)
+
+
 def _present(club: Club, players: object) -> list[int]:
     """The ids of ``players`` (players or ids), each an active member of ``club``, once."""
     if not isinstance(players, Sequence) or isinstance(players, str):
@@ -124,15 +144,21 @@ def night_start(
     remainder: str = Remainder.SIT_OUT,
     tie_rule: str = TieRuleChoice.BELOW,
     prizes: int = 3,
+    ranking: str = "",
+    min_matches: int | None = None,
 ) -> Night:
     """A club night on ``date`` (its session created if needed) for ``players``, in the
-    director's order, seated by ``movement`` over ``rounds`` rounds. Errors name ``date``,
-    ``players``, ``movement``, ``rounds``, ``remainder``, ``tie_rule`` or ``prizes``."""
+    director's order, seated by ``movement`` over ``rounds`` rounds, ranked by ``ranking``
+    ("" or left out: as the club ranks its nights) with ``min_matches`` (None: the club's).
+    Errors name ``date``, ``players``, ``movement``, ``rounds``, ``remainder``, ``tie_rule``,
+    ``prizes``, ``ranking`` or ``min_matches``."""
     movement = _choice(movement, Movement, "movement")
     remainder = _choice(remainder, Remainder, "remainder")
     tie_rule = _choice(tie_rule, TieRuleChoice, "tie_rule")
     rounds = _whole(rounds, "rounds", 1, MAX_ROUNDS)
     prizes = _whole(prizes, "prizes", 0, MAX_PRIZES)
+    ranking = _ranking(ranking)
+    min_matches = _min_matches(min_matches)
     ids = _present(club, players)
     session, _created = session_ensure(club=club, date=date)
     if Night.objects.filter(session=session).exists():
@@ -147,6 +173,8 @@ def night_start(
         rounds=rounds,
         tie_rule=tie_rule,
         prizes=prizes,
+        ranking=ranking,
+        min_matches=min_matches,
     )
     NightPlayer.objects.bulk_create(
         NightPlayer(night=night, player_id=pk, position=position)
@@ -254,16 +282,24 @@ def night_update(
     rounds: int | None = None,
     prizes: int | None = None,
     groups: Mapping[int, str] | None = None,
+    ranking: str | None = None,
+    min_matches: int | Keep | None = KEEP,
 ) -> Night:
-    """Change the number of rounds (not below those started), the prizes, or the players'
-    prize groups (``groups`` maps a player present to a group name, "" for none). Errors
-    name ``rounds``, ``prizes`` or ``groups``."""
+    """Change the number of rounds (not below those started), the prizes, the players'
+    prize groups (``groups`` maps a player present to a group name, "" for none), or how the
+    night ranks its players: ``ranking`` ("" for as the club ranks its nights) and
+    ``min_matches`` (None for the club's; ``KEEP``, the default, leaves it). Errors name
+    ``rounds``, ``prizes``, ``groups``, ``ranking`` or ``min_matches``."""
     if rounds is not None:
         started = Round.objects.filter(night=night).count()
         night.rounds = _whole(rounds, "rounds", max(1, started), MAX_ROUNDS)
     if prizes is not None:
         night.prizes = _whole(prizes, "prizes", 0, MAX_PRIZES)
-    night.save(update_fields=["rounds", "prizes", "updated_at"])
+    if ranking is not None:
+        night.ranking = _ranking(ranking)
+    if min_matches is not KEEP:
+        night.min_matches = _min_matches(min_matches)
+    night.save(update_fields=["rounds", "prizes", "ranking", "min_matches", "updated_at"])
     if groups is not None:
         present = {row.player_id: row for row in NightPlayer.objects.filter(night=night)}
         # One group whatever the case or accents it is typed in: its first spelling, the

@@ -38,7 +38,16 @@ from nights.forms import (
 from nights.models import Movement, Night
 
 # What the new-night form keeps between its own round trips (check all, add a guest).
-CHOICES = ("date", "movement", "remainder", "rounds", "tie_rule", "prizes")
+CHOICES = (
+    "date",
+    "movement",
+    "remainder",
+    "rounds",
+    "tie_rule",
+    "prizes",
+    "ranking",
+    "min_matches",
+)
 
 
 def _choices(data: QueryDict) -> dict:
@@ -57,7 +66,7 @@ def _new_url(club: Club, choices: dict) -> str:
 
 def _night_form(club: Club, data=None, initial=None) -> NightForm:
     players = sorted(club_selectors.active_players_of(club), key=lambda p: (folded(p.name), p.pk))
-    return NightForm(data, players=players, today=club.today(), initial=initial or {})
+    return NightForm(data, players=players, today=club.today(), club=club, initial=initial or {})
 
 
 def _render_new(request, club, form, guest_form=None, status=200, **extra):
@@ -178,6 +187,7 @@ def _render_night(
         "current": started[-1] if started else None,
         "earlier": started[:-1],
         "planned": planned,
+        "results": results,
         "lines": [(line, urls.get(line.line.player_id)) for line in results.lines],
         "groups": [
             (name, [(line, urls.get(line.line.player_id)) for line in lines])
@@ -317,7 +327,7 @@ def seats_swap(request, slug: str, day: date, number: int):
 @doors
 @require_POST
 def night_settings(request, slug: str, day: date):
-    """A director sets the night's rounds, prizes and each player's prize group."""
+    """A director sets the night's rounds, prizes, ranking and each player's prize group."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     night = _night(club, day)
     form = NightUpdateForm(request.POST, night=night, players=selectors.present(night=night))
@@ -328,6 +338,7 @@ def night_settings(request, slug: str, day: date):
                 rounds=form.cleaned_data["rounds"],
                 prizes=form.cleaned_data["prizes"],
                 groups=form.groups(),
+                **form.ranking_data(),
             )
         except ValidationError as error:
             form.add_service_error(error)
@@ -461,6 +472,7 @@ def _result_rows(club: Club, night: Night, plan, *, links: bool = True) -> dict:
         else {}
     )
     return {
+        "results": results,
         "lines": [(line, urls.get(line.line.player_id)) for line in results.lines],
         "groups": [
             (name, [(line, urls.get(line.line.player_id)) for line in lines])

@@ -15,6 +15,7 @@ from api.serializers.common import (
     side_points,
 )
 from api.serializers.fields import DistinctListField, WritableClubField
+from clubs.models import NIGHT_MIN_MATCHES_MAX, NightRanking
 from clubs.services import TABLE_NUMBER_MAX
 from matches.models import MatchStatus, WinnerChoice
 from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, Remainder, TieRule
@@ -173,6 +174,22 @@ class NightListSerializer(serializers.ModelSerializer):
     prizes = serializers.IntegerField(
         help_text=_("The top places that win a prize, overall and in each prize group.")
     )
+    ranking = serializers.ChoiceField(
+        choices=NightRanking.choices,
+        allow_blank=True,
+        help_text=_(
+            'How the night ranks its players: "total" (net), "average" (net per complete '
+            'match) or "sit_out_average" (a sit-out scored as the player\'s own average); '
+            '"" as the club ranks its nights (the club\'s `night_ranking`).'
+        ),
+    )
+    min_matches = serializers.IntegerField(
+        allow_null=True,
+        help_text=_(
+            "Complete matches a player needs to be ranked by an average (the others are listed "
+            "unranked); null: the club's `night_min_matches`."
+        ),
+    )
 
     closed_at = serializers.DateTimeField(
         read_only=True,
@@ -191,6 +208,8 @@ class NightListSerializer(serializers.ModelSerializer):
             "tie_rule",
             "rounds",
             "prizes",
+            "ranking",
+            "min_matches",
             "created_at",
             "updated_at",
             "closed_at",
@@ -275,6 +294,26 @@ class NightCreateSerializer(StrictSerializer):
         default=3,
         help_text=_("The top places that win a prize, overall and in each prize group."),
     )
+    ranking = serializers.ChoiceField(
+        choices=NightRanking.choices,
+        allow_blank=True,
+        default="",
+        help_text=_(
+            'How the night ranks its players: "total" (net), "average" (net per complete '
+            'match) or "sit_out_average" (a sit-out scored as the player\'s own average); '
+            '"" as the club ranks its nights (the club\'s `night_ranking`).'
+        ),
+    )
+    min_matches = serializers.IntegerField(
+        min_value=0,
+        max_value=NIGHT_MIN_MATCHES_MAX,
+        allow_null=True,
+        default=None,
+        help_text=_(
+            "Complete matches a player needs to be ranked by an average (the others are listed "
+            "unranked); null: the club's `night_min_matches`."
+        ),
+    )
 
 
 class NightUpdateSerializer(StrictSerializer):
@@ -298,6 +337,26 @@ class NightUpdateSerializer(StrictSerializer):
         help_text=_(
             'Prize groups by player id, e.g. {"12": "Ladies"}; "" takes a player out of '
             "their group. Players not named keep theirs."
+        ),
+    )
+    ranking = serializers.ChoiceField(
+        choices=NightRanking.choices,
+        allow_blank=True,
+        required=False,
+        help_text=_(
+            'How the night ranks its players: "total" (net), "average" (net per complete '
+            'match) or "sit_out_average" (a sit-out scored as the player\'s own average); '
+            '"" as the club ranks its nights (the club\'s `night_ranking`).'
+        ),
+    )
+    min_matches = serializers.IntegerField(
+        min_value=0,
+        max_value=NIGHT_MIN_MATCHES_MAX,
+        allow_null=True,
+        required=False,
+        help_text=_(
+            "Complete matches a player needs to be ranked by an average (the others are listed "
+            "unranked); null: the club's `night_min_matches`."
         ),
     )
 
@@ -405,10 +464,30 @@ class SeatSwapSerializer(StrictSerializer):
 class ClubNightLineSerializer(serializers.Serializer):
     """A player's line of the night's results."""
 
-    rank = serializers.IntegerField(help_text=_("Place; equal net points share a place."))
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text=_(
+            "Place by the night's ranking; equal scores share a place. Null when unranked "
+            "(an average's minimum of matches not reached)."
+        ),
+    )
+    ranked = serializers.BooleanField(
+        help_text=_("Whether the ranking placed the player; the unranked come after the ranked.")
+    )
     player = PlayerRefSerializer(help_text=_("The player."))
     net = serializers.IntegerField(help_text=_("Net points over the complete matches."))
     matches = serializers.IntegerField(help_text=_("Complete matches played."))
+    score = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        coerce_to_string=True,
+        allow_null=True,
+        help_text=_(
+            "The value the night's ranking compares, as a decimal string: the net for a total; "
+            "an average rounded to 2 decimals (the ranking compares exact values). Null for an "
+            "average without a complete match."
+        ),
+    )
     best = serializers.IntegerField(
         allow_null=True, help_text=_("The best net of a single complete match; null if none.")
     )
@@ -425,9 +504,11 @@ class ClubNightLineSerializer(serializers.Serializer):
         line = result.line
         return {
             "rank": line.rank,
+            "ranked": line.ranked,
             "player": {"id": line.player_id, "name": line.name},
             "net": line.net,
             "matches": line.matches,
+            "score": None if result.score is None else str(result.score),
             "best": line.best,
             "best_round": line.best_round,
             "open": line.open,
@@ -438,6 +519,23 @@ class ClubNightLineSerializer(serializers.Serializer):
 
 class ClubNightResultsSerializer(serializers.Serializer):
     night = serializers.IntegerField(help_text=_("The night."))
+    ranking = serializers.ChoiceField(
+        choices=NightRanking.choices,
+        help_text=_(
+            "The rule that ranked the lines (the night's own, or else its club's): total net, "
+            "average net per complete match, or a sit-out scored as the player's own average "
+            "(net / matches x rounds started)."
+        ),
+    )
+    min_matches = serializers.IntegerField(
+        help_text=_(
+            "Complete matches a player needs to be ranked by an average; the others are listed "
+            "after the ranked, unranked. Not used by the total."
+        )
+    )
+    rounds_started = serializers.IntegerField(
+        help_text=_("Rounds started so far (the factor of a sit-out scored as an average).")
+    )
     lines = ClubNightLineSerializer(
         many=True, help_text=_("Every player present, by rank, then name.")
     )
@@ -450,6 +548,9 @@ class ClubNightResultsSerializer(serializers.Serializer):
         night, results = instance
         return {
             "night": night.pk,
+            "ranking": results.ranking,
+            "min_matches": results.min_matches,
+            "rounds_started": results.rounds,
             "lines": ClubNightLineSerializer(results.lines, many=True).data,
             "groups": {
                 name: ClubNightLineSerializer(lines, many=True).data

@@ -59,7 +59,7 @@ def cached_night_read(method):
         responses={201: NightSerializer},
     ),
     partial_update=extend_schema(
-        summary=_("Change a night's rounds, prizes or prize groups (directors)"),
+        summary=_("Change a night's rounds, prizes, prize groups or ranking (directors)"),
         request=NightUpdateSerializer,
         responses={200: NightSerializer},
     ),

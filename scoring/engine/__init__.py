@@ -5,7 +5,8 @@ Pure Python, immutable values, no Django and no I/O. ``score_match`` scores a wh
 one contract. The rules are in RULES.md; each module's docstring cites its section.
 ``movements`` plans a club night's seating (NIGHTS.md): ``round_robin``, ``first_round`` and
 ``winners_move``, with ``check_round`` for a round seated by hand; ``night`` ranks the
-night's results (``rank_night``), sharing places as the ladder does (``shared_ranks``).
+night's results (``rank_night``: by total, average or a sit-out scored as the
+player's average), sharing places as the ladder does (``shared_ranks``).
 """
 
 from .chicago import chicago_schedule, score_chicago
@@ -29,7 +30,15 @@ from .movements import (
     round_robin,
     winners_move,
 )
-from .night import NightLine, NightMatch, rank_night
+from .night import (
+    NIGHT_RANKINGS,
+    RANK_AVERAGE,
+    RANK_SIT_OUT_AVERAGE,
+    RANK_TOTAL,
+    NightLine,
+    NightMatch,
+    rank_night,
+)
 from .notation import (
     Contract,
     DealResult,
@@ -48,6 +57,10 @@ from .rubber import score_rubber
 from .sheet import ChicagoVulnerability, DealRow, Kind, NextDeal, Sheet, Winner, side_net
 
 __all__ = [
+    "NIGHT_RANKINGS",
+    "RANK_AVERAGE",
+    "RANK_SIT_OUT_AVERAGE",
+    "RANK_TOTAL",
     "ChicagoVulnerability",
     "Contract",
     "ContractItem",

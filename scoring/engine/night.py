@@ -1,11 +1,37 @@
-"""The night's results (NIGHTS.md): each player's net over the complete matches of a club
-night, ranked with ties (equal nets share a place: 1, 2, 2, 4), best net first and then by
-name. Pure: it ranks the lines it is given."""
+"""The night's results (NIGHTS.md, "Who wins the night" and "Players who play different
+numbers of matches"): each player's net over the complete matches of a club night, ranked by
+one of three rules. Pure: it ranks the lines it is given.
+
+- ``"total"`` (``RANK_TOTAL``): the net total; equal totals share a place (1, 2, 2, 4), best
+  net first and then by name. Fair only when everyone played the same number of matches.
+- ``"average"`` (``RANK_AVERAGE``): the net per complete match played, compared exactly (a
+  ``Fraction``: no two averages tie that are not equal). A player with fewer than
+  ``min_matches`` complete matches, and always a player with none, is listed after the ranked
+  players, unranked (``rank`` None): most matches first, then best net, then name.
+- ``"sit_out_average"`` (``RANK_SIT_OUT_AVERAGE``): a round not played scored as the player's
+  own average, ``net / played * rounds`` over the night's ``rounds`` so far; it orders exactly
+  as the average does (the same factor for everyone) but reads like a total. The same
+  ``min_matches`` rule applies.
+
+Each line's ``score`` is the value it is ranked by (for ``"total"`` the net itself)."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
+from .errors import InvalidInput, gettext_noop
 from .ranks import shared_ranks
+
+RANK_TOTAL = "total"
+RANK_AVERAGE = "average"
+RANK_SIT_OUT_AVERAGE = "sit_out_average"
+NIGHT_RANKINGS = (RANK_TOTAL, RANK_AVERAGE, RANK_SIT_OUT_AVERAGE)
+
+_RANKING_ERROR = gettext_noop("ranking must be total, average or sit_out_average, got %(value)s")
+_MIN_MATCHES_ERROR = gettext_noop("min_matches must be a whole number from 0, got %(value)s")
+_ROUNDS_ERROR = gettext_noop(
+    "rounds must be a whole number, at least each player's matches (%(most)s), got %(value)s"
+)
 
 
 @dataclass(frozen=True)
@@ -23,11 +49,12 @@ class NightMatch:
 
 @dataclass(frozen=True)
 class NightLine:
-    """A player's night: place (shared on equal nets), net over the complete matches, how
-    many complete matches, their best single net (None before a complete one) and the round
-    of it (the first such round; None outside rounds), unfinished."""
+    """A player's night: place (shared on equal scores; None when unranked), net over the
+    complete matches, how many complete matches, their best single net (None before a
+    complete one) and the round of it (the first such round; None outside rounds),
+    unfinished, and ``score``, the exact value the rule ranks by (the net for a total)."""
 
-    rank: int
+    rank: int | None
     player_id: int
     name: str
     net: int
@@ -35,13 +62,35 @@ class NightLine:
     best: int | None
     open: int
     best_round: int | None = None
+    score: Fraction = Fraction(0)
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the rule ranked this player (False: listed after the ranked, unranked)."""
+        return self.rank is not None
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def rank_night(
-    parts: Iterable[NightMatch], present: Iterable[tuple[int, str]] = ()
+    parts: Iterable[NightMatch],
+    present: Iterable[tuple[int, str]] = (),
+    *,
+    ranking: str = RANK_TOTAL,
+    min_matches: int = 0,
+    rounds: int | None = None,
 ) -> list[NightLine]:
-    """The night's lines, by rank then name (then player, for two of one name). Each player
-    ``present`` (id, name) has a line even before their first match: nothing played, net 0."""
+    """The night's lines: the ranked ones by rank then name (then player, for two of one
+    name), then the unranked ones (see the module). Each player ``present`` (id, name) has a
+    line even before their first match: nothing played, net 0. ``rounds`` (the night's rounds
+    so far) is needed by ``"sit_out_average"`` only; ``min_matches`` applies to the averages
+    only. Raises ``InvalidInput`` naming ``ranking``, ``min_matches`` or ``rounds``."""
+    if ranking not in NIGHT_RANKINGS:
+        raise InvalidInput("ranking", _RANKING_ERROR, value=repr(ranking))
+    if not _whole(min_matches):
+        raise InvalidInput("min_matches", _MIN_MATCHES_ERROR, value=repr(min_matches))
     totals: dict[int, list[int]] = {}
     names: dict[int, str] = {}
     bests: dict[int, int | None] = {}
@@ -62,12 +111,41 @@ def rank_night(
         if best is None or part.net > best or (part.net == best and earlier):
             bests[part.player_id] = part.net
             best_rounds[part.player_id] = part.round
-    order = sorted(totals, key=lambda pk: (-totals[pk][0], names[pk], pk))
-    ranks = shared_ranks([totals[pk][0] for pk in order])
-    ranked: list[NightLine] = []
-    for rank, pk in zip(ranks, order, strict=True):
+    scale = 1  # the average's factor: the night's rounds for a sit-out scored as an average
+    if ranking == RANK_SIT_OUT_AVERAGE:
+        most = max((line[1] for line in totals.values()), default=0)
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < most:
+            raise InvalidInput("rounds", _ROUNDS_ERROR, most=most, value=repr(rounds))
+        scale = rounds
+
+    def score(pk: int) -> Fraction:
+        net, matches = totals[pk][0], totals[pk][1]
+        if ranking == RANK_TOTAL:
+            return Fraction(net)
+        return Fraction(net * scale, matches) if matches else Fraction(0)
+
+    scores = {pk: score(pk) for pk in totals}
+    least = 0 if ranking == RANK_TOTAL else max(min_matches, 1)
+    ranked = [pk for pk in totals if totals[pk][1] >= least]
+    unranked = [pk for pk in totals if totals[pk][1] < least]
+    ranked.sort(key=lambda pk: (-scores[pk], names[pk], pk))
+    unranked.sort(key=lambda pk: (-totals[pk][1], -totals[pk][0], names[pk], pk))
+    places: list[int | None] = [*shared_ranks([scores[pk] for pk in ranked])]
+    places += [None] * len(unranked)
+    lines: list[NightLine] = []
+    for rank, pk in zip(places, ranked + unranked, strict=True):
         net, matches, unfinished = totals[pk]
-        ranked.append(
-            NightLine(rank, pk, names[pk], net, matches, bests[pk], unfinished, best_rounds.get(pk))
+        lines.append(
+            NightLine(
+                rank,
+                pk,
+                names[pk],
+                net,
+                matches,
+                bests[pk],
+                unfinished,
+                best_rounds.get(pk),
+                scores[pk],
+            )
         )
-    return ranked
+    return lines

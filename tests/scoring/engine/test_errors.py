@@ -14,6 +14,7 @@ from scoring.engine import (
     Contract,
     InvalidInput,
     MatchComplete,
+    NightMatch,
     Played,
     Round,
     ScoringError,
@@ -25,6 +26,7 @@ from scoring.engine import (
     moving_side,
     parse_contract,
     parse_seat,
+    rank_night,
     round_robin,
     score_chicago,
     score_contract,
@@ -81,6 +83,9 @@ RAISES: list[Callable[[], object]] = [
     lambda: check_round(Round((Table(1, "A", "B", "C"),)), "ABCD"),
     lambda: winners_move(Round((Table(1, *"ABCD"),)), {}),
     lambda: moving_side("TIE", below_ns=0, below_ew=0, tie_rule="coin"),  # type: ignore[arg-type]
+    lambda: rank_night([], ranking="median"),
+    lambda: rank_night([], ranking="average", min_matches=-1),
+    lambda: rank_night([NightMatch(1, "A", 10, True)], ranking="sit_out_average", rounds=0),
 ]
 
 

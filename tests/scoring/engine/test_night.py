@@ -1,6 +1,7 @@
 """The night's results: nets over complete matches, ranks with ties (1, 2, 2, 4), best match,
 unfinished matches noted; by rank then name."""
 
+from fractions import Fraction
 from itertools import pairwise
 
 import pytest
@@ -14,30 +15,35 @@ def part(pk: int, net: int, complete: bool = True) -> NightMatch:
     return NightMatch(player_id=pk, name="ABCDEFGH"[pk], net=net, complete=complete)
 
 
+def line(rank, pk, name, net, matches, best, unfinished) -> NightLine:
+    """A line ranked by total: its score is its net."""
+    return NightLine(rank, pk, name, net, matches, best, unfinished, score=Fraction(net))
+
+
 @pytest.mark.parametrize(
     ("parts", "expected"),
     [
         ([], []),
         (
             [part(0, 100), part(1, -100)],
-            [NightLine(1, 0, "A", 100, 1, 100, 0), NightLine(2, 1, "B", -100, 1, -100, 0)],
+            [line(1, 0, "A", 100, 1, 100, 0), line(2, 1, "B", -100, 1, -100, 0)],
         ),
         (  # equal nets share a place and the next place is skipped: 1, 2, 2, 4
             [part(3, 50), part(2, 200), part(1, 200), part(0, 500)],
             [
-                NightLine(1, 0, "A", 500, 1, 500, 0),
-                NightLine(2, 1, "B", 200, 1, 200, 0),
-                NightLine(2, 2, "C", 200, 1, 200, 0),
-                NightLine(4, 3, "D", 50, 1, 50, 0),
+                line(1, 0, "A", 500, 1, 500, 0),
+                line(2, 1, "B", 200, 1, 200, 0),
+                line(2, 2, "C", 200, 1, 200, 0),
+                line(4, 3, "D", 50, 1, 50, 0),
             ],
         ),
         (  # the best single match, the sum over complete ones, unfinished ones only counted
             [part(0, 300), part(0, -500), part(0, 900, complete=False), part(1, 0)],
-            [NightLine(1, 1, "B", 0, 1, 0, 0), NightLine(2, 0, "A", -200, 2, 300, 1)],
+            [line(1, 1, "B", 0, 1, 0, 0), line(2, 0, "A", -200, 2, 300, 1)],
         ),
         (  # only unfinished matches: no net, no best, ranked with the zeros
             [part(0, 700, complete=False), part(1, 0)],
-            [NightLine(1, 0, "A", 0, 0, None, 1), NightLine(1, 1, "B", 0, 1, 0, 0)],
+            [line(1, 0, "A", 0, 0, None, 1), line(1, 1, "B", 0, 1, 0, 0)],
         ),
     ],
 )
