@@ -26,6 +26,7 @@ urlpatterns = [
     path(f"{NIGHT}board/entries/<id:entry>/", board.entry_resolve, name="entry_resolve"),
     path(f"{NIGHT}board/tables/<id:number>/code/", board.code_renew, name="code_renew"),
     path(f"{NIGHT}board/close/", board.night_close, name="close"),
+    path(f"{NIGHT}board/round/", board.round_start, name="board_round_start"),
 ]
 
 # The players' pad (nights.pad): a table's code opens the match now at that table.
