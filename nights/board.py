@@ -10,13 +10,14 @@ writes through ``nights.services``; every POST answers with a redirect back to t
 """
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -29,7 +30,7 @@ from matches.selectors import match_sheet
 from matches.services import MatchConflict
 from matches.services import match_abandon as abandon_match
 from nights import selectors, services
-from nights.models import Night, TableCode, TableEntry
+from nights.models import Movement, Night, TableCode, TableEntry
 from nights.prints import entry_link
 from nights.views import players_change
 
@@ -76,6 +77,38 @@ def _rows(request, night: Night) -> list[Row]:
     return rows
 
 
+@dataclass(frozen=True)
+class Rounds:
+    """The board's line about the rounds: the one being played and for how long (whole
+    minutes; the poll refreshes them), and the next one's number when it may start now
+    (``start``; a fixed movement's is seated on the night page: ``seat``)."""
+
+    playing: int | None  # the last started round's number while a table of it still plays
+    minutes: int
+    next: int
+    start: bool
+    seat: bool
+
+
+def _rounds(night: Night) -> Rounds:
+    plan = selectors.night_plan(night=night)
+    started = [round for round in plan.rounds if round.started]
+    playing = started[-1] if started and not started[-1].finished else None
+    minutes = 0
+    if playing is not None:
+        since: datetime | None = selectors.round_started_at(night=night, number=playing.number)
+        minutes = max(0, int((timezone.now() - since).total_seconds() // 60)) if since else 0
+    ready = not plan.next.waiting
+    fixed = night.movement == Movement.FIXED
+    return Rounds(
+        playing.number if playing else None,
+        minutes,
+        plan.next.number,
+        ready and not fixed,
+        ready and fixed,
+    )
+
+
 def _board_url(club: Club, day: date) -> str:
     return reverse("nights:board", args=[club.slug, day])
 
@@ -89,6 +122,7 @@ def _render(request, club, night, *, fragment=False, error="", status=200):
         "night": night,
         "session": night.session,
         "rows": rows,
+        "rounds": _rounds(night),
         "waiting": sum(1 for row in rows if row.table.waiting is not None),
         "flagged": sum(1 for row in rows if row.flagged),
         "renew": int(renew) if renew.isdigit() and len(renew) < 6 else None,
@@ -184,6 +218,27 @@ def code_renew(request, slug: str, day: date, number: int):
     text = gettext("Table %(table)s has a new code: %(code)s. The old code no longer works.")
     messages.success(request, text % {"table": number, "code": code.shown})
     return HttpResponseRedirect(_board_url(club, day) + f"#table-{number}")
+
+
+@doors
+@require_POST
+def round_start(request, slug: str, day: date):
+    """The director starts the next round from the board, as from the night page (the same
+    service and its refusals: a round already started, the last one still playing, the night
+    closed). A night seated by hand is seated on the night page's form."""
+    club = club_for_director(request, get_object_or_404(Club, slug=slug))
+    night = _night(club, day)
+    number = request.POST.get("round", "")
+    try:
+        round = services.night_round_start(
+            night=night,
+            number=int(number) if number.isdigit() and len(number) < 4 else None,
+            actor=request.user,
+        )
+    except ValidationError as error:
+        return _failed(request, club, night, error)
+    messages.success(request, gettext("Round %(n)s started.") % {"n": round.number})
+    return HttpResponseRedirect(_board_url(club, day))
 
 
 @doors

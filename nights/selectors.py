@@ -160,6 +160,15 @@ def started_rounds(*, night: Night, players: dict[int, Seated] | None = None) ->
     return started
 
 
+def round_started_at(*, night: Night, number: int) -> datetime.datetime | None:
+    """When the night's round ``number`` started (None: not started)."""
+    return (
+        Round.objects.filter(night=night, number=number)
+        .values_list("started_at", flat=True)
+        .first()
+    )
+
+
 def _remainder(night: Night) -> Remainder:
     return cast(Remainder, night.remainder)
 

@@ -33,6 +33,7 @@ urlpatterns = [
     path(f"{NIGHT}board/close/", board.night_close, name="close"),
     path(f"{NIGHT}board/reopen/", board.night_reopen, name="reopen"),
     path(f"{NIGHT}board/matches/<id:match>/abandon/", board.match_abandon, name="match_abandon"),
+    path(f"{NIGHT}board/round/", board.round_start, name="board_round_start"),
 ]
 
 # The players' pad (nights.pad): a table's code opens the match now at that table.

@@ -36,6 +36,7 @@ from nights.forms import (
     seating_rows,
 )
 from nights.models import Movement, Night
+from nights.screen import screen_layout
 
 # What the new-night form keeps between its own round trips (check all, add a guest).
 CHOICES = (
@@ -504,13 +505,22 @@ def _screen_context(club: Club, night: Night) -> dict:
     current = started[-1] if started else None
     tables = [(table, table.match) for table in current.tables if table.match] if current else []
     played = match_selectors.deals_played(match_ids=[match.pk for _table, match in tables])
+    rows = [(table, played[match.pk]) for table, match in tables]
+    results = _result_rows(club, night, plan, links=False)  # a screen to read, not to click
+    out = len(current.sitting_out) if current else 0
     return {
         "club": club,
         "night": night,
         "session": night.session,
         "current": current,
-        "tables": [(table, played[match.pk]) for table, match in tables],
-        **_result_rows(club, night, plan, links=False),  # a screen to read, not to click
+        "tables": rows,
+        "layout": screen_layout(
+            tables=rows,
+            pairs=any(not table.two_player for table, _played in rows),
+            sitting_out=out,
+            results=results["lines"],
+        ),
+        **results,
     }
 
 

@@ -420,3 +420,112 @@ def test_the_board_counts_the_deals_played_and_passed_out(client, director, nigh
     assert said()[0] == "(2 deals played, 2 passed out)"
     assert said("pl")[0] == "(2 rozdania rozegrane, 2 przepasowane)"
     assert said("el")[0] == "(2 μοιρασιές παίχτηκαν, 2 περάστηκαν)"
+
+
+# --- the rounds: how long the round has been played, the next one started from the board ----
+
+
+def test_the_board_says_how_long_the_round_has_been_played(client, director, night):
+    from nights.models import Round
+
+    Round.objects.filter(night=night, number=1).update(
+        started_at=timezone.now() - datetime.timedelta(minutes=18, seconds=20)
+    )
+    client.force_login(director)
+    page = client.get(url(night)).content.decode()
+    assert "Round 1, playing for 18 min" in page
+    # No start while round 1 is played: it waits for its tables.
+    assert 'id="board-round-start"' not in page
+    fragment = client.get(url(night, "nights:board_fragment")).content.decode()
+    assert "Round 1, playing for 18 min" in fragment
+    Round.objects.filter(night=night, number=1).update(started_at=timezone.now())
+    assert (
+        "Round 1, just started" in client.get(url(night, "nights:board_fragment")).content.decode()
+    )
+    with translation.override("pl"):
+        Round.objects.filter(night=night, number=1).update(
+            started_at=timezone.now() - datetime.timedelta(minutes=5)
+        )
+        polish = client.get(url(night), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "Runda 1" in polish and "5 min" in polish
+
+
+def test_the_board_starts_the_next_round_with_the_night_pages_checks(client, director, night):
+    client.force_login(director)
+    start = url(night, "nights:board_round_start")
+    # Round 1 still played at both tables: refused, saying which (a page left open).
+    refused = client.post(start, {"round": "2"})
+    assert refused.status_code == 400
+    assert "Round 1 is still being played at tables 1, 2." in refused.content.decode()
+    for number in (1, 2):
+        play(current_match(code=code_of(night, number)))
+    page = client.get(url(night)).content.decode()
+    assert 'id="board-round-start"' in page and "Start round 2" in page
+    assert 'name="round" value="2"' in page
+    assert "playing for" not in page  # round 1 is over
+    # A stale number (round 1 again, after it started): refused.
+    stale = client.post(start, {"round": "1"})
+    assert stale.status_code == 400
+    assert "Round 1 has already started." in stale.content.decode()
+    response = client.post(start, {"round": "2"})
+    assert response.status_code == 302 and response["Location"] == url(night)
+    assert night.round_set.count() == 2
+    page = client.get(response["Location"]).content.decode()
+    assert "Round 2 started." in page
+    assert "Round 2, just started" in page and 'id="board-round-start"' not in page
+    # The same tap again: the round has started, nothing more.
+    again = client.post(start, {"round": "2"})
+    assert again.status_code == 400 and "Round 2 has already started." in again.content.decode()
+    assert night.round_set.count() == 2
+
+
+def test_a_closed_night_starts_no_round_from_the_board(client, director, night):
+    for number in (1, 2):
+        play(current_match(code=code_of(night, number)))
+    night_close(night=night)
+    client.force_login(director)
+    page = client.get(url(night)).content.decode()
+    assert 'id="board-round-start"' not in page
+    closed = client.post(url(night, "nights:board_round_start"), {"round": "2"})
+    assert closed.status_code == 400
+    assert "This night is closed: no more rounds start." in closed.content.decode()
+    assert night.round_set.count() == 1
+
+
+def test_a_night_seated_by_hand_is_seated_on_the_night_page(client, director, club):
+    from nights.services import night_start
+    from tests.clubs.factories import make_players
+
+    night = night_start(
+        club=club, date=PLAY_DATE, players=make_players(club, 8), movement="fixed", rounds=2
+    )
+    client.force_login(director)
+    page = client.get(url(night)).content.decode()
+    assert 'id="board-round-start"' not in page
+    assert 'id="board-round-seat"' in page
+    assert url(night, "nights:night") + "#next-round-title" in page
+    # Started anyway from the board: the service asks for the seating.
+    refused = client.post(url(night, "nights:board_round_start"), {"round": "1"})
+    assert refused.status_code == 400 and "Seat at least one table." in refused.content.decode()
+    assert not night.round_set.exists()
+
+
+def test_starting_a_round_from_the_board_is_for_the_clubs_directors_only(client, night, member):
+    for number in (1, 2):
+        play(current_match(code=code_of(night, number)))
+    start = url(night, "nights:board_round_start")
+    assert client.post(start, {"round": "2"}).status_code == 302  # to the login
+    client.force_login(member)
+    assert client.post(start, {"round": "2"}).status_code == 403
+    assert client.get(start).status_code in (403, 405)
+    assert night.round_set.count() == 1
+
+
+def test_the_boards_links_and_buttons_have_ids_for_the_focus_to_stay(client, director, night):
+    """board.js gives the focus back, after a poll, to the element of the same id."""
+    client.force_login(director)
+    page = client.get(url(night)).content.decode()
+    for number in (1, 2):
+        assert f'id="entry-link-{number}"' in page
+        assert f'id="enter-{number}"' in page
+        assert f'id="renew-{number}"' in page
