@@ -47,6 +47,19 @@ def matches(night):
     return list(Match.objects.filter(table__session=night.session).order_by("table__number", "pk"))
 
 
+def test_each_form_on_the_night_page_has_its_own_ids(client, director, night):
+    """The seat form and the late arrival's form both have a "player": each label names
+    its own field (no id twice on the page)."""
+    import re
+    from collections import Counter
+
+    client.force_login(director)
+    page = client.get(url(night)).content.decode()
+    assert 'id="swap_player"' in page and 'id="id_player"' in page
+    twice = [pk for pk, count in Counter(re.findall(r' id="([^"]+)"', page)).items() if count > 1]
+    assert not twice, twice
+
+
 def test_a_round_is_taken_back_asked_first(client, director, night):
     client.force_login(director)
     page = client.get(url(night)).content.decode()
