@@ -331,7 +331,8 @@ class SeatSwapForm(ServiceErrorForm):
     def __init__(
         self, *args: Any, tables: list[NightTable], sitting_out: list[Seated], **kwargs: Any
     ) -> None:
-        super().__init__(*args, auto_id="swap_%s", **kwargs)  # beside the late arrival's "player"
+        kwargs.setdefault("auto_id", "swap_%s")  # beside the late arrival's "player"
+        super().__init__(*args, **kwargs)
         choices: list[tuple[Any, str]] = [("", "—")]
         self.names: dict[int, str] = {}
         for table in tables:
