@@ -91,7 +91,7 @@ class Rounds:
 
 
 def _rounds(night: Night) -> Rounds:
-    plan = selectors.night_plan(night=night)
+    plan = selectors.night_plan(night=night, ahead=1)
     started = [round for round in plan.rounds if round.started]
     playing = started[-1] if started and not started[-1].finished else None
     minutes = 0

@@ -200,7 +200,7 @@ def results_pdf(request, slug: str, day: date):
     marked."""
     club, night = _night(request, slug, day)
     paper = paper_of(request, club)
-    plan = night_plan(night=night)
+    plan = night_plan(night=night, ahead=1)  # the results: the rounds started
     results = night_results(night=night, plan=plan)
     # Each line with the player's place in their prize group and whether it wins there.
     in_group = {

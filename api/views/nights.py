@@ -136,7 +136,7 @@ class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubSc
         started = services.night_round_start(
             night=night, seating=serializer.seating(), actor=self.actor
         )
-        plan = selectors.night_plan(night=night)
+        plan = selectors.night_plan(night=night, ahead=1)
         round = next(round for round in plan.rounds if round.number == started.number)
         return Response(NightRoundSerializer(round).data, status=status.HTTP_201_CREATED)
 
