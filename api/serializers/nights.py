@@ -27,6 +27,18 @@ from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
 GROUP_MAX_LENGTH = 40
 
 
+# The night's ranking fields, described alike wherever a night is read, created or changed.
+RANKING_HELP = _(
+    'How the night ranks its players: "total" (net), "average" (net per complete '
+    'match) or "sit_out_average" (a sit-out scored as the player\'s own average); '
+    '"" as the club ranks its nights (the club\'s `night_ranking`).'
+)
+MIN_MATCHES_HELP = _(
+    "Complete matches a player needs to be ranked by an average (the others are listed "
+    "unranked); null: the club's `night_min_matches`."
+)
+
+
 class StrictSerializer(StrictInput, serializers.Serializer):
     """A body of named fields, each refused when unknown or unchangeable (``StrictInput``)."""
 
@@ -177,18 +189,11 @@ class NightListSerializer(serializers.ModelSerializer):
     ranking = serializers.ChoiceField(
         choices=NightRanking.choices,
         allow_blank=True,
-        help_text=_(
-            'How the night ranks its players: "total" (net), "average" (net per complete '
-            'match) or "sit_out_average" (a sit-out scored as the player\'s own average); '
-            '"" as the club ranks its nights (the club\'s `night_ranking`).'
-        ),
+        help_text=RANKING_HELP,
     )
     min_matches = serializers.IntegerField(
         allow_null=True,
-        help_text=_(
-            "Complete matches a player needs to be ranked by an average (the others are listed "
-            "unranked); null: the club's `night_min_matches`."
-        ),
+        help_text=MIN_MATCHES_HELP,
     )
 
     closed_at = serializers.DateTimeField(
@@ -298,21 +303,14 @@ class NightCreateSerializer(StrictSerializer):
         choices=NightRanking.choices,
         allow_blank=True,
         default="",
-        help_text=_(
-            'How the night ranks its players: "total" (net), "average" (net per complete '
-            'match) or "sit_out_average" (a sit-out scored as the player\'s own average); '
-            '"" as the club ranks its nights (the club\'s `night_ranking`).'
-        ),
+        help_text=RANKING_HELP,
     )
     min_matches = serializers.IntegerField(
         min_value=0,
         max_value=NIGHT_MIN_MATCHES_MAX,
         allow_null=True,
         default=None,
-        help_text=_(
-            "Complete matches a player needs to be ranked by an average (the others are listed "
-            "unranked); null: the club's `night_min_matches`."
-        ),
+        help_text=MIN_MATCHES_HELP,
     )
 
 
@@ -343,21 +341,14 @@ class NightUpdateSerializer(StrictSerializer):
         choices=NightRanking.choices,
         allow_blank=True,
         required=False,
-        help_text=_(
-            'How the night ranks its players: "total" (net), "average" (net per complete '
-            'match) or "sit_out_average" (a sit-out scored as the player\'s own average); '
-            '"" as the club ranks its nights (the club\'s `night_ranking`).'
-        ),
+        help_text=RANKING_HELP,
     )
     min_matches = serializers.IntegerField(
         min_value=0,
         max_value=NIGHT_MIN_MATCHES_MAX,
         allow_null=True,
         required=False,
-        help_text=_(
-            "Complete matches a player needs to be ranked by an average (the others are listed "
-            "unranked); null: the club's `night_min_matches`."
-        ),
+        help_text=MIN_MATCHES_HELP,
     )
 
     def validate_groups(self, groups: dict) -> dict[int, str]:
