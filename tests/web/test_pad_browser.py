@@ -283,11 +283,6 @@ def tab_to(page, selector, *, presses=60):
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def focused(page) -> str:
-    """The id of the element with the focus ("BODY" if none has it)."""
-    return page.evaluate("document.activeElement.id || document.activeElement.tagName")
-
-
 def said(page) -> str:
     return " ".join(page.locator("#pad-status").inner_text().split())
 
@@ -339,14 +334,14 @@ def test_a_poll_keeps_the_focus_and_says_what_the_other_phone_did(
     tab_to(pn, "form.deal button.primary")
     pn.keyboard.press("Enter")
     expect(pn.locator("#pad-waiting")).to_be_visible()
-    assert focused(pn) == "pad-waiting-title"
+    expect(pn.locator("#pad-waiting-title")).to_be_focused()
     # East's pad shows it by its poll: the focus stays on the leave button, and it is said.
     expect(pe.locator("#pad-waiting")).to_be_visible(timeout=POLLED)
     expect(pe.locator("#pad-status")).to_contain_text(
         "North entered deal 1 (4 spades, N =): waiting for East-West to accept it.",
         timeout=POLLED,
     )
-    assert focused(pe) == "pad-leave-button"
+    expect(pe.locator("#pad-leave-button")).to_be_focused()
     found["a deal to answer"] = violations(pe)
 
     # East accepts by the keyboard; North's pad, its focus on the heading of the deal that
@@ -356,7 +351,7 @@ def test_a_poll_keeps_the_focus_and_says_what_the_other_phone_did(
     expect(pe.locator("#pad-waiting")).to_have_count(0)
     expect(pn.locator("#pad-waiting")).to_have_count(0, timeout=POLLED)
     expect(pn.locator("#pad-status")).to_contain_text("East-West accepted deal 1.")
-    assert focused(pn) == "pad-form-title"
+    expect(pn.locator("#pad-form-title")).to_be_focused()
     found["accepted"] = violations(pn)
 
     # North waits on deal 1's Correct link; East enters deal 2: the link is gone while a deal
@@ -369,7 +364,7 @@ def test_a_poll_keeps_the_focus_and_says_what_the_other_phone_did(
     expect(pn.locator("#pad-status")).to_contain_text(
         "East entered deal 2 (3 no trump, E =): waiting for North-South to accept it."
     )
-    assert focused(pn) == "pad-waiting-title"
+    expect(pn.locator("#pad-waiting-title")).to_be_focused()
     found["a deal to answer, the focused link gone"] = violations(pn)
 
     # North rejects it by the keyboard; East's pad says so, and its form comes back with the
@@ -379,7 +374,7 @@ def test_a_poll_keeps_the_focus_and_says_what_the_other_phone_did(
     expect(pn.locator("#pad-waiting")).to_have_count(0)
     expect(pe.locator(".pad-rejected")).to_be_visible(timeout=POLLED)
     expect(pe.locator("#pad-status")).to_contain_text("North-South rejected deal 2.")
-    assert focused(pe) == "pad-form-title"
+    expect(pe.locator("#pad-form-title")).to_be_focused()
     for field, value in (("level", "3"), ("strain", "NT"), ("declarer", "E"), ("tricks", "9")):
         expect(pe.locator(f"#field-{field} input[value='{value}']")).to_be_checked()
     found["rejected"] = violations(pe)
@@ -401,7 +396,7 @@ def test_a_poll_keeps_the_focus_and_says_what_the_other_phone_did(
     expect(conflict).to_have_text(
         "East entered this deal (3 no trump, E =): waiting for North-South to accept it."
     )
-    assert focused(pn) == "pad-conflict"
+    expect(pn.locator("#pad-conflict")).to_be_focused()
     expect(pn.locator("#pad-waiting")).to_be_visible()
     found["entered twice"] = violations(pn)
 
