@@ -15,7 +15,18 @@ os.environ.setdefault("PDF_THROTTLE_ANON", "100000/min")
 # gets a namespace of its own (tests/conftest.py).
 os.environ.setdefault("API_READ_CACHE", "1")
 
-from config.settings import *  # noqa: F403
+# `make test` runs the suite in parallel workers (pytest-xdist): each gets a Redis database of
+# its own (the base one, then the ones below it), so that one worker's Celery workers, cache and
+# lockout counters never meet another's. pytest-django already gives each its own test database.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker.startswith("gw") and os.environ.get("REDIS_URL"):
+    from urllib.parse import urlsplit, urlunsplit
+
+    _redis = urlsplit(os.environ["REDIS_URL"])
+    _db = (int(_redis.path.strip("/") or 0) - int(_worker[2:])) % 16
+    os.environ["REDIS_URL"] = urlunsplit(_redis._replace(path=f"/{_db}"))
+
+from config.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
