@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.test_settings
 
-.PHONY: run test lint typecheck migrations-check lock bench clean messages compilemessages
+.PHONY: run test lint typecheck migrations-check lock bench clean messages compilemessages docs
 
 # Translations: the four catalogs under locale/ (English is the source language). The ignore
 # list is the one tests/web/test_catalogs.py uses to find strings missing from the catalogs.
@@ -74,8 +74,13 @@ messages: $(VENV)/.installed-dev
 compilemessages: $(VENV)/.installed
 	$(TEST_ENV) $(BIN)/python manage.py compile_catalogs
 
-test: lint typecheck migrations-check compilemessages
+test: lint typecheck migrations-check compilemessages docs
 	$(BIN)/python -m pytest
+
+# The documentation site (mkdocs.yml, docs/) into build/site/, git-ignored. Strict: a broken
+# link, a missing anchor or a page left out of the navigation fails it, and so `make test`.
+docs: $(VENV)/.installed-dev
+	$(BIN)/mkdocs build --strict --site-dir build/site
 
 # Benchmarks, not part of `make test` (bench/README.md): PostgreSQL on 127.0.0.1:5432 holds
 # the 1,000,000-deal history (generated into BENCH_DATABASE_URL once, then reused); the API,

@@ -1,4 +1,5 @@
-"""Screenshots of the main pages for the README, taken with Debian's headless Chromium.
+"""Screenshots of the main pages for the documentation (docs/directors/pages.md), taken with
+Debian's headless Chromium.
 
     .venv/bin/python docs/screenshots.py            # writes docs/screenshots/*.png
 

@@ -19,7 +19,7 @@ from nights.selectors import NightRound, NightTable, Seated
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
 
-# The most rounds a night suggests (NIGHTS.md: a club night is usually 3 to 6 rounds).
+# The most rounds a night suggests (docs/nights.md, "The evening": usually 3 to 6 rounds).
 SUGGESTED_ROUNDS = 6
 
 MOVEMENT_HELP = {

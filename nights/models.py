@@ -1,4 +1,4 @@
-"""Club nights (NIGHTS.md): a session played in rounds by the players present, seated by a
+"""Club nights (docs/nights.md): a session played in rounds by the players present, seated by a
 movement. A started round is its matches (one per table, the table numbers fixed through the
 night) and the players sitting it out; rounds not started yet are the movement's plan
 (``nights.selectors.night_plan``), recomputed from the players and the director's choices.

@@ -492,7 +492,7 @@ def night_close(*, night: Night) -> Night:
     return night
 
 
-# --- mistakes undone (NIGHTS.md: "When the evening does not go to plan") -----------------
+# --- mistakes undone (docs/nights.md, "When the evening does not go to plan") ----------
 
 
 def _lock_night(night: Night) -> None:

@@ -214,7 +214,7 @@ def _render_night(
         context.update(players_change(request, club, plan, player_form, back="night"))
         current = context["current"]
         if current is not None and night.closed_at is None:
-            # A round started by mistake, a wrong seat (NIGHTS.md): while nothing is entered.
+            # A round started by mistake, a wrong seat (docs/nights.md): while nothing is entered.
             untouched = selectors.tables_untouched(round=current)
             context["can_undo"] = len(untouched) == len(current.tables)
             context["swap_form"] = swap_form or _swap_form(current, tables=untouched)

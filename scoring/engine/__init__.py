@@ -2,8 +2,8 @@
 
 Pure Python, immutable values, no Django and no I/O. ``score_match`` scores a whole match
 (Chicago, rubber or two-player Draw Bridge) from its list of results; ``score_contract`` scores
-one contract. The rules are in RULES.md; each module's docstring cites its section.
-``movements`` plans a club night's seating (NIGHTS.md): ``round_robin``, ``first_round`` and
+one contract. The rules are in docs/rules.md; each module's docstring cites its section.
+``movements`` plans a club night's seating (docs/nights.md): ``round_robin``, ``first_round`` and
 ``winners_move``, with ``check_round`` for a round seated by hand; ``night`` ranks the
 night's results (``rank_night``: by total, average or a sit-out scored as the
 player's average), sharing places as the ladder does (``shared_ranks``).

@@ -1,4 +1,4 @@
-"""Chicago, four-deal bridge (RULES.md section 3).
+"""Chicago, four-deal bridge (docs/rules.md, "Chicago").
 
 Exactly four counted deals, dealt clockwise from the first dealer. Vulnerability is fixed by
 the deal: 1 nobody, 2 and 3 the dealer's side (or, as a club option, the other side), 4 both.
@@ -56,7 +56,8 @@ def parse_vulnerability(value: ChicagoVulnerability | str) -> ChicagoVulnerabili
 
 
 def check_players(players: int) -> None:
-    """Chicago is played by exactly four; a table of two plays Draw Bridge (section 4)."""
+    """Chicago is played by exactly four; a table of two plays Draw Bridge
+    (docs/rules.md, "Draw Bridge: a table of two")."""
     if players != 4:
         raise InvalidInput(
             "kind",

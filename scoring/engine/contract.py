@@ -1,4 +1,4 @@
-"""The score of one contract (RULES.md section 1, the scoring table of the Laws).
+"""The score of one contract (docs/rules.md, "One contract": the scoring table of the Laws).
 
 The rule functions below are the only place the table's numbers are written. At import they
 fill lookup tables with every possible result (7 levels x 5 strains x 3 doublings x 14 trick
@@ -89,7 +89,7 @@ class ContractScore:
         return tuple(item.for_side(declarer) for item in self.items)
 
 
-# --- The rules (RULES.md section 1) -------------------------------------------------------
+# --- The rules (docs/rules.md, "One contract") ------------------------------------------
 
 _MULTIPLIER = {Doubling.NONE: 1, Doubling.DOUBLED: 2, Doubling.REDOUBLED: 4}
 

@@ -1,4 +1,4 @@
-"""Movements: who sits where in each round of a club night (NIGHTS.md, "Movements").
+"""Movements: who sits where in each round of a club night (docs/nights.md, "Movements").
 
 Pure functions of their inputs, like the rest of the engine: no Django, no I/O, no randomness,
 so a plan printed before the night is recomputed identically after it.

@@ -1,4 +1,4 @@
-"""The night's results (NIGHTS.md, "Who wins the night" and "Players who play different
+"""The night's results (docs/nights.md, "Who wins the night" and "Players who play different
 numbers of matches"): each player's net over the complete matches of a club night, ranked by
 one of three rules. Pure: it ranks the lines it is given.
 

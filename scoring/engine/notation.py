@@ -1,8 +1,8 @@
 """Seats, sides, contracts and deal results, and the notation they are written in.
 
 A contract is a level 1 to 7, a strain (C, D, H, S or NT) and a doubling (none, X or XX);
-declarer needs ``level + 6`` tricks of 13 (RULES.md section 1). A deal where all players pass
-is a ``PassedOut`` result; any other deal is ``Played``.
+declarer needs ``level + 6`` tricks of 13 (docs/rules.md, "One contract"). A deal where all
+players pass is a ``PassedOut`` result; any other deal is ``Played``.
 """
 
 import re
@@ -37,7 +37,7 @@ class Seat(StrEnum):
 
     def next(self, players: int = 4) -> "Seat":
         """The seat that deals after this one: clockwise with four players, N and E in turn
-        with two (RULES.md section 4)."""
+        with two (docs/rules.md, "Draw Bridge")."""
         if players == 4:
             return _CLOCKWISE[self]
         if players == 2:

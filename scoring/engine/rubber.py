@@ -1,5 +1,5 @@
-"""Rubber bridge (RULES.md section 2) and the two-player Draw Bridge scored as a rubber
-(section 4).
+"""Rubber bridge (docs/rules.md, "Rubber bridge") and the two-player Draw Bridge scored as a rubber
+(docs/rules.md, "Draw Bridge: a table of two").
 
 Nobody is vulnerable at the start; a side is vulnerable once it has won a game. A side wins a
 game when its trick points below the line since the last game reach 100; then both sides start

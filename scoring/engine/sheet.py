@@ -1,4 +1,4 @@
-"""What a match produces: one row per deal and the sheet's totals (RULES.md sections 2 to 5)."""
+"""What a match produces: one row per deal and the sheet's totals (docs/rules.md)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields

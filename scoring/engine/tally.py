@@ -1,7 +1,8 @@
 """What one deal adds to a match's running score, the same in Chicago and in a rubber.
 
 Trick points go below the line and add to the declaring side's partscore; when it reaches 100
-that side wins a game and both partscores start again from zero (RULES.md sections 2 and 3).
+that side wins a game and both partscores start again from zero (docs/rules.md, "Rubber bridge"
+and "Chicago").
 Each kind of match then adds its own bonuses (Chicago's game and deal-4 bonuses, the rubber
 bonus) to what ``play`` returns.
 """

@@ -57,7 +57,7 @@ def test_recording_a_deal_returns_it_with_its_score(world, director_a, match_url
     assert deal["dealer"] == "E" and deal["vulnerable"] == ["EW"]
     assert (deal["contract"], deal["declarer"], deal["tricks"]) == ("3NTX", "E", 8)
     assert deal["result"] == "-1" and deal["passed_out"] is False
-    # One down doubled, vulnerable: 200 to the defenders (RULES.md section 1).
+    # One down doubled, vulnerable: 200 to the defenders (docs/rules.md, "One contract").
     assert deal["score"] == {"NS": 200, "EW": 0}
     assert deal["items"] == [
         {"kind": "undertricks", "side": "NS", "points": 200, "below_line": False}

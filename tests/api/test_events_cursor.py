@@ -22,7 +22,7 @@ EVENTS = "/api/v1/events/"
 
 
 class Poller:
-    """A client following the README: ``since`` = the id of the last event listed, every
+    """A client following docs/api/webhooks.md: ``since`` = the id of the last event listed, every
     page of the answer read."""
 
     def __init__(self, client, since: int = 0):

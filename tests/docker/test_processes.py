@@ -300,7 +300,7 @@ def test_the_proxy_holds_fifty_slow_clients_while_requests_are_answered(web_behi
 
 # --- what nginx answers itself ----------------------------------------------------------------
 
-API_LIMIT = 2_621_440  # DATA_UPLOAD_MAX_MEMORY_SIZE, the README's 2.5 MB
+API_LIMIT = 2_621_440  # DATA_UPLOAD_MAX_MEMORY_SIZE, the API docs' 2.5 MB
 
 
 def send(url: str, body: bytes | None = None, *, method: str = "GET", **headers: str):

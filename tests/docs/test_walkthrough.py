@@ -1,4 +1,5 @@
-"""The README's walkthrough, "Recording a Chicago end to end" (docs/walkthrough.sh), runs as
+"""The API's walkthrough, "Recording a Chicago end to end" (docs/walkthrough.sh, shown in
+docs/api/walkthrough.md), runs as
 typed against what `make run` leaves and answers what its comments show; a step that does not
 stops it with a failing exit status."""
 
@@ -17,12 +18,13 @@ import pytest
 from tests.deploy import ROOT, SETTINGS_VARIABLES
 
 SCRIPT = ROOT / "docs" / "walkthrough.sh"
-README_BLOCK = re.compile(r"### Recording a Chicago end to end\n.*?```sh\n(.*?)```", re.S)
+PAGE = ROOT / "docs" / "api" / "walkthrough.md"
+PAGE_BLOCK = re.compile(r"^# Recording a Chicago end to end\n.*?```sh\n(.*?)```", re.S | re.M)
 
 
-def test_the_readme_shows_the_script_verbatim():
-    block = README_BLOCK.search((ROOT / "README.md").read_text())
-    assert block, "README.md has no sh block under 'Recording a Chicago end to end'"
+def test_the_page_shows_the_script_verbatim():
+    block = PAGE_BLOCK.search(PAGE.read_text())
+    assert block, "docs/api/walkthrough.md has no sh block under 'Recording a Chicago end to end'"
     assert block.group(1) == SCRIPT.read_text()
 
 
@@ -105,7 +107,7 @@ def test_the_walkthrough_answers_what_the_readme_shows(make_run):
     assert len(printed) == len(shown), result.stdout
     for expected, answer in zip(shown, printed, strict=True):
         assert agrees(expected, answer), (
-            f"the README shows\n{expected}\nbut the API answered\n{answer}"
+            f"the walkthrough shows\n{expected}\nbut the API answered\n{answer}"
         )
     first, retry = [answer for answer in printed if '"sequence":1,' in answer][:2]
     assert retry == first  # the retry is answered with the first answer

@@ -1,4 +1,4 @@
-"""The evening when it does not go to plan (NIGHTS.md): a round started by mistake taken
+"""The evening when it does not go to plan (docs/nights.md): a round started by mistake taken
 back, a wrong seat put right, a match that cannot finish ended by the director, and a closed
 night reopened. Through the services, errors keyed by field."""
 

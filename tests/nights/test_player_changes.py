@@ -1,4 +1,4 @@
-"""Players who change during the night (issue 29, NIGHTS.md "When the evening does not go to
+"""Players who change during the night (issue 29, docs/nights.md, "When the evening does not go to
 plan"): a late arrival plays from the next round, a leaver up to the round before it; the
 rounds started stay as they were, the rounds to come are planned again for the players then
 at the night, and the guide cards, table cards and results follow."""

@@ -1,4 +1,4 @@
-"""A night's results under each ranking rule (NIGHTS.md, "Players who play different numbers
+"""A night's results under each ranking rule (docs/nights.md, "Players who play different numbers
 of matches"): nine players, round-robin, one sitting out each round; after round 4 four
 players have 3 matches and five have 4. Each rule's results are recomputed here by hand from
 the matches' totals."""

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 PLAYED_ON = datetime.date(2025, 3, 14)
 
-# RULES.md section 5, first dealer North: NS 500, EW 120.
+# docs/rules.md, "Worked examples", first dealer North: NS 500, EW 120.
 WORKED_EXAMPLE = [
     {"contract": "2S", "declarer": "N", "tricks": 8},
     {"passed_out": True},

@@ -26,7 +26,7 @@ def compiled_catalogs():
 
 
 DAY = date(2025, 3, 14)
-# The worked Chicago of RULES.md section 5 (first dealer North): NS 500, EW 120.
+# The worked Chicago of docs/rules.md, "Worked examples" (first dealer North): NS 500, EW 120.
 WORKED_CHICAGO = [("2S", "N", 8), None, ("2H", "S", 9), ("3NT", "E", 8), ("1C", "W", 7)]
 
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def season_played(club, players, new_match):
-    """Two Chicagos: Anna & Chloe beat Ben & Dimitris by 380 (RULES.md's worked example),
+    """Two Chicagos: Anna & Chloe beat Ben & Dimitris by 380 (docs/rules.md's worked Chicago),
     then Eva & Filip (E-W) beat Anna & Ben by 590: 1NT+1 = 70, 2S= with game 60 + 500
     (vulnerable), 3C-1 vulnerable 100 to E-W; 2D= 40 + partscore bonus 100 to N-S."""
     first = play(new_match(), WORKED_CHICAGO)

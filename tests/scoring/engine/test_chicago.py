@@ -1,4 +1,5 @@
-"""Chicago, four-deal bridge (RULES.md sections 3 and 5). Expected figures worked out by hand."""
+"""Chicago, four-deal bridge (docs/rules.md, "Chicago" and "Worked examples"). Expected figures
+worked out by hand."""
 
 import pytest
 

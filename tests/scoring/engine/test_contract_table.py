@@ -1,4 +1,5 @@
-"""Published scores for one contract (RULES.md section 1), worked out by hand from the table.
+"""Published scores for one contract (docs/rules.md, "One contract"), worked out by hand from
+the table.
 
 Every row of the table is covered in both vulnerabilities and all three doubling states.
 Columns: contract, vulnerable, tricks taken, then the expected trick points (below the line),
@@ -28,7 +29,7 @@ CASES = [
     ("5D", V, 12, 100, 20, 0, 0, 0),
     ("1H", NV, 7, 30, 0, 0, 0, 0),
     ("2S", V, 9, 60, 30, 0, 0, 0),
-    ("4S", NV, 10, 120, 0, 0, 0, 0),  # RULES.md check
+    ("4S", NV, 10, 120, 0, 0, 0, 0),  # docs/rules.md check
     ("4H", V, 11, 120, 30, 0, 0, 0),
     ("1NT", NV, 7, 40, 0, 0, 0, 0),
     ("1NT", V, 9, 40, 60, 0, 0, 0),
@@ -59,7 +60,7 @@ CASES = [
     ("1DXX", V, 8, 80, 400, 100, 0, 0),
     ("2HXX", NV, 10, 240, 400, 100, 0, 0),
     ("1SXX", V, 7, 120, 0, 100, 0, 0),
-    ("1NTXX", V, 8, 160, 400, 100, 0, 0),  # RULES.md check
+    ("1NTXX", V, 8, 160, 400, 100, 0, 0),  # docs/rules.md check
     ("1NTXX", NV, 10, 160, 600, 100, 0, 0),
     ("2NTXX", V, 8, 280, 0, 100, 0, 0),
     ("6NTXX", NV, 12, 760, 0, 100, 500, 0),
@@ -79,7 +80,7 @@ CASES = [
     ("1NTX", NV, 6, 0, 0, 0, 0, 100),
     ("2SX", NV, 6, 0, 0, 0, 0, 300),
     ("3DX", NV, 6, 0, 0, 0, 0, 500),
-    ("3NTX", NV, 5, 0, 0, 0, 0, 800),  # RULES.md check
+    ("3NTX", NV, 5, 0, 0, 0, 0, 800),  # docs/rules.md check
     ("4HX", NV, 5, 0, 0, 0, 0, 1100),
     ("7NTX", NV, 0, 0, 0, 0, 0, 3500),
     # defeated, doubled, vulnerable: 200, then 300 each
@@ -100,7 +101,7 @@ CASES = [
     ("2NTXX", V, 6, 0, 0, 0, 0, 1000),
     ("4SXX", V, 7, 0, 0, 0, 0, 1600),
     ("6HXX", V, 8, 0, 0, 0, 0, 2200),
-    ("7NTXX", V, 0, 0, 0, 0, 0, 7600),  # RULES.md extreme
+    ("7NTXX", V, 0, 0, 0, 0, 0, 7600),  # docs/rules.md check
 ]
 
 

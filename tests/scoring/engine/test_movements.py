@@ -1,4 +1,4 @@
-"""Movements (NIGHTS.md): the published round-robin cases, the whist tournaments checked by
+"""Movements (docs/nights.md): the published round-robin cases, the whist tournaments checked by
 their properties, and the properties every plan must have, on random nights with hypothesis."""
 
 from collections import Counter

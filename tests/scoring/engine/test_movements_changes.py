@@ -1,4 +1,4 @@
-"""Movements when the players change during the night (NIGHTS.md, "When the evening does not go
+"""Movements when the players change during the night (docs/nights.md, "When the evening does not go
 to plan"): the round-robin's rounds to come planned again after the rounds played, and the
 progressive movement's next round for the players present, by tables and hypothesis properties.
 """

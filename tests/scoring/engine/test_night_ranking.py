@@ -1,4 +1,4 @@
-"""The night's ranking rules (NIGHTS.md, "Players who play different numbers of matches"):
+"""The night's ranking rules (docs/nights.md, "Players who play different numbers of matches"):
 total net, average per complete match (with a minimum of matches to be ranked), and a sit-out
 scored as the player's own average; exact values, the unranked after the ranked."""
 

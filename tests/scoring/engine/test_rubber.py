@@ -1,4 +1,5 @@
-"""Rubber bridge (RULES.md section 2) and the two-player Draw Bridge (section 4), by hand."""
+"""Rubber bridge and the two-player Draw Bridge (docs/rules.md, "Rubber bridge" and "Draw
+Bridge: a table of two"), by hand."""
 
 import pytest
 
