@@ -259,9 +259,11 @@ class LadderViewSet(ExportsMixin, _SeasonReadView):
         return selectors.ladder_rows(season_id=self.season.pk)
 
     @exportable(
-        lambda view, request, **kwargs: selectors.ladder_export(
-            season=view.season, rows=view.filter_queryset(view.get_queryset())
-        )
+        "ladder",
+        lambda view, request, **kwargs: view.season,
+        lambda view, request, season: selectors.ladder_export(
+            season=season, rows=view.filter_queryset(view.get_queryset())
+        ),
     )
     @cached_read(path_owner("season", "season_id"), depends=("ladder",))
     def list(self, request, *args, **kwargs):
@@ -277,9 +279,13 @@ class LadderViewSet(ExportsMixin, _SeasonReadView):
         return super().list(request, *args, **kwargs)
 
 
-def _history_export(view, request, **kwargs):
+def _history_player(view, request, **kwargs) -> Player:
     view.filter_queryset([])  # refuses a query parameter it does not know
-    return selectors.player_history_export(season=view.season, player=view.player)
+    return view.player
+
+
+def _history_export(view, request, player: Player) -> Export:
+    return selectors.player_history_export(season=view.season, player=player)
 
 
 @extend_schema(
@@ -311,7 +317,7 @@ class PlayerHistoryViewSet(ExportsMixin, _SeasonReadView):
             return Standing.objects.none()
         return selectors.player_season_history(season_id=self.season.pk, player_id=self.player.pk)
 
-    @exportable(_history_export)
+    @exportable("history", _history_player, _history_export)
     @cached_read(path_owner("season", "season_id"), depends=("matches", "ladder"))
     def list(self, request, *args, **kwargs):
         cast(_SeasonPage, self.paginator).extra = {
@@ -321,14 +327,18 @@ class PlayerHistoryViewSet(ExportsMixin, _SeasonReadView):
         return super().list(request, *args, **kwargs)
 
 
-def _season_deals(view, request, **kwargs) -> Export:
+def _season(view, request, **kwargs) -> Season:
     view.filter_queryset([])  # refuses a query parameter it does not know
-    return match_selectors.season_deals_export(season=view.season)
+    return view.season
+
+
+def _season_deals(view, request, season: Season) -> Export:
+    return match_selectors.season_deals_export(season=season)
 
 
 @extend_schema_view(
     list=extend_schema(
-        summary=_("Every deal of a season, as CSV or XLSX"),
+        summary=_("Every deal of a season, as a file"),
         description=_(
             "One line a deal in playing order: date, table, kind, the players North, East, South "
             "and West, contract, declarer, tricks (the format the season's import reads), then the "
@@ -351,8 +361,8 @@ class SeasonDealsViewSet(ExportsMixin, _SeasonReadView):
             return []  # no such season: the view answers a 404
         return [("club", club_id), ("season-matches", season_id)]
 
-    @exportable(_season_deals)
-    def list(self, request, *args, **kwargs):  # negotiation leaves only CSV or XLSX
+    @exportable("season", _season, _season_deals)
+    def list(self, request, *args, **kwargs):  # negotiation leaves only the file formats
         raise AssertionError("unreachable")
 
 

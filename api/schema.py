@@ -31,7 +31,7 @@ from api.ids import MAX_ID
 from api.serializers.common import ErrorSerializer, StrictInput
 from api.serializers.deals import CONTRACT_PATTERN
 from api.serializers.fields import DistinctListField
-from clubs.exports import MEDIA_TYPES
+from clubs.exports import exporters
 from clubs.models import time_zone_names, validate_timezone
 
 ERROR_DESCRIPTIONS = {
@@ -44,7 +44,8 @@ ERROR_DESCRIPTIONS = {
     "429": _("Too many requests: retry after the Retry-After header's seconds."),
     "304": _("Not modified: the answer is the one whose ETag was sent in If-None-Match."),
     "406": _(
-        "No answer in a media type the Accept header allows (JSON; CSV or XLSX for a download)."
+        "No answer in a media type the Accept header allows (JSON; for a download, one of its "
+        "formats)."
     ),
     "412": _("The deal changed since the ETag sent in If-Match: fetch it again and retry."),
     "413": _("The request body is too large."),
@@ -179,18 +180,17 @@ class DealBodyExtension(OpenApiSerializerExtension):
         }
 
 
-# What a download's answer is (api.exports): CSV text, or an XLSX file.
-EXPORT_SCHEMAS = {
-    MEDIA_TYPES["csv"]: {
-        "type": "string",
-        "description": _("CSV, UTF-8 with a byte order mark; the first line names the columns."),
-    },
-    MEDIA_TYPES["xlsx"]: {
-        "type": "string",
-        "format": "binary",
-        "description": _("An Excel workbook (XLSX): one sheet, the first row names the columns."),
-    },
-}
+def export_schemas() -> dict[str, dict]:
+    """What a download's answer is in each format of the registry (``clubs.exports``, served
+    by ``api.exports``): text, or a file's bytes, as its exporter describes it."""
+    return {
+        exporter.media_type: {
+            "type": "string",
+            **({"format": "binary"} if exporter.binary else {}),
+            "description": str(exporter.description),
+        }
+        for exporter in exporters()
+    }
 
 
 class AutoSchema(openapi.AutoSchema):
@@ -294,14 +294,13 @@ class AutoSchema(openapi.AutoSchema):
         """A download's media types (api.exports) with what they hold; errors are JSON."""
         response = super()._get_response_for_code(serializer, status_code, media_types, direction)
         content = response.get("content")
-        if not content or not EXPORT_SCHEMAS.keys() & content.keys():
+        schemas = export_schemas()
+        if not content or not schemas.keys() & content.keys():
             return response
         if str(status_code).startswith("2"):
-            for media_type, schema in EXPORT_SCHEMAS.items():
+            for media_type, schema in schemas.items():
                 if media_type in content:
-                    content[media_type] = {
-                        "schema": {**schema, "description": str(schema["description"])}
-                    }
+                    content[media_type] = {"schema": schema}
         else:
             some = next(iter(content.values()))
             response["content"] = {JSONRenderer.media_type: some}

@@ -10,9 +10,10 @@
   ``MatchEvent``, ``LadderEvent`` and ``RoundEvent`` (a discriminator on ``type``), each with its
   ``data`` (a ``Deal``, a ``DeletedDeal``, a ``Match``...); and the body a webhook receives is
   declared, as a callback of ``POST /webhooks/`` (OpenAPI 3.0's webhooks);
-- each download has an operation of its own whose answer is the file (``_downloads``):
-  ``GET /seasons/{season_id}/ladder.xlsx`` (``api.urls``), where a generated client gets
-  bytes; the list's own operation, JSON first, cannot tell its client to expect them.
+- each download has an operation of its own for each of its formats (``clubs.exports``) whose
+  answer is the file (``_downloads``): ``GET /seasons/{season_id}/ladder.xlsx`` (``api.urls``),
+  where a generated client gets bytes; the list's own operation, JSON first, cannot tell its
+  client to expect them.
 """
 
 import copy
@@ -21,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from api.models import EventType
 from api.schema import _name_enum
-from clubs.exports import MEDIA_TYPES
+from clubs.exports import EXPORTERS, MEDIA_TYPES
 
 REF = "#/components/schemas/"
 
@@ -35,9 +36,11 @@ RENAMED = {
 
 
 def preprocess(endpoints):
-    """The downloads' own addresses (``api.urls``, ``.csv`` and ``.xlsx``) are not generated
-    from their views (they would repeat the lists' operations): ``_downloads`` writes them."""
-    return [endpoint for endpoint in endpoints if not endpoint[0].endswith((".csv", ".xlsx"))]
+    """The downloads' own addresses (``api.urls``: ``.csv``, ``.xlsx``, each format's) are not
+    generated from their views (they would repeat the lists' operations): ``_downloads`` writes
+    them."""
+    endings = tuple(f".{exporter.extension}" for exporter in EXPORTERS.values())
+    return [endpoint for endpoint in endpoints if not endpoint[0].endswith(endings)]
 
 
 def postprocess(result, generator, request, public):
@@ -283,17 +286,21 @@ NOT_FOR_A_FILE = {"format", "page", "page_size"}
 
 
 def _downloads(result) -> None:
-    """``GET <list>.csv`` and ``GET <list>.xlsx`` beside each list that has downloads: its
-    operation, the file as the answer (binary, so a generated client returns bytes)."""
+    """``GET <list>.<format>`` beside each list that has downloads, for each format its answer
+    offers (``clubs.exports.EXPORTERS``): its operation, the file as the answer (a binary
+    format's twice, the second as ``application/octet-stream``, which a generated client
+    returns as bytes: openapi-python-client knows no XLSX type)."""
     paths = result.get("paths", {})
     added = {}
     for path, item in paths.items():
         operation = item.get("get")
         answer = (operation or {}).get("responses", {}).get("200", {})
-        if MEDIA_TYPES["xlsx"] not in answer.get("content", {}) or not path.endswith("/"):
+        offered = [e for e in EXPORTERS.values() if e.media_type in answer.get("content", {})]
+        if not offered or not path.endswith("/"):
             continue
         name = operation["operationId"].removesuffix("_list").removesuffix("_retrieve")
-        for fmt in ("csv", "xlsx"):
+        for exporter in offered:
+            fmt = exporter.key
             download = copy.deepcopy(operation)
             download["operationId"] = f"{name}_download_{fmt}"
             download["summary"] = f"{operation.get('summary', name)} ({fmt.upper()})"
@@ -302,14 +309,13 @@ def _downloads(result) -> None:
             ]
             ok = download["responses"]["200"]
             media = ok["content"][MEDIA_TYPES[fmt]]
-            if fmt == "xlsx":
+            if exporter.binary:
                 media = {"schema": {**media["schema"], "format": "binary"}}
-                # openapi-python-client knows no XLSX type: the second gives it bytes.
                 ok["content"] = {
-                    MEDIA_TYPES["xlsx"]: media,
+                    exporter.media_type: media,
                     "application/octet-stream": copy.deepcopy(media),
                 }
             else:
-                ok["content"] = {MEDIA_TYPES["csv"]: media}
-            added[f"{path[:-1]}.{fmt}"] = {"get": download}
+                ok["content"] = {exporter.media_type: media}
+            added[f"{path[:-1]}.{exporter.extension}"] = {"get": download}
     paths.update(added)

@@ -13,6 +13,7 @@ from api.views.seasons import SeasonViewSet
 from api.views.sessions import SessionViewSet, TableViewSet
 from api.views.tables import TableEntryViewSet
 from api.views.webhooks import EventViewSet, WebhookViewSet
+from clubs.exports import exporters
 
 app_name = "api"
 
@@ -35,29 +36,36 @@ deal_detail = DealViewSet.as_view(
 
 
 def _downloads() -> list:
-    """Each download (``api.exports``) also at an address of its own, ``.csv`` or ``.xlsx``
-    (``/seasons/{season_id}/ladder.xlsx``): the same view, its format fixed. The schema lists
-    them as operations of their own whose answer is the file (``api.schema_client``), so that a
-    generated client gets its bytes; ``?format=`` and Accept on the lists still work."""
+    """Each download (``api.exports``) also at an address of its own for each format that
+    writes it (``clubs.exports.EXPORTERS``), ``.csv``, ``.xlsx``... (``/seasons/{season_id}/
+    ladder.xlsx``): the same view, its format fixed. The schema lists them as operations of their
+    own whose answer is the file (``api.schema_client``), so that a generated client gets its
+    bytes; ``?format=`` and Accept on the lists still work."""
     deals = DealViewSet.as_view({"get": "list"})
     session_results = SessionViewSet.as_view({"get": "results"}, basename="session", detail=True)
     night_results = NightViewSet.as_view({"get": "results"}, basename="night", detail=True)
-    routes = [
-        ("seasons/<int:season_id>/ladder", ladder_list, "season-ladder"),
-        ("seasons/<int:season_id>/deals", season_deals_list, "season-deals"),
+    routes = [  # each with its kind of download (clubs.exports.Download)
+        ("seasons/<int:season_id>/ladder", ladder_list, "season-ladder", "ladder"),
+        ("seasons/<int:season_id>/deals", season_deals_list, "season-deals", "season"),
         (
             "seasons/<int:season_id>/players/<int:player_id>/history",
             player_history_list,
             "season-player-history",
+            "history",
         ),
-        ("matches/<int:match_id>/deals", deals, "match-deals"),
-        ("sessions/<str:pk>/results", session_results, "session-results"),
-        ("nights/<str:pk>/results", night_results, "night-results"),
+        ("matches/<int:match_id>/deals", deals, "match-deals", "match"),
+        ("sessions/<str:pk>/results", session_results, "session-results", "session"),
+        ("nights/<str:pk>/results", night_results, "night-results", "night"),
     ]
     return [
-        path(f"{route}.{fmt}", view, {"format": fmt}, name=f"{name}-{fmt}")
-        for route, view, name in routes
-        for fmt in ("csv", "xlsx")
+        path(
+            f"{route}.{exporter.extension}",
+            view,
+            {"format": exporter.key},
+            name=f"{name}-{exporter.key}",
+        )
+        for route, view, name, kind in routes
+        for exporter in exporters(kind)
     ]
 
 

@@ -21,7 +21,16 @@ a text (``csv_text``): the file is written with ``,``, but spreadsheets in Greek
 Spanish and Dutch read CSV with ``;``, and for them a player named ``;=1+1`` would be two cells,
 the second ``=1+1``; it is written ``;'=1+1``.
 
-``export_response`` (the one part that knows HTTP) answers an export as a download; the pages
+The formats are a registry (``EXPORTERS``): each is one ``Exporter`` class, registered once
+(``register``), with its key (the address's ending and the API's ``?format=``, also the file's
+extension), its label (the downloads control's link), its media type and the downloads it
+writes. The page addresses (``clubs.urls.ExportConverter``), the API's content negotiation
+(``api.exports``), its OpenAPI schema (``api.schema``, ``api.schema_client``) and the downloads
+control (``clubs.templatetags.downloads``) all read it. CSV and XLSX write any download's table;
+a format that writes something else (PBN's deals: ``nights.pbn``) names the kinds of download
+it writes (``Download.kind``) and has a method for each.
+
+``export_response`` (the one part that knows HTTP) answers a download in a format; the pages
 (``?export`` links) and the API (``api.exports``) both use it.
 """
 
@@ -33,24 +42,23 @@ import functools
 import io
 import re
 import zipfile
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponseNotFound, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.text import slugify
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 Cell = str | int | float | Decimal | datetime.date | bool | None
-
-FORMATS = ("csv", "xlsx")
-MEDIA_TYPES = {
-    "csv": "text/csv",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
-CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": MEDIA_TYPES["xlsx"]}
 
 # Rows written between two chunks handed to the server.
 BATCH = 500
@@ -347,23 +355,178 @@ def _in_language(language: str | None, chunks: Iterator[bytes]) -> Iterator[byte
         yield from chunks
 
 
-def export_chunks(export: Export, fmt: str) -> Iterator[bytes]:
-    """The export's file in ``fmt`` ("csv" or "xlsx"), a chunk at a time."""
-    if fmt == "csv":
+# --- the formats: one exporter a format, registered once -------------------------------------
+
+
+@dataclass(frozen=True)
+class Download:
+    """What a download address answers, whatever the format: its ``kind`` ("match", "night",
+    "season" for every deal of a season, "ladder", "session", "history"), what it is of
+    (``of``: the Match, the Night, the Season...) and its ``table``, built only when a table
+    format (CSV, XLSX) is asked for. A plain ``Export`` is a download of kind "table"."""
+
+    kind: str
+    of: Any = None
+    table: Callable[[], Export] = field(default=lambda: Export("export", (), ()))
+
+
+class Exporter:
+    """One export format. ``key``: its name in the addresses (``deals.csv``) and in the API's
+    ``?format=``, and the file's extension; ``label``: the downloads control's link (translated);
+    ``media_type``: what an ``Accept`` header names (``content_type`` adds the charset of a text
+    format); ``binary`` and ``description``: what the OpenAPI schema says of the answer;
+    ``kinds``: the kinds of download it writes (``Download.kind``), each by the method of that
+    name, which returns the file's name and its bytes, a chunk at a time."""
+
+    key: ClassVar[str]
+    label: ClassVar[str | Promise]
+    media_type: ClassVar[str]
+    charset: ClassVar[str | None] = None
+    binary: ClassVar[bool] = False
+    description: ClassVar[str | Promise]
+    kinds: ClassVar[frozenset[str]] = frozenset()
+
+    @property
+    def extension(self) -> str:
+        return self.key
+
+    @property
+    def content_type(self) -> str:
+        return f"{self.media_type}; charset={self.charset}" if self.charset else self.media_type
+
+    def writes(self, kind: str) -> bool:
+        return kind in self.kinds
+
+    def file(self, download: Download) -> tuple[str, Iterator[bytes]]:
+        """The download's file in this format: its name (without the extension) and its
+        bytes, a chunk at a time."""
+        write: Callable[[Any], tuple[str, Iterator[bytes]]] = getattr(self, download.kind)
+        return write(download.of)
+
+
+class TableExporter(Exporter):
+    """A format that writes any download's table (headers and rows)."""
+
+    def writes(self, kind: str) -> bool:
+        return True
+
+    def file(self, download: Download) -> tuple[str, Iterator[bytes]]:
+        export = download.table()
+        headers = [str(header) for header in export.headers]  # in the request's language
+        return export.name, self.chunks(Export(export.name, headers, export.rows))
+
+    def chunks(self, export: Export) -> Iterator[bytes]:
+        raise NotImplementedError
+
+
+class CSV(TableExporter):
+    key = "csv"
+    label = _("CSV")
+    media_type = "text/csv"
+    charset = "utf-8"
+    description = _("CSV, UTF-8 with a byte order mark; the first line names the columns.")
+
+    def chunks(self, export: Export) -> Iterator[bytes]:
         return csv_chunks(export.headers, export.rows)
-    if fmt == "xlsx":
+
+
+class XLSX(TableExporter):
+    key = "xlsx"
+    label = _("Excel (XLSX)")
+    media_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    binary = True
+    description = _("An Excel workbook (XLSX): one sheet, the first row names the columns.")
+
+    def chunks(self, export: Export) -> Iterator[bytes]:
         return xlsx_chunks(export.headers, export.rows, title=export.name)
-    raise ValueError(f"no export format {fmt!r}")
 
 
-def export_response(export: Export, fmt: str) -> StreamingHttpResponse:
-    """The export as a download in ``fmt`` ("csv" or "xlsx"), streamed: the headers are
-    read in the request's language, then the rows as the file is sent."""
-    headers = [str(header) for header in export.headers]  # in the request's language
-    chunks = export_chunks(Export(export.name, headers, export.rows), fmt)
+EXPORTERS: dict[str, Exporter] = {}
+"""The formats by key, in the order they were registered (the downloads control's order)."""
+
+E = TypeVar("E", bound=type[Exporter])
+
+
+def register(exporter: E) -> E:
+    """Add the format ``exporter`` (a class; usable as a decorator). A format's module is
+    imported once its app is ready (its ``AppConfig.ready``)."""
+    if exporter.key in EXPORTERS:
+        raise ValueError(f"export format {exporter.key!r} is registered twice")
+    EXPORTERS[exporter.key] = exporter()
+    return exporter
+
+
+register(CSV)
+register(XLSX)
+
+
+def exporters(kind: str | None = None) -> list[Exporter]:
+    """The formats, or those that write a download of ``kind``."""
+    return [e for e in EXPORTERS.values() if kind is None or e.writes(kind)]
+
+
+class _MediaTypes(Mapping[str, str]):
+    """Each format's media type by key, read from the registry when asked."""
+
+    def __getitem__(self, key: str) -> str:
+        return EXPORTERS[key].media_type
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(EXPORTERS)
+
+    def __len__(self) -> int:
+        return len(EXPORTERS)
+
+
+MEDIA_TYPES: Mapping[str, str] = _MediaTypes()
+
+
+class UnknownFormat(LookupError):
+    """No format of that key, or none that writes this kind of download: the message names
+    it (a 404 on a page, in the API a 404 naming ``format``)."""
+
+
+def exporter_for(fmt: str, kind: str) -> Exporter:
+    """The format ``fmt`` for a download of ``kind``, or ``UnknownFormat`` naming it."""
+    exporter = EXPORTERS.get(fmt)
+    if exporter is None or not exporter.writes(kind):
+        formats = ", ".join(e.key for e in exporters(kind))
+        raise UnknownFormat(
+            gettext("There is no download as %(format)s here; there is: %(formats)s.")
+            % {"format": fmt, "formats": formats}
+        )
+    return exporter
+
+
+def _download(source: Export | Download) -> Download:
+    if isinstance(source, Download):
+        return source
+    return Download("table", table=lambda: source)
+
+
+def export_chunks(export: Export | Download, fmt: str) -> Iterator[bytes]:
+    """The export's file in the format ``fmt`` (a key of ``EXPORTERS``), a chunk at a time."""
+    download = _download(export)
+    try:
+        exporter = exporter_for(fmt, download.kind)
+    except UnknownFormat:
+        raise ValueError(f"no export format {fmt!r}") from None
+    return exporter.file(download)[1]
+
+
+def export_response(export: Export | Download, fmt: str) -> HttpResponseBase:
+    """The download in the format ``fmt``, streamed: a table's headers are read in the
+    request's language, then the rows as the file is sent. A format the registry does not
+    know, or one that does not write this download, is a 404 page naming it."""
+    download = _download(export)
+    try:
+        exporter = exporter_for(fmt, download.kind)
+    except UnknownFormat as error:
+        return HttpResponseNotFound(render_to_string("404.html", {"reason": str(error)}))
+    name, chunks = exporter.file(download)
     response = StreamingHttpResponse(
-        _in_language(translation.get_language(), chunks), content_type=CONTENT_TYPES[fmt]
+        _in_language(translation.get_language(), chunks), content_type=exporter.content_type
     )
-    response["Content-Disposition"] = file_name(export.name, fmt)
+    response["Content-Disposition"] = file_name(name, exporter.extension)
     response["X-Content-Type-Options"] = "nosniff"
     return response

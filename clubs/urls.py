@@ -55,10 +55,11 @@ register_converter(TokenConverter, "token")
 
 
 class ExportConverter:
-    """A download's format at the end of its address: ``ladder.csv``, ``ladder.xlsx``
-    (``clubs.exports``)."""
+    """A download's format at the end of its address: ``ladder.csv``, ``ladder.xlsx``, one
+    of the registry's keys (``clubs.exports.EXPORTERS``). Any other word is the view's to
+    refuse, with a 404 naming it (``clubs.exports.export_response``)."""
 
-    regex = "csv|xlsx"
+    regex = "[A-Za-z0-9]{1,16}"
 
     def to_python(self, value: str) -> str:
         return value

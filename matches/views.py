@@ -9,6 +9,7 @@ import re
 import secrets
 from collections.abc import Callable
 from datetime import date
+from functools import partial
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -24,7 +25,7 @@ from clubs import live
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
-from clubs.exports import export_response
+from clubs.exports import Download, export_response
 from clubs.models import Club, Session, Table
 from clubs.selectors import can_direct
 from matches import presenters, selectors, services
@@ -46,9 +47,10 @@ def _session(request, slug: str, day: date) -> tuple[Club, Session]:
 
 @doors
 def session_export(request, slug: str, day: date, fmt: str):
-    """The session's results (the session sheet's players) as CSV or XLSX."""
+    """The session's results (the session sheet's players) in the format ``fmt``."""
     _club, session = _session(request, slug, day)
-    return export_response(selectors.session_results_export(session=session), fmt)
+    table = partial(selectors.session_results_export, session=session)
+    return export_response(Download("session", session, table), fmt)
 
 
 @doors
@@ -145,10 +147,11 @@ def match_sheet_pdf(request, pk: int):
 
 @doors
 def match_export(request, pk: int, fmt: str):
-    """The match's score sheet, a line a deal, as CSV or XLSX."""
+    """The match's score sheet, a line a deal, in the format ``fmt``."""
     match = _match(pk)
     club_for_reader(request, match.table.session.club)
-    return export_response(selectors.match_deals_export(match=match), fmt)
+    table = partial(selectors.match_deals_export, match=match)
+    return export_response(Download("match", match, table), fmt)
 
 
 # --- The table page ----------------------------------------------------------------------

@@ -3,3 +3,6 @@ from django.apps import AppConfig
 
 class NightsConfig(AppConfig):
     name = "nights"
+
+    def ready(self):
+        from nights import pbn  # noqa: F401  (registers the PBN export format)

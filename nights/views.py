@@ -6,6 +6,7 @@ Reads go through ``nights.selectors``, writes through ``nights.services``.
 """
 
 from datetime import date
+from functools import partial
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -21,7 +22,7 @@ from clubs import live
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
-from clubs.exports import export_response
+from clubs.exports import Download, export_response
 from clubs.models import Club
 from clubs.validators import folded
 from matches import selectors as match_selectors
@@ -545,6 +546,9 @@ def night_screen(request, slug: str, day: date):
 
 @doors
 def results_export(request, slug: str, day: date, fmt: str):
-    """The night's results as CSV or XLSX: every player present, ranked, with the prizes."""
+    """The night in the format ``fmt``: as a table, every player present, ranked, with the
+    prizes."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
-    return export_response(selectors.night_results_export(night=_night(club, day)), fmt)
+    night = _night(club, day)
+    table = partial(selectors.night_results_export, night=night)
+    return export_response(Download("night", night, table), fmt)

@@ -6,6 +6,7 @@ draw them.
 """
 
 from dataclasses import dataclass
+from functools import partial
 from urllib.parse import urlencode
 
 from django.http import Http404
@@ -17,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from clubs import live
 from clubs.doors import club_for_reader, doors
-from clubs.exports import export_response
+from clubs.exports import Download, export_response
 from clubs.models import Club, Membership, Season
 from matches import selectors as match_selectors
 from matches.models import Match, MatchStatus, played_by
@@ -322,23 +323,26 @@ def player_page(request, slug: str, player_id: int):
 
 @doors
 def ladder_export(request, slug: str, fmt: str, season_id: int | None = None):
-    """The season's whole ladder as CSV or XLSX, in ladder order."""
+    """The season's whole ladder in the format ``fmt``, in ladder order."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     season = _season(club, season_id)
-    return export_response(selectors.ladder_export(season=season), fmt)
+    table = partial(selectors.ladder_export, season=season)
+    return export_response(Download("ladder", season, table), fmt)
 
 
 @doors
 def season_deals_export(request, slug: str, season_id: int, fmt: str):
-    """Every deal of the season (the season's import reads this format) as CSV or XLSX."""
+    """Every deal of the season in the format ``fmt`` (as a table, the format the season's
+    import reads)."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     season = _season(club, season_id)
-    return export_response(match_selectors.season_deals_export(season=season), fmt)
+    table = partial(match_selectors.season_deals_export, season=season)
+    return export_response(Download("season", season, table), fmt)
 
 
 @doors
 def player_export(request, slug: str, player_id: int, fmt: str):
-    """The player's matches of the season (``?season=``) as CSV or XLSX."""
+    """The player's matches of the season (``?season=``) in the format ``fmt``."""
     _club, membership, season = _player_season(request, slug, player_id)
-    export = selectors.player_history_export(season=season, player=membership.player)
-    return export_response(export, fmt)
+    table = partial(selectors.player_history_export, season=season, player=membership.player)
+    return export_response(Download("history", membership.player, table), fmt)

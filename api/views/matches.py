@@ -220,7 +220,9 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         return Response(data, status=code, headers=headers)
 
     @exportable(
-        lambda view, request, **kwargs: selectors.match_deals_export(match=view.get_match())
+        "match",
+        lambda view, request, **kwargs: view.get_match(),
+        lambda view, request, match: selectors.match_deals_export(match=match),
     )
     @cached_read(path_owner("match", "match_id"), depends=("match",))
     def list(self, request, match_id=None):

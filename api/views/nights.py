@@ -77,7 +77,6 @@ class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubSc
     ordering = ["-date"]
     http_method_names = ["get", "post", "patch", "delete", "head"]  # delete: a round only
     service_error_fields = {"played_on": "date"}
-    export_actions = ("results",)
 
     def get_queryset(self):
         return selectors.nights_of(clubs=access.member_clubs(self.request))
@@ -255,7 +254,9 @@ class NightViewSet(ExportsMixin, NightTablesMixin, mixins.ListModelMixin, ClubSc
     )
     @action(detail=True, methods=["get"])
     @exportable(
-        lambda view, request, **kwargs: selectors.night_results_export(night=view.get_object())
+        "night",
+        lambda view, request, **kwargs: view.get_object(),
+        lambda view, request, night: selectors.night_results_export(night=night),
     )
     @cached_night_read
     def results(self, request, pk=None):

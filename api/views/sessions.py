@@ -39,7 +39,6 @@ class SessionViewSet(
     ordering_fields = {"date": "date", "club": "club_id", "updated_at": "updated_at", "id": "id"}
     ordering = ["-date"]
     service_error_fields = {"played_on": "date"}
-    export_actions = ("results",)
 
     def get_queryset(self):
         return selectors.sessions_of(clubs=access.member_clubs(self.request))
@@ -81,9 +80,9 @@ class SessionViewSet(
     )
     @action(detail=True, methods=["get"])
     @exportable(
-        lambda view, request, **kwargs: match_selectors.session_results_export(
-            session=view.get_object()
-        )
+        "session",
+        lambda view, request, **kwargs: view.get_object(),
+        lambda view, request, session: match_selectors.session_results_export(session=session),
     )
     def results(self, request, pk=None):
         session = self.get_object()
