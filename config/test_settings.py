@@ -18,10 +18,17 @@ os.environ.setdefault("API_READ_CACHE", "1")
 # `make test` runs the suite in parallel workers (pytest-xdist): each gets a Redis database of
 # its own (the base one, then the ones below it), so that one worker's Celery workers, cache and
 # lockout counters never meet another's. pytest-django already gives each its own test database.
+# The processes a test starts inherit the environment, the worker's Redis database included:
+# TEST_REDIS_BASE_URL says it was chosen already.
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-if _worker.startswith("gw") and os.environ.get("REDIS_URL"):
+if (
+    _worker.startswith("gw")
+    and os.environ.get("REDIS_URL")
+    and "TEST_REDIS_BASE_URL" not in os.environ
+):
     from urllib.parse import urlsplit, urlunsplit
 
+    os.environ["TEST_REDIS_BASE_URL"] = os.environ["REDIS_URL"]
     _redis = urlsplit(os.environ["REDIS_URL"])
     _db = (int(_redis.path.strip("/") or 0) - int(_worker[2:])) % 16
     os.environ["REDIS_URL"] = urlunsplit(_redis._replace(path=f"/{_db}"))

@@ -183,7 +183,7 @@ def private_redis(with_redis) -> str:
     parts = urlsplit(settings.REDIS_URL)
     db = (int(parts.path.strip("/") or 0) - 8) % 16
     url = urlunsplit(parts._replace(path=f"/{db}"))
-    Celery(broker=url).connection_for_write().default_channel.client.flushdb()
+    Celery(broker=url, set_as_current=False).connection_for_write().default_channel.client.flushdb()
     return url
 
 
@@ -194,7 +194,7 @@ def test_the_worker_processes_answer_a_ping_and_consume_their_queue(
     tmp_path, private_redis, process, queues
 ):
     worker = start(process, production_env(tmp_path, REDIS_URL=private_redis))
-    control = Celery(broker=private_redis).control
+    control = Celery(broker=private_redis, set_as_current=False).control
     try:
         wait_for(lambda: bool(control.ping(timeout=1)), worker)
         consumed = control.inspect(timeout=2).active_queues() or {}
