@@ -12,13 +12,14 @@ from django.utils.translation import gettext as _
 from clubs.validators import field_error
 from nights.movements.base import Evening, Movement
 from nights.movements.fixed import Fixed
+from nights.movements.fixed_pairs import FixedPairs
 from nights.movements.round_robin import RoundRobin
 from nights.movements.winners_move import WinnersMove
 
 __all__ = ["MOVEMENTS", "Evening", "Movement", "choices", "movement_of"]
 
 MOVEMENTS: dict[str, Movement] = {
-    movement.name: movement for movement in (RoundRobin(), WinnersMove(), Fixed())
+    movement.name: movement for movement in (RoundRobin(), WinnersMove(), Fixed(), FixedPairs())
 }
 DEFAULT = RoundRobin.name  # the new-night form's choice
 
