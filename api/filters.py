@@ -30,7 +30,8 @@ from api import access
 from api.ids import MAX_ID
 from clubs.models import Club, Membership, Player, Season, Session, Table
 from matches.models import KindChoice, Match, MatchStatus, played_by
-from nights.models import Movement, Night
+from nights.models import Night
+from nights.movements import choices as movement_choices
 
 ORDERING_PARAM = "ordering"
 
@@ -388,7 +389,7 @@ class NightFilter(django_filters.FilterSet):
     )
     season = IdFilter(field_name="session__season_id", help_text=_("The season's id."))
     movement = django_filters.ChoiceFilter(
-        choices=Movement.choices, help_text=_("Nights of this movement.")
+        choices=movement_choices(), help_text=_("Nights of this movement.")
     )
     date = django_filters.DateFilter(
         field_name="session__date", help_text=_("Nights on this date.")

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.admin import ClubScopedAdmin
 from nights.models import Night, NightPlayer, Round, TableCode, TableEntry
+from nights.movements import MOVEMENTS
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -32,10 +33,15 @@ class RoundInline(ReadOnlyInline):
 @admin.register(Night)
 class NightAdmin(ClubScopedAdmin):
     club_lookup = "session__club"
-    list_display = ("session", "movement", "rounds", "prizes")
+    list_display = ("session", "movement_label", "rounds", "prizes")
     list_select_related = ("session__club",)
-    readonly_fields = ("session", "movement", "remainder", "rounds", "tie_rule", "prizes")
+    readonly_fields = ("session", "movement_label", "remainder", "rounds", "tie_rule", "prizes")
+    exclude = ("movement",)
     inlines = (NightPlayerInline, RoundInline)
+
+    @admin.display(description=_("movement"), ordering="movement")
+    def movement_label(self, night: Night) -> str:
+        return str(MOVEMENTS[night.movement].label)
 
     def has_add_permission(self, request):
         return False

@@ -30,7 +30,8 @@ from matches.selectors import match_sheet
 from matches.services import MatchConflict
 from matches.services import match_abandon as abandon_match
 from nights import selectors, services
-from nights.models import Movement, Night, TableCode, TableEntry
+from nights.models import Night, TableCode, TableEntry
+from nights.movements import MOVEMENTS
 from nights.prints import entry_link
 from nights.views import players_change
 
@@ -99,7 +100,7 @@ def _rounds(night: Night) -> Rounds:
         since: datetime | None = selectors.round_started_at(night=night, number=playing.number)
         minutes = max(0, int((timezone.now() - since).total_seconds() // 60)) if since else 0
     ready = not plan.next.waiting
-    fixed = night.movement == Movement.FIXED
+    fixed = MOVEMENTS[night.movement].seated_by_hand
     return Rounds(
         playing.number if playing else None,
         minutes,

@@ -20,7 +20,8 @@ from clubs.selectors import active_players_of
 from matches import demo as matches_demo
 from matches.demo import DEMO_SEED, play_to_the_end, random_deal
 from matches.services import deal_record, season_changes_batched
-from nights.models import Movement, Night, Remainder, TableCode
+from nights.models import Night, Remainder, TableCode
+from nights.movements.round_robin import RoundRobin
 from nights.services import (
     night_close,
     night_round_start,
@@ -41,7 +42,7 @@ def _play_round(night: Night, rng: random.Random, *, actor) -> None:
 
 def _finished_night(club: Club, players: list[Player], day: datetime.date, rng, *, actor):
     night = night_start(
-        club=club, date=day, players=players, movement=Movement.ROUND_ROBIN, rounds=3, prizes=2
+        club=club, date=day, players=players, movement=RoundRobin.name, rounds=3, prizes=2
     )
     for _round in range(night.rounds):
         _play_round(night, rng, actor=actor)
@@ -53,7 +54,7 @@ def _live_night(club: Club, players: list[Player], day: datetime.date, rng, *, a
         club=club,
         date=day,
         players=players,
-        movement=Movement.ROUND_ROBIN,
+        movement=RoundRobin.name,
         rounds=4,
         remainder=Remainder.TWO_PLAYER,
     )

@@ -14,28 +14,12 @@ from django.utils.translation import gettext_lazy as _
 from clubs.forms import QuickSelect, QuickTextInput, ServiceErrorForm, model_label
 from clubs.models import NIGHT_MIN_MATCHES_MAX, Club, NightRanking, Player
 from matches.presenters import seat_name
-from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, NightPlayer, Remainder, TieRule
+from nights.models import MAX_PRIZES, MAX_ROUNDS, Night, NightPlayer, Remainder, TieRule
+from nights.movements import DEFAULT, MOVEMENTS, choices, options_used
 from nights.selectors import NightRound, NightTable, Seated
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
 
-# The most rounds a night suggests (docs/nights.md, "The evening": usually 3 to 6 rounds).
-SUGGESTED_ROUNDS = 6
-
-MOVEMENT_HELP = {
-    Movement.ROUND_ROBIN: _("Everyone partners as many different players as possible."),
-    Movement.WINNERS_MOVE: _(
-        "After each round the winning pair at each table moves up a table and partners split."
-    ),
-    Movement.FIXED: _("You seat every table by hand before each round."),
-}
-# The rounds' suggestion for the movement chosen (static/js/night_new.js shows the one that
-# applies; without JavaScript the field's help text says all of it).
-ROUNDS_HELP = {
-    Movement.ROUND_ROBIN: _("Leave empty for a suggestion: one fewer than the players, at most 6."),
-    Movement.WINNERS_MOVE: _("Leave empty for a suggestion: 4."),
-    Movement.FIXED: _("Leave empty for a suggestion: 4."),
-}
 RANKING_HELP = {
     NightRanking.TOTAL: _(
         "Net points over the night: fair when everyone plays the same number of matches."
@@ -55,12 +39,18 @@ REMAINDER_HELP = {
 
 
 def suggested_rounds(movement: str, count: int) -> int:
-    """A night's rounds when the director leaves them empty: a round-robin of ``count``
-    players one round fewer than the players (everyone partners everyone), at most six; the
-    other movements four."""
-    if movement == Movement.ROUND_ROBIN:
-        return max(1, min(count - 1, SUGGESTED_ROUNDS))
-    return 4
+    """A night's rounds when the director leaves them empty: the movement's suggestion for
+    ``count`` players (``nights.movements``)."""
+    return MOVEMENTS[movement].suggested_rounds(count)
+
+
+def rounds_suggestions() -> str:
+    """Every movement's suggestion for the rounds, in a line (the form's help without
+    JavaScript: static/js/night_new.js shows the chosen movement's alone)."""
+    own = [movement.rounds_summary for movement in MOVEMENTS.values() if movement.rounds_summary]
+    return _("Leave empty for a suggestion: %(suggestions)s; otherwise 4.") % {
+        "suggestions": "; ".join(str(text) for text in own)
+    }
 
 
 class RankingFields(ServiceErrorForm):
@@ -116,7 +106,7 @@ class NightForm(RankingFields):
     )
     movement = forms.ChoiceField(
         label=model_label(Night, "movement"),
-        choices=Movement.choices,
+        choices=choices,
         widget=forms.RadioSelect,
         required=False,
     )
@@ -131,10 +121,6 @@ class NightForm(RankingFields):
         min_value=1,
         max_value=MAX_ROUNDS,
         required=False,
-        help_text=_(
-            "Leave empty for a suggestion: round-robin, one fewer than the players (at most 6); "
-            "otherwise 4."
-        ),
     )
     tie_rule = forms.ChoiceField(
         label=model_label(Night, "tie_rule"),
@@ -155,7 +141,7 @@ class NightForm(RankingFields):
         kwargs.setdefault("initial", {})
         for name, value in (
             ("date", today),
-            ("movement", Movement.ROUND_ROBIN),
+            ("movement", DEFAULT),
             ("remainder", Remainder.SIT_OUT),
             ("tie_rule", TieRule.BELOW),
             ("prizes", 3),
@@ -163,14 +149,22 @@ class NightForm(RankingFields):
             kwargs["initial"].setdefault(name, value)
         super().__init__(*args, **kwargs)
         self.club_ranking(club)
+        self.fields["rounds"].help_text = rounds_suggestions()
         # The players as the form shows them: the order of the players present.
         self.player_ids = [str(player.pk) for player in players]
+        self.player_names = {player.pk: player.name for player in players}
         choices = [(str(player.pk), player.name) for player in players]
         cast(forms.MultipleChoiceField, self.fields["players"]).choices = choices
+        # Each movement's own fields (named after it), shown when it is chosen.
+        self.movement_fields: dict[str, list[str]] = {}
+        for name, movement in MOVEMENTS.items():
+            own = movement.form_fields(choices)
+            self.fields.update(own)
+            self.movement_fields[name] = list(own)
 
     def clean(self) -> dict[str, Any]:
         data = self.cleaned_data
-        data["movement"] = data.get("movement") or Movement.ROUND_ROBIN
+        data["movement"] = data.get("movement") or DEFAULT
         data["remainder"] = data.get("remainder") or Remainder.SIT_OUT
         data["tie_rule"] = data.get("tie_rule") or TieRule.BELOW
         if data.get("prizes") is None and "prizes" not in self.errors:
@@ -178,21 +172,42 @@ class NightForm(RankingFields):
         # The players present in the order the form shows them (the movement's input).
         checked = set(data.get("players") or [])
         ids = [int(pk) for pk in self.player_ids if pk in checked]
+        # Then in the movement's order, from its own fields (its errors beside them).
+        try:
+            ids = MOVEMENTS[data["movement"]].form_players(ids, data, self.player_names)
+        except forms.ValidationError as error:
+            self.add_error(None, error)
         data["players"] = ids
+        for fields in self.movement_fields.values():  # the services take the players only
+            for name in fields:
+                data.pop(name, None)
         if data.get("rounds") is None and "rounds" not in self.errors:
             data["rounds"] = suggested_rounds(data["movement"], len(ids))
         return data
 
     def movement_help(self):
         """Each movement's choice with the line that explains it."""
-        return [(radio, MOVEMENT_HELP[radio.data["value"]]) for radio in self["movement"]]
+        return [(radio, MOVEMENTS[radio.data["value"]].help) for radio in self["movement"]]
+
+    def movement_options(self) -> dict[str, list[str]]:
+        """Each of the night's options with the movements that use it (static/js/night_new.js
+        shows an option only for those)."""
+        return options_used(MOVEMENTS)
+
+    def movement_extras(self):
+        """Each movement with fields of its own: (name, its bound fields)."""
+        return [
+            (name, [self[field] for field in fields])
+            for name, fields in self.movement_fields.items()
+            if fields
+        ]
 
     def remainder_help(self):
         return [(radio, REMAINDER_HELP[radio.data["value"]]) for radio in self["remainder"]]
 
     def rounds_help(self):
         """Each movement's value with the rounds' suggestion for it."""
-        return list(ROUNDS_HELP.items())
+        return [(name, movement.rounds_help) for name, movement in MOVEMENTS.items()]
 
     def tie_rule_options(self):
         return [(radio, "") for radio in self["tie_rule"]]

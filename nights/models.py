@@ -18,12 +18,6 @@ MAX_ROUNDS = 60
 MAX_PRIZES = 60
 
 
-class Movement(models.TextChoices):
-    ROUND_ROBIN = "round_robin", _("round-robin partners")
-    WINNERS_MOVE = "winners_move", _("winners move")
-    FIXED = "fixed", _("fixed (seated by hand)")
-
-
 class Remainder(models.TextChoices):
     SIT_OUT = "sit_out", _("sit out in turn")
     TWO_PLAYER = "two_player", _("a table of two (Draw Bridge)")
@@ -38,7 +32,10 @@ class Night(models.Model):
     session = models.OneToOneField(
         Session, verbose_name=_("session"), on_delete=models.CASCADE, related_name="night"
     )
-    movement = models.CharField(_("movement"), max_length=16, choices=Movement.choices)
+    # A movement's name (``nights.movements.MOVEMENTS``, checked there by the services, the
+    # form and the API): no choices nor constraint here, so that a new movement needs no
+    # migration.
+    movement = models.CharField(_("movement"), max_length=16)
     remainder = models.CharField(
         _("players left over"), max_length=16, choices=Remainder.choices, default=Remainder.SIT_OUT
     )
@@ -75,9 +72,6 @@ class Night(models.Model):
         verbose_name = _("club night")
         verbose_name_plural = _("club nights")
         constraints = [
-            models.CheckConstraint(
-                condition=Q(movement__in=Movement.values), name="night_movement_valid"
-            ),
             models.CheckConstraint(
                 condition=Q(remainder__in=Remainder.values), name="night_remainder_valid"
             ),

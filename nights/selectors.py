@@ -3,7 +3,6 @@ tables (started, or as the movement plans them), what the next round will be, th
 results with its prizes, and each player's guide card."""
 
 import datetime
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
@@ -19,7 +18,8 @@ from clubs.models import Club, NightRanking
 from matches.models import Deal, Match, MatchStatus
 from matches.presenters import side_name
 from matches.selectors import match_sheet, match_with_players, sheet_of, with_players
-from nights.models import EntryState, Movement, Night, NightPlayer, Round, TableCode, TableEntry
+from nights.models import EntryState, Night, NightPlayer, Round, TableCode, TableEntry
+from nights.movements import MOVEMENTS, Evening
 from scoring.engine import (
     DealResult,
     DealRow,
@@ -33,9 +33,7 @@ from scoring.engine import (
     first_round,
     moving_side,
     rank_night,
-    round_robin,
     side_net,
-    winners_move,
 )
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
@@ -229,10 +227,10 @@ def _moves(round: NightRound, tie_rule: str) -> dict[int, MovedUp]:
 
 
 def _with_moves(night: Night, started: list[NightRound]) -> list[NightRound]:
-    """At winners move, the last finished round, if another round follows it, with each table
-    of four's side moving up (``NightTable.moved_up``)."""
+    """At a movement moved by results (winners move), the last finished round, if another
+    round follows it, with each table of four's side moving up (``NightTable.moved_up``)."""
     finished = [round for round in started if round.finished]
-    if night.movement != Movement.WINNERS_MOVE or not finished:
+    if not MOVEMENTS[night.movement].moves_by_results or not finished:
         return started
     last = finished[-1]
     if last.number >= night.rounds:
@@ -257,10 +255,11 @@ def _next_round(
     started: list[NightRound],
     players: dict[int, Seated],
     planned: dict[int, PlannedRound[int]],
+    evening: Evening,
 ) -> Next:
     """The next round after ``started`` (at winners move, the last finished one carries who
-    moves up: ``_with_moves``) for the players at the night then; ``planned`` is a
-    round-robin night's rounds to come, by number."""
+    moves up: ``_with_moves``) for the players at the night then, as the movement seats it;
+    ``planned`` is the rounds to come of a movement that plans them, by number."""
     number = len(started) + 1
     if night.closed_at is not None:
         return Next(number, waiting=_("This night is closed: no more rounds start."))
@@ -281,23 +280,8 @@ def _next_round(
                 "tables": ", ".join(str(n) for n in started[-1].playing_at),
             },
         )
-    playing = playing_in(players, number)
-    if night.movement == Movement.ROUND_ROBIN:
-        plan = planned[number]
-    elif night.movement == Movement.WINNERS_MOVE and not started:
-        plan = first_round(list(playing), _remainder(night))
-    elif night.movement == Movement.WINNERS_MOVE:
-        last = started[-1]
-        moved_up = {table.number: table.moved_up.side for table in last.tables if table.moved_up}
-        sat_out = Counter(player.id for round in started for player in round.sitting_out)
-        previous = _as_plan(last)
-        if set(playing) == {*previous.players, *previous.sitting_out}:
-            plan = winners_move(previous, moved_up, sat_out)
-        else:  # a late arrival joins the queue, a leaver's seat is filled from it
-            plan = winners_move(
-                previous, moved_up, sat_out, players=list(playing), remainder=_remainder(night)
-            )
-    else:
+    plan = MOVEMENTS[night.movement].next_round(evening, planned)
+    if plan is None:
         return Next(number)
     return Next(number, _as_round(plan, number, players))
 
@@ -318,36 +302,32 @@ class NightPlan:
     playing: dict[int, Seated] = field(default_factory=dict)
 
 
-def _round_robin(
-    night: Night, players: dict[int, Seated], started: list[NightRound], upto: int
-) -> dict[int, PlannedRound[int]]:
-    """A round-robin night's rounds to come up to round ``upto``, by number. While nobody
-    arrived late or left, the whole night's plan as it was printed before the first round;
-    otherwise the rounds after those started, planned after them for the players at the
-    night then. The movement plans round by round, so the first rounds of a longer plan are
-    the shorter plan (``round_robin``): planning up to ``upto`` only is exact."""
-    remainder = _remainder(night)
-    if not any(player.changed for player in players.values()):
-        rounds = round_robin(list(players), upto, remainder)
-        return {n: plan for n, plan in enumerate(rounds, 1) if n > len(started)}
-    playing = playing_in(players, len(started) + 1)
-    played = [_as_plan(round) for round in started]
-    rounds = round_robin(list(playing), upto, remainder, played=played)
-    return dict(enumerate(rounds, len(started) + 1))
+def _evening(night: Night, started: list[NightRound], players: dict[int, Seated]) -> Evening:
+    """What the night's movement plans from: the players, the rounds started (the last
+    finished one with who moves up from each table, when the movement moves by results)."""
+    last = started[-1].tables if started else []
+    return Evening(
+        players=tuple(players),
+        playing=tuple(playing_in(players, len(started) + 1)),
+        played=tuple(_as_plan(round) for round in started),
+        changed=any(player.changed for player in players.values()),
+        remainder=_remainder(night),
+        rounds=night.rounds,
+        moved_up={table.number: table.moved_up.side for table in last if table.moved_up},
+    )
 
 
 def night_plan(*, night: Night, ahead: int | None = None) -> NightPlan:
-    """The night's plan; with ``ahead``, a round-robin's rounds to come only as far as that
-    many rounds after those started (the rest as planned later: the same rounds). A
+    """The night's plan; with ``ahead``, a movement's rounds to come (round-robin) only as far
+    as that many rounds after those started (the rest as planned later: the same rounds). A
     60-player night's 60 rounds take about 150 ms to plan (bench/README.md, "Issue 29"); the
     pages show the next few, the guide cards and the API every one."""
     players = present(night=night)
     started = _with_moves(night, started_rounds(night=night, players=players))
-    planned: dict[int, PlannedRound[int]] = {}
     upto = night.rounds if ahead is None else min(night.rounds, len(started) + max(ahead, 1))
-    if night.movement == Movement.ROUND_ROBIN and len(started) < night.rounds:
-        planned = _round_robin(night, players, started, upto)
-    upcoming = _next_round(night, started, players, planned)
+    evening = _evening(night, started, players)
+    planned = MOVEMENTS[night.movement].rounds_to_come(evening, upto)
+    upcoming = _next_round(night, started, players, planned, evening)
     rounds = list(started)
     if planned:
         rounds += [_as_round(p, n, players) for n, p in sorted(planned.items())]

@@ -49,7 +49,6 @@ from nights.models import (
     MAX_PRIZES,
     MAX_ROUNDS,
     EntryState,
-    Movement,
     Night,
     NightPlayer,
     Remainder,
@@ -59,6 +58,7 @@ from nights.models import (
     TableEntry,
 )
 from nights.models import TieRule as TieRuleChoice
+from nights.movements import movement_of
 from nights.selectors import current_match, current_match_id, night_plan
 from nights.signals import round_started
 from scoring.engine import InvalidInput, Kind, check_round
@@ -152,7 +152,7 @@ def night_start(
     ("" or left out: as the club ranks its nights) with ``min_matches`` (None: the club's).
     Errors name ``date``, ``players``, ``movement``, ``rounds``, ``remainder``, ``tie_rule``,
     ``prizes``, ``ranking`` or ``min_matches``."""
-    movement = _choice(movement, Movement, "movement")
+    chosen = movement_of(movement)
     remainder = _choice(remainder, Remainder, "remainder")
     tie_rule = _choice(tie_rule, TieRuleChoice, "tie_rule")
     rounds = _whole(rounds, "rounds", 1, MAX_ROUNDS)
@@ -160,6 +160,7 @@ def night_start(
     ranking = _ranking(ranking)
     min_matches = _min_matches(min_matches)
     ids = _present(club, players)
+    chosen.check_start(players=ids, rounds=rounds, remainder=remainder)
     session, _created = session_ensure(club=club, date=date)
     if Night.objects.filter(session=session).exists():
         message = _("%(club)s already has a night on %(date)s.")
@@ -168,7 +169,7 @@ def night_start(
         )
     night = Night.objects.create(
         session=session,
-        movement=movement,
+        movement=chosen.name,
         remainder=remainder,
         rounds=rounds,
         tie_rule=tie_rule,
@@ -230,7 +231,7 @@ def night_round_start(
         raise field_error("round", message % {"round": number}, "round_started")
     if upcoming.waiting:
         raise field_error("round", upcoming.waiting, "round_waiting")
-    if night.movement != Movement.FIXED:
+    if not movement_of(night.movement).seated_by_hand:
         if seating is not None:
             raise field_error(
                 "seating", _("This movement seats the tables itself."), "seated_by_movement"
@@ -405,9 +406,10 @@ def night_player_add(
     the club, or a new ``guest`` by name (an active player of the club of that name is that
     player), in prize group ``group``. A player who left comes back from the next round. The
     rounds to come are planned again (``night_plan``). Errors name ``player`` (the night
-    closed, every round started, a player already playing, too many players), ``guest`` or
-    ``group``."""
+    closed, every round started, a player already playing, too many players, a movement that
+    takes no single player), ``guest`` or ``group``."""
     number = _open_for_changes(night)
+    movement_of(night.movement).check_players_change()
     club = night.session.club
     group = clean_name(group, field="group") if group else ""
     pk = _member(club, player, guest, actor)
@@ -452,8 +454,9 @@ def night_player_leave(*, night: Night, player: Player | int) -> NightPlayer | N
     they play); the rounds to come are planned again without them. A player who was to
     join at that round and never played is no longer at the night (None is returned).
     Errors name ``player``: the night closed, every round started, a player not playing
-    the next round, or fewer than 4 players left."""
+    the next round, fewer than 4 players left, or a movement that takes no single player."""
     number = _open_for_changes(night)
+    movement_of(night.movement).check_players_change()
     pk = player.pk if isinstance(player, Player) else player
     row = NightPlayer.objects.filter(night=night, player_id=pk).select_related("player").first()
     if row is None or not row.plays_in(number):

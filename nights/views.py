@@ -36,7 +36,8 @@ from nights.forms import (
     SeatSwapForm,
     seating_rows,
 )
-from nights.models import Movement, Night
+from nights.models import Night
+from nights.movements import MOVEMENTS
 from nights.screen import screen_layout
 
 # What the new-night form keeps between its own round trips (check all, add a guest).
@@ -180,6 +181,7 @@ def _render_night(
     **asked,
 ):
     plan = selectors.night_plan(night=night, ahead=ROUNDS_SHOWN_AHEAD)
+    movement = MOVEMENTS[night.movement]
     results = selectors.night_results(night=night, plan=plan)
     is_director = club_selectors.can_direct(request.user, club.pk)
     started = [round for round in plan.rounds if round.started]
@@ -201,10 +203,11 @@ def _render_night(
             for name, lines in results.groups.items()
         ],
         "is_director": is_director,
-        "fixed": night.movement == Movement.FIXED,
+        "movement": movement,
+        "fixed": movement.seated_by_hand,
     }
     if is_director:
-        if night.movement == Movement.FIXED and not plan.next.waiting and seating_form is None:
+        if movement.seated_by_hand and not plan.next.waiting and seating_form is None:
             # Round N+1 starts as round N was seated: the director changes only who moves.
             previous = started[-1] if started else None
             rows = seating_rows(len(plan.playing), previous)
@@ -248,7 +251,7 @@ def round_start(request, slug: str, day: date):
     night = _night(club, day)
     seating = None
     form = None
-    if night.movement == Movement.FIXED:
+    if MOVEMENTS[night.movement].seated_by_hand:
         present = selectors.present(night=night)
         started = selectors.started_rounds(night=night, players=present)
         players = selectors.playing_in(present, len(started) + 1)

@@ -18,7 +18,10 @@ from api.serializers.fields import DistinctListField, WritableClubField
 from clubs.models import NIGHT_MIN_MATCHES_MAX, NightRanking
 from clubs.services import TABLE_NUMBER_MAX
 from matches.models import MatchStatus, WinnerChoice
-from nights.models import MAX_PRIZES, MAX_ROUNDS, Movement, Night, Remainder, TieRule
+from nights.models import MAX_PRIZES, MAX_ROUNDS, Night, Remainder, TieRule
+from nights.movements import MOVEMENTS
+from nights.movements import choices as movement_choices
+from nights.movements import described as movements_described
 from nights.selectors import NightPlan, NightResults, NightRound, ResultLine
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
@@ -172,9 +175,7 @@ class NightListSerializer(serializers.ModelSerializer):
         source="session.club_id", read_only=True, help_text=_("The club.")
     )
     session = NightSessionSerializer(read_only=True, help_text=_("The night's session."))
-    movement = serializers.ChoiceField(
-        choices=Movement.choices, help_text=_("How the players are seated round by round.")
-    )
+    movement = serializers.ChoiceField(choices=movement_choices(), help_text=movements_described())
     remainder = serializers.ChoiceField(
         choices=Remainder.choices,
         help_text=_("What the players left over after the tables of four do."),
@@ -261,7 +262,7 @@ class NightSerializer(NightListSerializer):
         data["next"] = {
             "number": upcoming.number,
             "waiting": upcoming.waiting or None,
-            "seated_by_hand": plan.night.movement == Movement.FIXED,
+            "seated_by_hand": MOVEMENTS[plan.night.movement].seated_by_hand,
         }
         return data
 
@@ -277,9 +278,7 @@ class NightCreateSerializer(StrictSerializer):
         max_length=MAX_PLAYERS,
         help_text=_("The ids of the players present, each an active member, in your order."),
     )
-    movement = serializers.ChoiceField(
-        choices=Movement.choices, help_text=_("How the players are seated round by round.")
-    )
+    movement = serializers.ChoiceField(choices=movement_choices(), help_text=movements_described())
     rounds = serializers.IntegerField(
         min_value=1, max_value=MAX_ROUNDS, help_text=_("How many rounds the night has.")
     )

@@ -62,7 +62,7 @@ def test_the_schema_validates_without_warnings(tmp_path):
     night = components["Night"]["properties"]
     assert {"players", "plan", "next", "movement", "remainder", "tie_rule"} <= set(night)
     for name, values in (
-        ("MovementEnum", {"round_robin", "winners_move", "fixed"}),
+        ("MovementEnum", {"round_robin", "winners_move", "fixed", "fixed_pairs"}),
         ("RemainderEnum", {"sit_out", "two_player"}),
         ("TieRuleEnum", {"below", "ns"}),
     ):

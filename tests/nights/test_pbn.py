@@ -9,8 +9,8 @@ from datetime import date
 
 import pytest
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils import translation
+from django.utils.html import escape
 from endplay.config import suppress_unicode
 from endplay.parsers import pbn as endplay_pbn
 from endplay.types import Vul

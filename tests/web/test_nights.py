@@ -171,7 +171,10 @@ def test_without_javascript_the_tie_rule_and_every_suggestion_are_shown(client, 
     assert 'value="below"' in tie_rule and 'value="ns"' in tie_rule
     assert " hidden" not in tie_rule.split(">")[0]
     help = html.split('id="id_rounds_helptext"')[1].split("</small>")[0]
-    assert help.endswith("one fewer than the players (at most 6); otherwise 4.")
+    assert help.endswith(
+        "one fewer than the players (at most 6); fixed pairs, one fewer than the pairs (as many "
+        "as the pairs when odd); otherwise 4."
+    )
     assert 'data-help-round_robin="Leave empty for a suggestion: one fewer than the players' in help
     assert 'data-help-winners_move="Leave empty for a suggestion: 4."' in help
     assert 'data-help-fixed="Leave empty for a suggestion: 4."' in help
