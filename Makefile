@@ -74,8 +74,11 @@ messages: $(VENV)/.installed-dev
 compilemessages: $(VENV)/.installed
 	$(TEST_ENV) $(BIN)/python manage.py compile_catalogs
 
+# The suite runs in one worker per core (pytest-xdist), a test file at a time per worker (its
+# module fixtures built once); each worker has its own test database and Redis database
+# (config/test_settings.py). `pytest tests/...` alone runs in one process.
 test: lint typecheck migrations-check compilemessages docs
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The documentation site (mkdocs.yml, docs/) into build/site/, git-ignored. Strict: a broken
 # link, a missing anchor or a page left out of the navigation fails it, and so `make test`.
