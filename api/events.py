@@ -198,7 +198,7 @@ def _shown(changes: list[_Change]) -> list[Event]:
     from api.views.tables import pending_prefetch
     from clubs.models import Club
     from matches.selectors import matches_counted
-    from nights.selectors import deal_confirmations
+    from nights.table_selectors import deal_confirmations
 
     scored = sorted({change.match.pk for change in changes if change.row is not None})
     entries = deal_confirmations(match_ids=scored) if scored else {}

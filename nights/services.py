@@ -59,8 +59,9 @@ from nights.models import (
     TableEntry,
 )
 from nights.models import TieRule as TieRuleChoice
-from nights.selectors import current_match, current_match_id, night_plan
+from nights.selectors import night_plan
 from nights.signals import round_started
+from nights.table_selectors import current_match, current_match_id
 from scoring.engine import InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
 from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS

@@ -14,7 +14,7 @@ from rest_framework import serializers
 from api.serializers.common import SEATS, SIDES
 from api.serializers.nights import StrictSerializer
 from nights.models import EntryState, TableEntry
-from nights.selectors import BoardTable, Pending
+from nights.table_selectors import BoardTable, Pending
 
 VIA = ["table", "director"]
 PENDING_STATES = [EntryState.WAITING.value, EntryState.REJECTED.value]

@@ -27,7 +27,7 @@ from api.serializers.tables import (
 )
 from api.views.base import ClubScopedViewSet
 from clubs.services import TABLE_NUMBER_MAX
-from nights import selectors, services
+from nights import services, table_selectors
 from nights.models import EntryState, TableEntry
 
 
@@ -58,7 +58,7 @@ class NightTablesMixin:
     def _board(self, request):
         night = self.get_object()  # type: ignore[attr-defined]
         directs = access.can_write_club(request, night.session.club_id)
-        return night, selectors.night_board(night=night), directs
+        return night, table_selectors.night_board(night=night), directs
 
     @extend_schema(
         summary=_("The director's board: every table's code, match and deals not counted"),
@@ -99,7 +99,7 @@ class NightTablesMixin:
         night = self.get_object()  # type: ignore[attr-defined]
         EmptyBodySerializer(data=request.data or {}).is_valid(raise_exception=True)
         night = services.night_close(night=night)
-        tables = selectors.night_board(night=night)
+        tables = table_selectors.night_board(night=night)
         return Response(NightBoardSerializer((night, tables), context={"directs": True}).data)
 
     @extend_schema(
@@ -118,7 +118,7 @@ class NightTablesMixin:
         night = self.get_object()  # type: ignore[attr-defined]
         EmptyBodySerializer(data=request.data or {}).is_valid(raise_exception=True)
         night = services.night_reopen(night=night)
-        tables = selectors.night_board(night=night)
+        tables = table_selectors.night_board(night=night)
         return Response(NightBoardSerializer((night, tables), context={"directs": True}).data)
 
     @extend_schema(

@@ -248,7 +248,7 @@ def table_code(night):
 def _at_table(world, code, entries):
     """Enter and confirm ``entries`` ((sequence or None, contract) each) at the code's table,
     then list the events written since, with the match."""
-    from nights.selectors import current_match
+    from nights.table_selectors import current_match
     from tests.api.test_table_entries import answer, enter
 
     match = current_match(code=code)
