@@ -7,7 +7,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from matches.models import Deal, Match
@@ -104,6 +104,17 @@ def pending_entries(*, matches: list[Match]) -> dict[int, list[Pending]]:
         flagged = entry.state == EntryState.REJECTED or now - entry.created_at > LONG_WAIT
         pending[match.pk].append(Pending(entry, _preview(match, results[match.pk], entry), flagged))
     return pending
+
+
+def pending_prefetch() -> Prefetch:
+    """A match's deals entered at the table and not counted (``pending_entries``)."""
+    return Prefetch(
+        "table_entries",
+        queryset=TableEntry.objects.filter(
+            state__in=[EntryState.WAITING, EntryState.REJECTED]
+        ).order_by("created_at", "id"),
+        to_attr="pending_entries",
+    )
 
 
 def deal_confirmations(*, match_ids: list[int]) -> dict[int, dict[int, TableEntry]]:
