@@ -18,6 +18,9 @@ from scoring.engine import DealResult, DealRow, InvalidInput, MatchComplete
 LONG_WAIT = datetime.timedelta(minutes=5)
 """A deal waiting this long for the opponents is shown to the director as well."""
 
+PENDING_STATES = (EntryState.WAITING, EntryState.REJECTED)
+"""The states of a deal entered at a table and not counted (``pending_table_entries``)."""
+
 
 def _night_matches(night_id: int) -> QuerySet[Match]:
     return Match.objects.filter(
@@ -66,6 +69,12 @@ class Pending:
     flagged: bool
 
 
+def pending_table_entries() -> QuerySet[TableEntry]:
+    """The deals entered at the tables and not counted: waiting for the opponents or rejected
+    by them, oldest first."""
+    return TableEntry.objects.filter(state__in=PENDING_STATES).order_by("created_at", "id")
+
+
 def _preview(match: Match, results: list[DealResult], entry: TableEntry) -> DealRow | None:
     vulnerability = match.table.session.club.chicago_vulnerability
     try:
@@ -88,11 +97,9 @@ def pending_entries(*, matches: list[Match]) -> dict[int, list[Pending]]:
     rejected, oldest first, by match id (three queries)."""
     by_match = {match.pk: match for match in matches}
     entries = (
-        TableEntry.objects.filter(
-            match_id__in=by_match, state__in=[EntryState.WAITING, EntryState.REJECTED]
-        )
+        pending_table_entries()
+        .filter(match_id__in=by_match)
         .select_related("entered_by", "decided_by", "code")
-        .order_by("created_at", "id")
     )
     results: dict[int, list[DealResult]] = {pk: [] for pk in by_match}
     for deal in Deal.objects.filter(match_id__in=by_match).order_by("match_id", "sequence"):
@@ -107,14 +114,8 @@ def pending_entries(*, matches: list[Match]) -> dict[int, list[Pending]]:
 
 
 def pending_prefetch() -> Prefetch:
-    """A match's deals entered at the table and not counted (``pending_entries``)."""
-    return Prefetch(
-        "table_entries",
-        queryset=TableEntry.objects.filter(
-            state__in=[EntryState.WAITING, EntryState.REJECTED]
-        ).order_by("created_at", "id"),
-        to_attr="pending_entries",
-    )
+    """A match's deals entered at the table and not counted (``pending_table_entries``)."""
+    return Prefetch("table_entries", queryset=pending_table_entries(), to_attr="pending_entries")
 
 
 def deal_confirmations(*, match_ids: list[int]) -> dict[int, dict[int, TableEntry]]:
@@ -181,9 +182,9 @@ def _earlier(night: Night, latest: Sequence[int]) -> dict[int, list[Pending]]:
     """The entries left waiting or disputed by the night's matches that are no longer the
     match at their table, by table number, flagged (one query; three more when there are
     some)."""
-    unsettled = [EntryState.WAITING, EntryState.REJECTED]
     ids = set(
-        TableEntry.objects.filter(match__in=_night_matches(night.pk), state__in=unsettled)
+        pending_table_entries()
+        .filter(match__in=_night_matches(night.pk))
         .exclude(match_id__in=latest)
         .values_list("match_id", flat=True)
     )
