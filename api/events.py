@@ -195,10 +195,9 @@ def _shown(changes: list[_Change]) -> list[Event]:
     entries read in one query, the matches in one (with their pending entries)."""
     from api.serializers.deals import DealSerializer
     from api.serializers.matches import MatchSerializer
-    from api.views.tables import pending_prefetch
     from clubs.models import Club
     from matches.selectors import matches_counted
-    from nights.selectors import deal_confirmations
+    from nights.table_selectors import deal_confirmations, pending_prefetch
 
     scored = sorted({change.match.pk for change in changes if change.row is not None})
     entries = deal_confirmations(match_ids=scored) if scored else {}

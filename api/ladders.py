@@ -52,24 +52,7 @@ class StandingSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Standing
-        fields = [
-            "rank",
-            "position",
-            "player",
-            "matches",
-            "counted",
-            "wins",
-            "draws",
-            "losses",
-            "points",
-            "net_points",
-            "average",
-            "best",
-            "worst",
-            "rating",
-            "qualified",
-            "updated_at",
-        ]
+        fields = [*(column.field for column in selectors.LADDER_COLUMNS), "updated_at"]
         read_only_fields = fields
         extra_kwargs = {
             "rank": {

@@ -93,8 +93,8 @@ def main() -> None:
     setup_django(database_url=args.database_url)
     from django.contrib.auth import get_user_model
 
+    from matches.history_import import season_history_import
     from matches.models import Match
-    from matches.services import season_history_import
     from scoring.services import standings_recalculate
 
     cleanup()

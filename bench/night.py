@@ -91,8 +91,8 @@ def make_night(club, players, day: date):
     """A night on ``day`` with its first round started: each table's code's token, its
     match and its players by seat."""
     from nights.models import TableCode
-    from nights.selectors import current_match
     from nights.services import night_round_start, night_start
+    from nights.table_selectors import current_match
 
     night = night_start(club=club, date=day, players=players, movement="round_robin", rounds=3)
     night_round_start(night=night)

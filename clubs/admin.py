@@ -19,7 +19,17 @@ from django.db.models import Count, Prefetch, QuerySet
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Membership, Player, Role, Season, Session, Table, TableSeats
+from clubs.models import (
+    CLUB_SETTINGS,
+    Club,
+    Membership,
+    Player,
+    Role,
+    Season,
+    Session,
+    Table,
+    TableSeats,
+)
 from clubs.selectors import club_ids_directed_by, clubs_directed_by, players_in_clubs
 from clubs.services import (
     club_create,
@@ -192,26 +202,6 @@ class ClubScopedAdmin(admin.ModelAdmin):
 
 # --- clubs ---------------------------------------------------------------------------------
 
-CLUB_FORM_FIELDS = (
-    "name",
-    "slug",
-    "country",
-    "language",
-    "timezone",
-    "public",
-    "chicago_vulnerability",
-    "ladder_min_matches",
-    "ladder_rounding",
-    "ladder_ranking",
-    "ladder_points_win",
-    "ladder_points_draw",
-    "ladder_points_loss",
-    "ladder_best_matches",
-    "night_ranking",
-    "night_min_matches",
-    "api_origins",
-)
-
 
 class OriginsField(forms.CharField):
     """A club's API origins typed one per line (the service checks each)."""
@@ -244,13 +234,13 @@ class ClubForm(ServiceForm):
 
     class Meta:
         model = Club
-        fields = CLUB_FORM_FIELDS
+        fields = CLUB_SETTINGS
 
     def save_through_service(self):
         if self.adding:
             return club_create(creator=self.request.user, **self.cleaned_data)
         return club_update(
-            club=self.instance, actor=self.request.user, **self.changed(CLUB_FORM_FIELDS)
+            club=self.instance, actor=self.request.user, **self.changed(CLUB_SETTINGS)
         )
 
 
@@ -258,7 +248,7 @@ class ClubForm(ServiceForm):
 class ClubAdmin(ClubScopedAdmin):
     club_lookup = "pk"
     form = ClubForm
-    fields = CLUB_FORM_FIELDS
+    fields = CLUB_SETTINGS
     list_display = ["name", "slug", "country", "public", "chicago_vulnerability"]
     list_filter = ["public", "country"]
     search_fields = ["name", "slug"]

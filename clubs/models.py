@@ -96,6 +96,22 @@ LADDER_OPTIONS = (
 """The club's fields that change a ladder computed from the same matches: each is the option
 of ``scoring.ladder.LadderOptions`` named after ``ladder_``."""
 
+CLUB_SETTINGS = (
+    "name",
+    "slug",
+    "country",
+    "language",
+    "timezone",
+    "public",
+    "chicago_vulnerability",
+    *LADDER_OPTIONS,
+    "night_ranking",
+    "night_min_matches",
+    "api_origins",
+)
+"""The club's fields its directors set, in the order they are shown: what
+``clubs.services.club_update`` may change, the admin's club form and the API's club."""
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=100)

@@ -20,7 +20,17 @@ from django.db.models import Max, Model, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import LADDER_OPTIONS, Club, Membership, Player, Role, Season, Session, Table
+from clubs.models import (
+    CLUB_SETTINGS,
+    LADDER_OPTIONS,
+    Club,
+    Membership,
+    Player,
+    Role,
+    Season,
+    Session,
+    Table,
+)
 from clubs.selectors import club_ids_directed_by, club_role, is_director, season_covering
 from clubs.signals import club_changed, club_scoring_changed, seasons_changed
 from clubs.validators import as_date, clean_name, clean_notes, clean_origins, field_error
@@ -43,28 +53,7 @@ DIRECTOR_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
-CLUB_FIELDS = frozenset(
-    {
-        "name",
-        "slug",
-        "country",
-        "language",
-        "timezone",
-        "public",
-        "chicago_vulnerability",
-        "ladder_min_matches",
-        "ladder_rounding",
-        "ladder_ranking",
-        "ladder_points_win",
-        "ladder_points_draw",
-        "ladder_points_loss",
-        "ladder_best_matches",
-        "night_ranking",
-        "night_min_matches",
-        "api_origins",
-    }
-)
-
+CLUB_FIELDS = frozenset(CLUB_SETTINGS)
 PLAYER_FIELDS = frozenset({"name", "user"})
 SEASON_FIELDS = frozenset({"name", "start_date", "end_date"})
 Actor = User | AnonymousUser | None

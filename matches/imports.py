@@ -21,7 +21,7 @@ from clubs.doors import club_for_director, doors
 from clubs.models import Club, Season
 from matches import season_csv
 from matches.forms import HistoryFileForm
-from matches.services import HistoryImport, HistoryRefused, season_history_import
+from matches.history_import import HistoryImport, HistoryRefused, season_history_import
 
 SIGNED_FOR = 2 * 60 * 60
 """Seconds a checked file may wait for its import."""

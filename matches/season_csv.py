@@ -7,7 +7,7 @@ date, table, kind and players; its deals are its rows in file order.
 
 Everything here reads text and checks it with the rules engine, with no database: which
 players exist, whether a date is in the season and whether a table is free are the service's
-(``matches.services.season_history_import``). Errors name the file's line (the header is
+(``matches.history_import.season_history_import``). Errors name the file's line (the header is
 line 1) and the column's key, and are in the active language.
 """
 

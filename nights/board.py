@@ -4,9 +4,10 @@ and the disputes), refreshed by itself (htmx polls the board's fragment), and th
 taps: settle a dispute or a long wait, renew a table's code, end a match that cannot finish,
 close the night and reopen it.
 
-Directors of the club only (``club_for_director``). Reads through ``nights.selectors``,
-writes through ``nights.services``; every POST answers with a redirect back to the board
-(or the board with the error, 400 or 409: never a 500).
+Directors of the club only (``club_for_director``). Reads through ``nights.table_selectors``
+(and the rounds through ``nights.selectors``), writes through ``nights.services``; every POST
+answers with a redirect back to the board (or the board with the error, 400 or 409: never a
+500).
 """
 
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from matches.models import KindChoice, Match, MatchStatus
 from matches.selectors import match_sheet
 from matches.services import MatchConflict
 from matches.services import match_abandon as abandon_match
-from nights import selectors, services
+from nights import selectors, services, table_selectors
 from nights.models import Night, TableCode, TableEntry
 from nights.movements import MOVEMENTS
 from nights.prints import entry_link
@@ -40,9 +41,9 @@ CHICAGO_DEALS = 4
 
 @dataclass(frozen=True)
 class Row:
-    """A table on the board with what the template needs beside ``selectors.BoardTable``."""
+    """A table on the board with what the template needs beside ``BoardTable``."""
 
-    table: selectors.BoardTable
+    table: table_selectors.BoardTable
     code: str  # the short code as shown ("ABCD-EFGH"); "" without a live code
     link: str  # the entry link; "" without a live code
     deal_now: int | None  # the next deal's number, None once the match is over
@@ -62,7 +63,7 @@ def _night(club: Club, day: date) -> Night:
 
 def _rows(request, night: Night) -> list[Row]:
     rows = []
-    for table in selectors.night_board(night=night):
+    for table in table_selectors.night_board(night=night):
         code = table.code
         match: Match | None = table.match
         deal_now = total = None
@@ -281,7 +282,9 @@ def match_abandon(request, slug: str, day: date, match: int):
     ``confirm`` "1" the board asks first."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     night = _night(club, day)
-    found = selectors.night_matches(night=night).filter(pk=match).select_related("table").first()
+    found = (
+        table_selectors.night_matches(night=night).filter(pk=match).select_related("table").first()
+    )
     if found is None:
         raise Http404
     if request.POST.get("confirm") != "1":

@@ -29,7 +29,7 @@ from matches.forms import DealForm
 from matches.models import Match, MatchStatus
 from matches.selectors import match_sheet
 from matches.services import MatchConflict
-from nights import selectors, services
+from nights import selectors, services, table_selectors
 from nights.models import EntryState, Side, TableCode, TableEntry
 from nights.pad_forms import AnswerForm, CodeForm, PadDealForm
 
@@ -134,7 +134,7 @@ def _entered_by(match: Match, entry: TableEntry) -> str:
     return entry.entered_by.name
 
 
-def _entry_words(pending: selectors.Pending) -> str:
+def _entry_words(pending: table_selectors.Pending) -> str:
     """The deal an entry says, in words: "4 spades, N +1", "passed out"."""
     if pending.row is not None:
         return presenters.row_words(pending.row)
@@ -144,7 +144,7 @@ def _entry_words(pending: selectors.Pending) -> str:
     return f"{entry.contract} {entry.declarer} {entry.tricks}"
 
 
-def _waiting_words(match: Match, sheet, pending: selectors.Pending, sequence=None) -> str:
+def _waiting_words(match: Match, sheet, pending: table_selectors.Pending, sequence=None) -> str:
     """What waits at the table, who entered it and who must answer: "North entered deal 2
     (4 spades, N =): waiting for East-West to accept it." (``sequence``: the deal this phone
     was entering, said "this deal" when it is the one waiting)."""
@@ -173,7 +173,7 @@ def _conflict(match: Match, sequence: int, *, correcting: bool) -> str | None:
     waiting = next(
         (
             p
-            for p in selectors.pending_entries(matches=[match])[match.pk]
+            for p in table_selectors.pending_entries(matches=[match])[match.pk]
             if p.entry.state == EntryState.WAITING
         ),
         None,
@@ -253,13 +253,13 @@ def _pad_context(
         "answer_form": answer_form,
         "conflict": conflict,
     }
-    match = selectors.current_match(code=code)
+    match = table_selectors.current_match(code=code)
     context["match"] = match
     if match is None:
         return context
     sheet = match_sheet(match=match)
     deals = list(match.deals.order_by("sequence"))
-    pending = selectors.pending_entries(matches=[match])[match.pk]
+    pending = table_selectors.pending_entries(matches=[match])[match.pk]
     waiting = next((p for p in pending if p.entry.state == EntryState.WAITING), None)
     rejected = [p for p in pending if p.entry.state == EntryState.REJECTED]
     in_progress = match.status == MatchStatus.IN_PROGRESS
@@ -369,7 +369,7 @@ def _polled(request, code: TableCode):
     of the match now at the table (its deals and entries), with that match's id (a new round
     brings another), the code and the player this phone enters as. Other tables' deals leave
     it unchanged (bench/night.py: most polls of a busy night are 304s)."""
-    match_id = selectors.current_match_id(code=code)
+    match_id = table_selectors.current_match_id(code=code)
     scopes = [("club", code.night.session.club_id), ("match", match_id or 0)]
     parts = [*page_parts(request), code.pk, match_id, request.session.get(SESSION_PLAYER)]
     etag = generation_etag(scopes, parts)
@@ -390,7 +390,7 @@ def pad(request):
         response = _render_pad(request, code)
         add_never_cache_headers(response)
         return response
-    match = selectors.current_match(code=code)
+    match = table_selectors.current_match(code=code)
     if match is None:
         return _render_pad(request, code, status=409)
     form = PadDealForm(request.POST, match=match)
@@ -422,7 +422,7 @@ def _submit(request, code: TableCode, form: PadDealForm, **again):
     except MatchConflict as error:
         # Another phone entered a deal first, and it waits: say who entered what (the panel
         # shows it, to answer or to wait for), not the form the deal cannot be sent from.
-        match = selectors.current_match(code=code)
+        match = table_selectors.current_match(code=code)
         sequence = form.cleaned_data["expected_sequence"]
         said = _conflict(match, sequence, correcting=bool(form.prefix)) if match else None
         if said is not None:
@@ -448,7 +448,7 @@ def pad_correct(request):
     code, answer = _live_or_else(request)
     if code is None:
         return answer
-    match = selectors.current_match(code=code)
+    match = table_selectors.current_match(code=code)
     if match is None:
         return _render_pad(request, code, status=409)
     form = PadDealForm(request.POST, match=match, prefix="fix")
@@ -471,7 +471,7 @@ def pad_answer(request):
     code, answer = _live_or_else(request)
     if code is None:
         return answer
-    match = selectors.current_match(code=code)
+    match = table_selectors.current_match(code=code)
     if match is None:
         return _render_pad(request, code, status=409)
     form = AnswerForm(request.POST, match=match)

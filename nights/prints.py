@@ -2,7 +2,8 @@
 sheet of the night, and the night's results, each a PDF a reader of the club may download.
 
 A4 by default, Letter where the club's country uses it, ``?paper=a4|letter`` (``matches.pdf``
-draws them). The views read the night through ``nights.selectors`` only.
+draws them). The views read the night through ``nights.selectors`` (its table codes through
+``nights.table_selectors``) only.
 """
 
 import math
@@ -22,12 +23,12 @@ from nights.models import Night, TableCode
 from nights.selectors import (
     GuideCard,
     guide_cards,
-    live_codes,
     night_plan,
     night_results,
     nights_of,
     table_cards,
 )
+from nights.table_selectors import live_codes
 
 MARGIN_MM = 12  # matches.pdf's @page margin
 # The results on one page: from this many lines on, a smaller type and tighter rows.

@@ -59,8 +59,9 @@ from nights.models import (
 )
 from nights.models import TieRule as TieRuleChoice
 from nights.movements import movement_of
-from nights.selectors import current_match, current_match_id, night_plan
+from nights.selectors import night_plan
 from nights.signals import round_started
+from nights.table_selectors import PENDING_STATES, current_match, current_match_id
 from scoring.engine import InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
 from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
@@ -1074,7 +1075,7 @@ def table_entry_resolve(
         .select_related("match__table__session", "code")
         .get(pk=entry.pk)
     )
-    if locked.state not in (EntryState.WAITING, EntryState.REJECTED):
+    if locked.state not in PENDING_STATES:
         raise MatchConflict(_("This deal was already answered."))
     with _shown_as_linked(accept):
         if accept:

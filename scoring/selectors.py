@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import Lower
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from clubs.exports import Cell, Export
@@ -56,6 +57,80 @@ LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
     "average": (("average", "-position"), "desc"),
     "rating": (("rating", "-position"), "desc"),
 }
+
+
+@dataclass(frozen=True)
+class LadderColumn:
+    """A column of the season's ladder, as the page, the PDF, the download (CSV, XLSX) and the
+    API show it: ``field``, the stored line's (``Standing``), read as ``path`` where that is
+    another; ``header``, its heading in the download, and on the page and the PDF unless
+    ``short``; ``sort``, its key in ``LADDER_SORTS`` when the page and the PDF show it (None:
+    only the download and the API); ``shown_if``, the league option without which they do not
+    (``best_matches``, ``by_points``); ``hide``, the class that hides it on a narrow screen;
+    ``shape``, how the page writes it (``scoring.templatetags.ladder``); ``places``, the
+    download's rounding."""
+
+    field: str
+    header: str | Promise
+    short: str | Promise | None = None
+    sort: str | None = None
+    shown_if: str = ""
+    hide: str = ""
+    shape: str = ""
+    places: int | None = None
+    path: str = ""
+
+    @property
+    def label(self) -> str | Promise:
+        """Its heading on the page and the PDF."""
+        return self.short or self.header
+
+
+LADDER_COLUMNS = (
+    LadderColumn("position", gettext_lazy("Position")),
+    LadderColumn("rank", gettext_lazy("Rank"), sort="rank", shape="rank"),
+    LadderColumn("player", gettext_lazy("Player"), sort="player", path="player__name"),
+    LadderColumn("qualified", gettext_lazy("Qualified")),
+    LadderColumn("matches", gettext_lazy("Matches"), sort="matches"),
+    LadderColumn(
+        "counted",
+        pgettext_lazy("matches counted", "Counted"),
+        sort="counted",
+        shown_if="best_matches",
+        hide="hide-phone",
+    ),
+    LadderColumn(
+        "wins", gettext_lazy("Wins"), pgettext_lazy("wins", "W"), sort="wins", hide="hide-phone"
+    ),
+    LadderColumn(
+        "draws", gettext_lazy("Draws"), pgettext_lazy("draws", "D"), sort="draws", hide="hide-phone"
+    ),
+    LadderColumn(
+        "losses",
+        gettext_lazy("Losses"),
+        pgettext_lazy("losses", "L"),
+        sort="losses",
+        hide="hide-phone",
+    ),
+    LadderColumn(
+        "points", pgettext_lazy("league points", "Points"), sort="points", shown_if="by_points"
+    ),
+    LadderColumn("net_points", gettext_lazy("Net points"), sort="net", shape="signed"),
+    LadderColumn(
+        "average",
+        gettext_lazy("Average"),
+        sort="average",
+        hide="hide-tablet",
+        shape="signed_decimal",
+        places=2,
+    ),
+    LadderColumn("best", gettext_lazy("Best")),
+    LadderColumn("worst", gettext_lazy("Worst")),
+    LadderColumn(
+        "rating", gettext_lazy("Rating"), sort="rating", hide="hide-tablet", shape="whole", places=1
+    ),
+)
+"""The ladder's columns, each declared once, in the order every view of the ladder shows them."""
 
 
 def ladder_options(values: Mapping[str, Any]) -> LadderOptions:
@@ -392,54 +467,24 @@ def player_statistics(
 
 # --- Exports (clubs.exports): each defined once, for its page's download and the API ----------
 
-_LADDER_HEADERS = (
-    gettext_lazy("Position"),
-    gettext_lazy("Rank"),
-    gettext_lazy("Player"),
-    gettext_lazy("Qualified"),
-    gettext_lazy("Matches"),
-    pgettext_lazy("matches counted", "Counted"),
-    gettext_lazy("Wins"),
-    gettext_lazy("Draws"),
-    gettext_lazy("Losses"),
-    pgettext_lazy("league points", "Points"),
-    gettext_lazy("Net points"),
-    gettext_lazy("Average"),
-    gettext_lazy("Best"),
-    gettext_lazy("Worst"),
-    gettext_lazy("Rating"),
-)
-_LADDER_COLUMNS = (
-    "position",
-    "rank",
-    "player__name",
-    "qualified",
-    "matches",
-    "counted",
-    "wins",
-    "draws",
-    "losses",
-    "points",
-    "net_points",
-    "average",
-    "best",
-    "worst",
-    "rating",
-)
-
 
 def ladder_export(*, season: Season, rows: QuerySet[Standing] | None = None) -> Export:
     """The season's stored ladder in ladder order, every line (``ladder_rows``, or ``rows``
-    of it that a list's filters kept): position, rank, player, qualified, matches played and
-    counted, wins, draws, losses, league points, net points, average (two decimals), best,
-    worst, rating (one decimal)."""
+    of it that a list's filters kept), in every one of ``LADDER_COLUMNS`` (the average to two
+    decimals, the rating to one)."""
     if rows is None:
         rows = ladder_rows(season_id=season.pk)
+    places = [column.places for column in LADDER_COLUMNS]
+    paths = [column.path or column.field for column in LADDER_COLUMNS]
     lines = (
-        (*row[:11], round(row[11], 2), row[12], row[13], round(row[14], 1))
-        for row in rows.values_list(*_LADDER_COLUMNS).iterator(chunk_size=2000)
+        tuple(
+            value if digits is None else round(value, digits)
+            for value, digits in zip(row, places, strict=True)
+        )
+        for row in rows.values_list(*paths).iterator(chunk_size=2000)
     )
-    return Export(f"{season.club.slug} ladder {season.name}", _LADDER_HEADERS, lines)
+    headers = tuple(column.header for column in LADDER_COLUMNS)
+    return Export(f"{season.club.slug} ladder {season.name}", headers, lines)
 
 
 _HISTORY_HEADERS = (

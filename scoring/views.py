@@ -153,6 +153,17 @@ def league_context(club: Club) -> dict:
     }
 
 
+def ladder_columns(club: Club) -> list[selectors.LadderColumn]:
+    """The ladder's columns that its page and PDF show (``selectors.LADDER_COLUMNS`` with a
+    sort key): those of a league option only when the club has it."""
+    league = league_context(club)
+    return [
+        column
+        for column in selectors.LADDER_COLUMNS
+        if column.sort and (not column.shown_if or league[column.shown_if])
+    ]
+
+
 def _ladder_context(request, club: Club, season: Season) -> dict:
     sort = request.GET.get("sort", "rank")
     if sort not in selectors.LADDER_SORTS:
@@ -175,16 +186,23 @@ def _ladder_context(request, club: Club, season: Season) -> dict:
     low, high = (run.nets_low, run.nets_high) if run else (0, 0)
     lines = [{"row": row, "chart": chart(row.net_line(), low=low, high=high)} for row in page]
     searched = {"q": search} if search else {}
-    columns = {}
+    columns = []
     turned = "asc" if direction == "desc" else "desc"  # a click on the active column's order
-    for name, (_terms, usual) in selectors.LADDER_SORTS.items():
-        columns[name] = {
-            "key": name,
-            "active": name == sort,
-            "dir": direction if name == sort else usual,
-            "href": "?"
-            + urlencode({"sort": name, "dir": turned if name == sort else usual, **searched}),
-        }
+    for column in ladder_columns(club):
+        name = column.sort
+        assert name is not None  # every column the page shows has its sort key
+        usual = selectors.LADDER_SORTS[name][1]
+        columns.append(
+            {
+                "key": name,
+                "active": name == sort,
+                "dir": direction if name == sort else usual,
+                "href": "?"
+                + urlencode({"sort": name, "dir": turned if name == sort else usual, **searched}),
+                "column": column,
+                "num": column.field != "player",
+            }
+        )
     here = {"sort": sort, "dir": direction, **searched}
     return {
         "club": club,
@@ -230,6 +248,7 @@ def ladder_pdf(request, slug: str, season_id: int | None = None):
         "run": selectors.latest_run(season_id=season.pk),
         "min_matches": club.ladder_min_matches,
         "paper": paper,
+        "columns": ladder_columns(club),
         **league_context(club),
     }
     html = render_to_string("scoring/ladder_pdf.html", context, request=request)

@@ -123,6 +123,24 @@ def test_no_app_imports_from_a_layer_above_it() -> None:
     assert not upward, "imports from a higher layer:\n" + "\n".join(upward)
 
 
+def side(name: str) -> str | None:
+    """Which side of layer 3 a module is on: the club nights, or the ladders (``scoring``
+    outside its engine)."""
+    if layer(name) != 3:
+        return None
+    return name.partition(".")[0]
+
+
+def test_the_club_nights_and_the_ladders_know_nothing_of_each_other() -> None:
+    crossing = [
+        f"{name} (line {line}) -> {target}"
+        for name, targets in sorted(graph().items())
+        for target, line in sorted(targets.items())
+        if side(name) is not None and side(target) not in (None, side(name))
+    ]
+    assert not crossing, "imports between nights and the ladders:\n" + "\n".join(crossing)
+
+
 def test_no_modules_import_each_other_in_a_circle() -> None:
     edges = graph()
     lines = []
@@ -142,3 +160,5 @@ def test_the_contract_reads_imports_inside_functions_and_relative_ones() -> None
     assert "scoring.services" in edges["scoring.tasks"]  # ``from . import services``
     assert "api.schema" in edges["api.apps"]  # imported inside ``ready()``
     assert layer("scoring.engine.sheet") == 0 and layer("scoring.tasks") == 3
+    assert side("scoring.engine.sheet") is None and side("matches.services") is None
+    assert side("scoring.tasks") == "scoring" and side("nights.pad") == "nights"

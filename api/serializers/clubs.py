@@ -2,7 +2,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from api.serializers.common import StrictInput
-from clubs.models import Club
+from clubs.models import CLUB_SETTINGS, Club
 from clubs.validators import MAX_API_ORIGINS, MAX_ORIGIN_LENGTH
 
 
@@ -19,28 +19,7 @@ class ClubSerializer(StrictInput, serializers.ModelSerializer):
 
     class Meta:
         model = Club
-        fields = [
-            "id",
-            "name",
-            "slug",
-            "country",
-            "language",
-            "timezone",
-            "public",
-            "chicago_vulnerability",
-            "ladder_min_matches",
-            "ladder_rounding",
-            "ladder_ranking",
-            "ladder_points_win",
-            "ladder_points_draw",
-            "ladder_points_loss",
-            "ladder_best_matches",
-            "night_ranking",
-            "night_min_matches",
-            "api_origins",
-            "created_at",
-            "updated_at",
-        ]
+        fields = ["id", *CLUB_SETTINGS, "created_at", "updated_at"]
         read_only_fields = ["id", "created_at", "updated_at"]
         extra_kwargs = {
             "ladder_best_matches": {"allow_null": True},

@@ -26,7 +26,7 @@ from api.serializers.tables import DealEntrySerializer, deal_entry
 from matches.messages import engine_message
 from matches.models import KindChoice, MatchStatus, WinnerChoice
 from matches.selectors import deals_updated
-from nights.selectors import deal_confirmations
+from nights.table_selectors import deal_confirmations
 from scoring.engine import InvalidInput, PassedOut, parse_contract
 
 # Engine fields that are parts of the API's `contract`.

@@ -40,7 +40,7 @@ class HistoryFileSerializer(StrictInput, serializers.Serializer):
 
 
 class HistoryImportSerializer(serializers.Serializer):
-    """What an import read and wrote (``matches.services.HistoryImport``)."""
+    """What an import read and wrote (``matches.history_import.HistoryImport``)."""
 
     season = serializers.IntegerField(source="season.pk")
     dry_run = serializers.BooleanField()

@@ -14,10 +14,9 @@ from rest_framework import serializers
 from api.serializers.common import SEATS, SIDES
 from api.serializers.nights import StrictSerializer
 from nights.models import EntryState, TableEntry
-from nights.selectors import BoardTable, Pending
+from nights.table_selectors import PENDING_STATES, BoardTable, Pending
 
 VIA = ["table", "director"]
-PENDING_STATES = [EntryState.WAITING.value, EntryState.REJECTED.value]
 SETTLED_STATES = [EntryState.CONFIRMED.value, EntryState.RESOLVED.value]
 
 
@@ -82,7 +81,7 @@ class PendingEntrySerializer(serializers.Serializer):
     )
     declarer = serializers.ChoiceField(choices=SEATS, allow_null=True)
     tricks = serializers.IntegerField(min_value=0, max_value=13, allow_null=True)
-    state = serializers.ChoiceField(choices=PENDING_STATES)
+    state = serializers.ChoiceField(choices=[state.value for state in PENDING_STATES])
     side = serializers.ChoiceField(choices=SIDES, help_text=_("The side that entered it."))
     entered_by = serializers.IntegerField(help_text=_("The player who entered it."))
     created_at = serializers.DateTimeField(help_text=_("When it was entered."))

@@ -27,10 +27,10 @@ from api.serializers.deals import (
 )
 from api.serializers.matches import MatchCreateSerializer, MatchSerializer
 from api.views.base import ClubScopedViewSet, checked_id
-from api.views.tables import pending_prefetch
 from clubs.transactions import retried
 from matches import selectors, services
 from matches.models import Deal, Match
+from nights.table_selectors import pending_prefetch
 
 
 @extend_schema_view(

@@ -30,7 +30,7 @@ from api.serializers.seasons import (
 from api.views.base import ClubScopedViewSet
 from clubs import selectors, services
 from matches import season_csv
-from matches.services import HistoryRefused, season_history_import
+from matches.history_import import HistoryRefused, season_history_import
 
 DRY_RUN = OpenApiParameter(
     "dry_run",

@@ -7,7 +7,6 @@ a table's short code is shown only to a client that directs the club. They are n
 the read cache: they change with the clock (a wait becomes long) and with who asks (the
 codes), and the director's screen polls them."""
 
-from django.db.models import Prefetch
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -27,20 +26,8 @@ from api.serializers.tables import (
 )
 from api.views.base import ClubScopedViewSet
 from clubs.services import TABLE_NUMBER_MAX
-from nights import selectors, services
-from nights.models import EntryState, TableEntry
-
-
-def pending_prefetch() -> Prefetch:
-    """A match's deals entered at the table and not counted (``pending_entries``)."""
-    return Prefetch(
-        "table_entries",
-        queryset=TableEntry.objects.filter(
-            state__in=[EntryState.WAITING, EntryState.REJECTED]
-        ).order_by("created_at", "id"),
-        to_attr="pending_entries",
-    )
-
+from nights import services, table_selectors
+from nights.models import TableEntry
 
 TABLE_NUMBER = OpenApiParameter(
     "number", int, OpenApiParameter.PATH, description=_("The table's number.")
@@ -58,7 +45,7 @@ class NightTablesMixin:
     def _board(self, request):
         night = self.get_object()  # type: ignore[attr-defined]
         directs = access.can_write_club(request, night.session.club_id)
-        return night, selectors.night_board(night=night), directs
+        return night, table_selectors.night_board(night=night), directs
 
     @extend_schema(
         summary=_("The director's board: every table's code, match and deals not counted"),
@@ -99,7 +86,7 @@ class NightTablesMixin:
         night = self.get_object()  # type: ignore[attr-defined]
         EmptyBodySerializer(data=request.data or {}).is_valid(raise_exception=True)
         night = services.night_close(night=night)
-        tables = selectors.night_board(night=night)
+        tables = table_selectors.night_board(night=night)
         return Response(NightBoardSerializer((night, tables), context={"directs": True}).data)
 
     @extend_schema(
@@ -118,7 +105,7 @@ class NightTablesMixin:
         night = self.get_object()  # type: ignore[attr-defined]
         EmptyBodySerializer(data=request.data or {}).is_valid(raise_exception=True)
         night = services.night_reopen(night=night)
-        tables = selectors.night_board(night=night)
+        tables = table_selectors.night_board(night=night)
         return Response(NightBoardSerializer((night, tables), context={"directs": True}).data)
 
     @extend_schema(

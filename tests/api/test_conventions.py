@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from redis.exceptions import RedisError
 from rest_framework.throttling import SimpleRateThrottle
 
-from tests.matches.test_season_import import GOOD
+from tests.matches.test_history_import import GOOD
 
 
 def seats(players) -> dict:

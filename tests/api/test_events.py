@@ -192,7 +192,7 @@ def test_the_list_is_oldest_first_and_filters_by_type(world, director_a):
 
 def test_an_import_writes_each_changes_event_in_order_as_the_api_shows_it(world, director_a):
     from tests.api.test_season_import import upload
-    from tests.matches.test_season_import import GOOD
+    from tests.matches.test_history_import import GOOD
 
     endpoint = WebhookEndpoint.objects.create(
         club=world.a.club,
@@ -223,7 +223,7 @@ def test_an_import_writes_each_changes_event_in_order_as_the_api_shows_it(world,
 
 def test_a_refused_import_writes_no_event(world, director_a):
     from tests.api.test_season_import import upload
-    from tests.matches.test_season_import import GOOD
+    from tests.matches.test_history_import import GOOD
 
     since = last_id()
     assert upload(director_a, world.a.season, GOOD).status_code == 201
@@ -248,7 +248,7 @@ def table_code(night):
 def _at_table(world, code, entries):
     """Enter and confirm ``entries`` ((sequence or None, contract) each) at the code's table,
     then list the events written since, with the match."""
-    from nights.selectors import current_match
+    from nights.table_selectors import current_match
     from tests.api.test_table_entries import answer, enter
 
     match = current_match(code=code)

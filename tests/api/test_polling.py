@@ -16,7 +16,6 @@ from clubs.models import Player
 from matches import services as match_services
 from matches.models import Match
 from nights.models import EntryState, Night, TableCode, TableEntry
-from nights.selectors import current_match
 from nights.services import (
     night_close,
     night_round_start,
@@ -26,6 +25,7 @@ from nights.services import (
     table_entry_resolve,
     table_entry_submit,
 )
+from nights.table_selectors import current_match
 from scoring.models import Standing
 from scoring.services import standings_recalculate
 from tests.api.conftest import NIGHT_DAY

@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from matches.models import Match
-from tests.matches.test_season_import import GOOD, one_bad
+from tests.matches.test_history_import import GOOD, one_bad
 
 pytestmark = pytest.mark.django_db
 

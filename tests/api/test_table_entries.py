@@ -12,13 +12,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from nights.models import EntryState, TableCode, TableEntry
-from nights.selectors import LONG_WAIT, current_match
 from nights.services import (
     night_round_start,
     table_entry_answer,
     table_entry_resolve,
     table_entry_submit,
 )
+from nights.table_selectors import LONG_WAIT, current_match
 from tests.api.conftest import ROLES
 from tests.nights.test_services import play
 
@@ -241,7 +241,7 @@ def test_no_part_of_a_code_in_a_deals_event_or_the_directors_answers(world, code
     answer on settling an entry."""
     from api.serializers.deals import DealSerializer
     from matches.selectors import match_sheet
-    from nights.selectors import deal_confirmations
+    from nights.table_selectors import deal_confirmations
 
     short = known_code(code)
     match = current_match(code=code)

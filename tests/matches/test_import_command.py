@@ -5,7 +5,7 @@ from django.core.management import CommandError, call_command
 
 from matches.models import Match
 from tests.clubs.factories import make_club
-from tests.matches.test_season_import import GOOD, one_bad
+from tests.matches.test_history_import import GOOD, one_bad
 
 pytestmark = pytest.mark.django_db
 

@@ -28,8 +28,8 @@ def test_a_night_reads_in_the_admin_with_its_players_and_rounds(admin_client):
 
 def test_table_codes_and_entries_read_in_the_admin_without_the_token(admin_client):
     from nights.models import TableCode
-    from nights.selectors import current_match
     from nights.services import table_entry_submit
+    from nights.table_selectors import current_match
 
     club = make_club()
     night = night_start(

@@ -14,7 +14,6 @@ from clubs.services import club_create, player_create
 from matches.models import Deal
 from matches.services import deal_record
 from nights.models import EntryState, TableCode, TableEntry
-from nights.selectors import LONG_WAIT, current_match
 from nights.services import (
     night_close,
     night_round_start,
@@ -22,6 +21,7 @@ from nights.services import (
     table_entry_answer,
     table_entry_submit,
 )
+from nights.table_selectors import LONG_WAIT, current_match
 from tests.clubs.factories import PLAY_DATE, make_club, make_user
 from tests.nights.tables import code_of, started_night
 from tests.nights.test_services import play

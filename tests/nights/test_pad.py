@@ -14,7 +14,7 @@ from matches.models import Deal, MatchStatus
 from matches.services import MatchConflict
 from nights.models import EntryState, TableCode, TableEntry
 from nights.pad import SESSION_CODE, SESSION_PLAYER
-from nights.selectors import current_match, night_plan
+from nights.selectors import night_plan
 from nights.services import (
     FAILURES_ALLOWED,
     client_key,
@@ -28,6 +28,7 @@ from nights.services import (
     table_codes_paused_until,
     table_entry_answer,
 )
+from nights.table_selectors import current_match
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 from tests.nights.tables import code_of, started_night
 from tests.nights.test_services import play

@@ -23,8 +23,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from config.logging import ContextFilter, JsonFormatter, mask_table_links
 from matches.models import Deal
 from nights.models import EntryState, TableCode, TableEntry
-from nights.selectors import current_match
 from nights.services import night_round_start, night_start, table_entry_submit
+from nights.table_selectors import current_match
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,6 @@ from django.utils import timezone
 from matches.models import Deal, Match
 from matches.services import MatchConflict, deal_record
 from nights.models import EntryState, TableCode, TableEntry
-from nights.selectors import LONG_WAIT, current_match, night_board
 from nights.services import (
     CODE_LENGTH,
     FAILURES_ALLOWED,
@@ -24,6 +23,7 @@ from nights.services import (
     table_entry_resolve,
     table_entry_submit,
 )
+from nights.table_selectors import LONG_WAIT, current_match, night_board
 from tests.nights.tables import code_of, started_night
 from tests.nights.test_services import NS_WIN, play
 
@@ -132,7 +132,7 @@ def test_a_rejected_deal_is_shown_to_the_director_who_settles_it(night, django_u
 def test_a_deal_settled_through_an_api_key_is_told_from_a_players_confirmation(night):
     """A key is no user (``resolved_by`` stays empty) and a rejected entry keeps the player
     who rejected it (``decided_by``): only ``settled_by_director`` tells them apart."""
-    from nights.selectors import deal_confirmations
+    from nights.table_selectors import deal_confirmations
 
     code = code_of(night)
     match, seats = seated(code)

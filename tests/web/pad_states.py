@@ -5,13 +5,13 @@ from datetime import timedelta
 
 from clubs.services import player_create
 from nights.models import TableCode
-from nights.selectors import current_match
 from nights.services import (
     night_round_start,
     night_start,
     table_entry_answer,
     table_entry_submit,
 )
+from nights.table_selectors import current_match
 from tests.web.conftest import DAY, WORKED_CHICAGO, play
 
 PLAYED_TWO = [("3NT", "N", 9), ("3NT", "N", 9)]

@@ -6,8 +6,8 @@ after the director is signed out reloads the page (to the login) instead of swap
 import pytest
 
 from nights.models import TableCode
-from nights.selectors import current_match
 from nights.services import night_round_start, night_start, table_entry_answer, table_entry_submit
+from nights.table_selectors import current_match
 from tests.web.conftest import DAY, while_polled
 from tests.web.test_browser import browser, new_page  # noqa: F401 (the browser fixture)
 

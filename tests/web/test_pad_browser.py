@@ -19,8 +19,8 @@ from django.core.cache import cache
 from clubs.services import player_create
 from matches.selectors import match_sheet, match_with_players
 from nights.models import EntryState, TableCode, TableEntry
-from nights.selectors import current_match
 from nights.services import night_close, night_round_start, night_start
+from nights.table_selectors import current_match
 from tests.web.conftest import DAY, while_polled
 from tests.web.test_a11y import violations
 from tests.web.test_browser import browser, new_page  # noqa: F401  (the fixture)

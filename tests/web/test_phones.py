@@ -140,8 +140,8 @@ def club_nights(club, players) -> dict[str, str]:
 def disputes_and_waits(night):
     """At table 1 of ``night`` a deal the opponents rejected, then one waiting for them."""
     from nights.models import TableCode
-    from nights.selectors import current_match
     from nights.services import table_entry_answer, table_entry_submit
+    from nights.table_selectors import current_match
 
     code = TableCode.objects.get(night=night, table_number=1, revoked_at=None)
     seats = current_match(code=code).seat_ids

@@ -12,7 +12,7 @@ from django.urls import reverse
 from clubs.services import club_create, player_create
 from matches.models import Match
 from matches.season_csv import COLUMNS
-from tests.matches.test_season_import import GOOD, one_bad
+from tests.matches.test_history_import import GOOD, one_bad
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Season
 from matches import season_csv
-from matches.services import HistoryImport, HistoryRefused, season_history_import
+from matches.history_import import HistoryImport, HistoryRefused, season_history_import
 
 COMMAND_MAX_ROWS = 50_000
 """The command's limit in deals: no request's time limit here (about 10 ms a deal)."""

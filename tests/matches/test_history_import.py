@@ -1,6 +1,6 @@
-"""The season's history imported from CSV (``matches.services.season_history_import``): a good
-file written through the services, every bad row reported by line and column, nothing written
-unless everything is good."""
+"""The season's history imported from CSV (``matches.history_import.season_history_import``):
+a good file written through the services, every bad row reported by line and column, nothing
+written unless everything is good."""
 
 import pytest
 from django.core.cache import cache
@@ -9,16 +9,11 @@ from clubs.exports import csv_chunks
 from clubs.models import Membership, Player
 from clubs.services import membership_set, player_create
 from clubs.signals import seasons_changed
-from matches import services
+from matches import history_import, services
+from matches.history_import import HistoryRefused, season_history_import
 from matches.models import Deal, Match, MatchStatus
 from matches.selectors import season_deals_export
-from matches.services import (
-    HistoryRefused,
-    deal_record,
-    match_create,
-    match_finish,
-    season_history_import,
-)
+from matches.services import deal_record, match_create, match_finish
 from scoring.models import Standing, StandingsRun
 from scoring.tasks import pending_key
 from tests.clubs.factories import make_club, make_user
@@ -238,7 +233,7 @@ def test_a_missing_column_is_an_error_of_the_header(club, season, director):
 
 
 def test_a_service_refusing_midway_rolls_everything_back(club, season, director, monkeypatch):
-    real = services.deal_record
+    real = history_import.deal_record
     calls = []
 
     def refuses_the_seventh(**kwargs):
@@ -247,7 +242,7 @@ def test_a_service_refusing_midway_rolls_everything_back(club, season, director,
             raise services.MatchConflict("the database said no")
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "deal_record", refuses_the_seventh)
+    monkeypatch.setattr(history_import, "deal_record", refuses_the_seventh)
     with pytest.raises(HistoryRefused) as refused:
         season_history_import(season=season, data=GOOD, actor=director)
     assert [(e.line, e.field) for e in refused.value.report.errors] == [(8, "contract")]
