@@ -51,7 +51,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# pyproject.toml's [tool.mypy]: strict for the engine and the ladder, typed services.
+# pyproject.toml's [tool.mypy]: strict over every app, but for a list of exceptions that only shrinks.
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 

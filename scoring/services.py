@@ -78,7 +78,7 @@ STANDING_FIELDS = (
 _LINE = STANDING_FIELDS[3:-1]
 
 
-def _line(row: LadderRow) -> tuple:
+def _line(row: LadderRow) -> tuple[Any, ...]:
     """A computed ladder row as its stored line's ``_LINE`` columns."""
     return (
         row.position,
@@ -99,9 +99,9 @@ def _line(row: LadderRow) -> tuple:
     )
 
 
-def _stored_lines(season_ids: list[int]) -> dict[int, dict[int, tuple[tuple, Any]]]:
+def _stored_lines(season_ids: list[int]) -> dict[int, dict[int, tuple[tuple[Any, ...], Any]]]:
     """The seasons' stored lines: by season, by player, (the ``_LINE`` columns, updated_at)."""
-    stored: dict[int, dict[int, tuple[tuple, Any]]] = {season: {} for season in season_ids}
+    stored: dict[int, dict[int, tuple[tuple[Any, ...], Any]]] = {season: {} for season in season_ids}
     for season, player, updated, *line in Standing.objects.filter(
         season_id__in=season_ids
     ).values_list("season_id", "player_id", "updated_at", *_LINE):
@@ -132,7 +132,7 @@ def _with_player_names(names: dict[int, str], player_ids: set[int]) -> dict[int,
     return names
 
 
-def _write_standings(rows: list[tuple]) -> None:
+def _write_standings(rows: list[tuple[Any, ...]]) -> None:
     """Insert standings rows (tuples in STANDING_FIELDS order): COPY on PostgreSQL, the
     fastest way in, and bulk_create elsewhere."""
     if connection.vendor == "postgresql":
