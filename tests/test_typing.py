@@ -12,16 +12,6 @@ NOT_STRICT_YET = {
     "config.*",
     "matches.*",
     "nights.*",
-    "scoring.admin",
-    "scoring.apps",
-    "scoring.management.*",
-    "scoring.models",
-    "scoring.selectors",
-    "scoring.statistics",
-    "scoring.tasks",
-    "scoring.templatetags.*",
-    "scoring.urls",
-    "scoring.views",
 }
 
 
