@@ -7,15 +7,21 @@ add or change goes through ``clubs.services`` (the forms call the service once t
 valid, so its errors show beside the fields).
 """
 
-from typing import Any
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
 
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.options import IncorrectLookupParameters, InlineModelAdmin
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Field, ForeignKey, Model, Prefetch, QuerySet
+from django.db.models.fields.related import RelatedField
+from django.http import HttpRequest
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -45,8 +51,15 @@ from clubs.services import (
 )
 from clubs.signals import club_changed
 
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldGroups as FieldGroups
+    from django.utils.functional import _StrOrPromise as StrOrPromise
+    from django_stubs_ext import WithAnnotations
 
-def scoped_choices(model, user):
+_ModelT = TypeVar("_ModelT", bound=Model)
+
+
+def scoped_choices(model: type[Model], user: User | AnonymousUser) -> QuerySet[Any] | None:
     """The rows of ``model`` a user may pick in a form: those of the clubs they direct (through
     the model's ``ClubScopedAdmin``, of any app). None for a superuser (everything) or a model
     that is not club data."""
@@ -65,7 +78,7 @@ def scoped_choices(model, user):
     return None
 
 
-def in_directed_clubs(queryset: QuerySet, user) -> QuerySet:
+def in_directed_clubs(queryset: QuerySet[_ModelT], user: User | AnonymousUser) -> QuerySet[_ModelT]:
     """``queryset`` (of rows with a ``club``) narrowed to the clubs ``user`` directs (all
     for a superuser)."""
     if user.is_superuser:
@@ -79,20 +92,37 @@ class ClubListFilter(admin.RelatedFieldListFilter):
     director must not learn which of their players belong to another club): the admin
     answers as for any bad filter, with the unfiltered list (``?e=1``)."""
 
-    def __init__(self, field, request, params, model, model_admin, field_path):
+    def __init__(
+        self,
+        field: Field[Any, Any],
+        request: HttpRequest,
+        params: dict[str, list[str]],
+        model: type[Model],
+        model_admin: admin.ModelAdmin[Any],
+        field_path: str,
+    ) -> None:
         super().__init__(field, request, params, model, model_admin, field_path)
         if self.lookup_val and not request.user.is_superuser:
-            directed = {str(pk) for pk in club_ids_directed_by(request.user)}
+            # The admin lets only signed-in staff users in.
+            directed = {str(pk) for pk in club_ids_directed_by(cast(User, request.user))}
             if not set(self.lookup_val) <= directed:
                 raise IncorrectLookupParameters
 
-    def field_choices(self, field, request, model_admin):
+    def field_choices(
+        self,
+        field: RelatedField[Any, Any],
+        request: HttpRequest,
+        model_admin: admin.ModelAdmin[Any],
+    ) -> list[tuple[str, StrOrPromise]]:
         ordering = self.field_admin_ordering(field, request, model_admin)
         limit = {"pk__in": clubs_directed_by(request.user)}
-        return field.get_choices(include_blank=False, limit_choices_to=limit, ordering=ordering)
+        # django-stubs types get_choices wider than the list of pairs it is here.
+        return field.get_choices(  # type: ignore[return-value]
+            include_blank=False, limit_choices_to=limit, ordering=ordering
+        )
 
 
-class ServiceForm(forms.ModelForm):
+class ServiceForm(forms.ModelForm[_ModelT]):
     """A model form whose saving is a service call.
 
     Once every field is valid, ``save_through_service`` runs (in a savepoint) and returns the
@@ -102,7 +132,7 @@ class ServiceForm(forms.ModelForm):
 
     request: Any = None  # the HttpRequest, bound by ClubScopedAdmin.get_form
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             if (
@@ -118,14 +148,14 @@ class ServiceForm(forms.ModelForm):
     def adding(self) -> bool:
         return self.instance.pk is None
 
-    def changed(self, names) -> dict:
+    def changed(self, names: Iterable[str]) -> dict[str, Any]:
         """The cleaned values of the fields among ``names`` that changed."""
         return {name: self.cleaned_data[name] for name in names if name in self.changed_data}
 
-    def save_through_service(self):
+    def save_through_service(self) -> _ModelT:
         raise NotImplementedError
 
-    def _post_clean(self):
+    def _post_clean(self) -> None:
         # The service validates and saves; the model is not validated twice.
         if self.errors:
             return
@@ -143,7 +173,7 @@ class ServiceForm(forms.ModelForm):
             self.add_error(field if field in self.fields else None, errors)
 
 
-class ClubScopedAdmin(admin.ModelAdmin):
+class ClubScopedAdmin(admin.ModelAdmin[_ModelT]):
     """Everything a director sees or picks belongs to a club they direct.
 
     The inlines (a player's memberships, a session's tables) are read-only: Django saves their
@@ -151,9 +181,9 @@ class ClubScopedAdmin(admin.ModelAdmin):
     """
 
     club_lookup = "club"  # the path from this model to its club
-    add_form: type[ServiceForm] | None = None  # the form on the add page, if not ``form``
+    add_form: type[ServiceForm[_ModelT]] | None = None  # the form on the add page, if not ``form``
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[_ModelT]:
         queryset = super().get_queryset(request)
         if request.user.is_superuser:
             return queryset
@@ -161,42 +191,50 @@ class ClubScopedAdmin(admin.ModelAdmin):
         in_scope = self.model._default_manager.filter(**{f"{self.club_lookup}__in": clubs})
         return queryset.filter(pk__in=in_scope.values("pk"))
 
-    def in_scope(self, request, obj) -> bool:
+    def in_scope(self, request: HttpRequest, obj: _ModelT | None) -> bool:
         if obj is None or request.user.is_superuser:
             return True
         return self.get_queryset(request).filter(pk=obj.pk).exists()
 
-    def has_view_permission(self, request, obj=None):
+    def has_view_permission(self, request: HttpRequest, obj: _ModelT | None = None) -> bool:
         return super().has_view_permission(request, obj) and self.in_scope(request, obj)
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: _ModelT | None = None) -> bool:
         return super().has_change_permission(request, obj) and self.in_scope(request, obj)
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: _ModelT | None = None) -> bool:
         return super().has_delete_permission(request, obj) and self.in_scope(request, obj)
 
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> forms.ModelChoiceField[Any] | None:
         scoped = scoped_choices(db_field.related_model, request.user)
         if scoped is not None:
             kwargs["queryset"] = scoped
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-    def get_form(self, request, obj=None, change=False, **kwargs):
+    def get_form(
+        self, request: HttpRequest, obj: _ModelT | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm[_ModelT]]:
         if obj is None and self.add_form is not None:
             kwargs.setdefault("form", self.add_form)
         form = super().get_form(request, obj, change=change, **kwargs)
-        return type(form.__name__, (form,), {"request": request})
+        return cast(
+            "type[forms.ModelForm[_ModelT]]", type(form.__name__, (form,), {"request": request})
+        )
 
-    def save_model(self, request, obj, form, change):
+    def save_model(
+        self, request: HttpRequest, obj: _ModelT, form: forms.ModelForm[_ModelT], change: bool
+    ) -> None:
         """The form's service has saved the object already."""
 
-    def delete_queryset(self, request, queryset):
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[_ModelT]) -> None:
         """Deleting (superusers only) also tells the read cache that the clubs changed."""
         club_ids = set(queryset.values_list(self.club_lookup, flat=True))
         super().delete_queryset(request, queryset)
         club_changed.send(sender=Club, club_ids=club_ids - {None})
 
-    def delete_model(self, request, obj):
+    def delete_model(self, request: HttpRequest, obj: _ModelT) -> None:
         self.delete_queryset(request, self.model._default_manager.filter(pk=obj.pk))
 
 
@@ -208,20 +246,20 @@ class OriginsField(forms.CharField):
 
     widget = forms.Textarea(attrs={"rows": 3, "cols": 60})
 
-    def prepare_value(self, value):
+    def prepare_value(self, value: Any) -> Any:
         if isinstance(value, list | tuple):
             return "\n".join(value)
         return value
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> list[str]:  # type: ignore[override]  # lines, not a str
         text = super().to_python(value) or ""
         return [line.strip() for line in text.splitlines() if line.strip()]
 
-    def has_changed(self, initial, data):
+    def has_changed(self, initial: Any, data: Any) -> bool:
         return list(initial or []) != self.to_python(data)
 
 
-class ClubForm(ServiceForm):
+class ClubForm(ServiceForm[Club]):
     api_origins = OriginsField(
         label=_("API origins"),
         required=False,
@@ -236,7 +274,7 @@ class ClubForm(ServiceForm):
         model = Club
         fields = CLUB_SETTINGS
 
-    def save_through_service(self):
+    def save_through_service(self) -> Club:
         if self.adding:
             return club_create(creator=self.request.user, **self.cleaned_data)
         return club_update(
@@ -245,7 +283,7 @@ class ClubForm(ServiceForm):
 
 
 @admin.register(Club)
-class ClubAdmin(ClubScopedAdmin):
+class ClubAdmin(ClubScopedAdmin[Club]):
     club_lookup = "pk"
     form = ClubForm
     fields = CLUB_SETTINGS
@@ -258,7 +296,7 @@ class ClubAdmin(ClubScopedAdmin):
 # --- players and memberships ---------------------------------------------------------------
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.TabularInline[Membership, Player]):
     """A player's clubs, shown read-only on the player page (changed through memberships)."""
 
     model = Membership
@@ -267,17 +305,17 @@ class MembershipInline(admin.TabularInline):
     readonly_fields = ["club", "role", "active"]
     can_delete = False
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Membership]:
         return in_directed_clubs(super().get_queryset(request), request.user)
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
         return False
 
 
-class PlayerAddForm(ServiceForm):
+class PlayerAddForm(ServiceForm[Player]):
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all())
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
     active = forms.BooleanField(
@@ -288,7 +326,7 @@ class PlayerAddForm(ServiceForm):
         model = Player
         fields = ["name", "user"]
 
-    def save_through_service(self):
+    def save_through_service(self) -> Player:
         data = self.cleaned_data
         return player_create(
             club=data["club"],
@@ -300,19 +338,19 @@ class PlayerAddForm(ServiceForm):
         )
 
 
-class PlayerChangeForm(ServiceForm):
+class PlayerChangeForm(ServiceForm[Player]):
     class Meta:
         model = Player
         fields = ["name", "user"]
 
-    def save_through_service(self):
+    def save_through_service(self) -> Player:
         return player_update(
             player=self.instance, actor=self.request.user, **self.changed(["name", "user"])
         )
 
 
 @admin.register(Player)
-class PlayerAdmin(ClubScopedAdmin):
+class PlayerAdmin(ClubScopedAdmin[Player]):
     club_lookup = "memberships__club"
     form = PlayerChangeForm
     add_form = PlayerAddForm
@@ -321,17 +359,19 @@ class PlayerAdmin(ClubScopedAdmin):
     list_filter = [("memberships__club", ClubListFilter)]
     search_fields = ["name"]
 
-    def get_fields(self, request, obj=None):
+    def get_fields(self, request: HttpRequest, obj: Player | None = None) -> FieldGroups:
         return ["club", "role", "name", "active", "user"] if obj is None else ["name", "user"]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> list[str]:
         # Only a superuser links a player to a user account (it grants a director admin access).
         return [] if request.user.is_superuser else ["user"]
 
-    def get_inline_instances(self, request, obj=None):
+    def get_inline_instances(
+        self, request: HttpRequest, obj: Player | None = None
+    ) -> list[InlineModelAdmin[Any, Any]]:
         return [] if obj is None else super().get_inline_instances(request, obj)
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
         memberships = in_directed_clubs(Membership.objects.select_related("club"), request.user)
         return (
             super()
@@ -340,17 +380,19 @@ class PlayerAdmin(ClubScopedAdmin):
         )
 
     @admin.display(description=_("clubs"))
-    def club_names(self, player):
+    def club_names(self, player: Player) -> str:
         """The player's clubs among those the user directs."""
-        return ", ".join(sorted(m.club.name for m in player.directed))
+        # The prefetch's to_attr (get_queryset), which django-stubs cannot see.
+        directed: list[Membership] = player.directed  # type: ignore[attr-defined]
+        return ", ".join(sorted(m.club.name for m in directed))
 
 
-class MembershipForm(ServiceForm):
+class MembershipForm(ServiceForm[Membership]):
     class Meta:
         model = Membership
         fields = ["club", "player", "role", "active"]
 
-    def save_through_service(self):
+    def save_through_service(self) -> Membership:
         # Adding, both fields are required; changing, they may be read-only.
         club = self.cleaned_data.get("club") or self.instance.club
         player = self.cleaned_data.get("player") or self.instance.player
@@ -364,29 +406,29 @@ class MembershipForm(ServiceForm):
 
 
 @admin.register(Membership)
-class MembershipAdmin(ClubScopedAdmin):
+class MembershipAdmin(ClubScopedAdmin[Membership]):
     form = MembershipForm
     list_display = ["player", "club", "role", "active"]
     list_filter = [("club", ClubListFilter), "role", "active"]
     search_fields = ["player__name"]
     list_select_related = ["player", "club"]
 
-    def get_fields(self, request, obj=None):
+    def get_fields(self, request: HttpRequest, obj: Membership | None = None) -> FieldGroups:
         return ["club", "player", "role", "active"]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Membership | None = None) -> list[str]:
         return [] if obj is None else ["club", "player"]
 
 
 # --- seasons, sessions and tables ----------------------------------------------------------
 
 
-class SeasonForm(ServiceForm):
+class SeasonForm(ServiceForm[Season]):
     class Meta:
         model = Season
         fields = ["club", "name", "start_date", "end_date"]
 
-    def save_through_service(self):
+    def save_through_service(self) -> Season:
         if self.adding:
             return season_create(**self.cleaned_data)
         return season_update(
@@ -395,26 +437,26 @@ class SeasonForm(ServiceForm):
 
 
 @admin.register(Season)
-class SeasonAdmin(ClubScopedAdmin):
+class SeasonAdmin(ClubScopedAdmin[Season]):
     form = SeasonForm
     list_display = ["name", "club", "start_date", "end_date"]
     list_filter = [("club", ClubListFilter)]
     search_fields = ["name", "club__name"]
     list_select_related = ["club"]
 
-    def get_fields(self, request, obj=None):
+    def get_fields(self, request: HttpRequest, obj: Season | None = None) -> FieldGroups:
         return ["club", "name", "start_date", "end_date"]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Season | None = None) -> list[str]:
         return [] if obj is None else ["club"]
 
 
-class SessionForm(ServiceForm):
+class SessionForm(ServiceForm[Session]):
     class Meta:
         model = Session
         fields = ["club", "date", "notes"]
 
-    def save_through_service(self):
+    def save_through_service(self) -> Session:
         if self.adding:
             club, date = self.cleaned_data["club"], self.cleaned_data["date"]
             if Session.objects.filter(club=club, date=date).exists():
@@ -425,7 +467,7 @@ class SessionForm(ServiceForm):
         return session_update(session=session, notes=self.cleaned_data.get("notes", ""))
 
 
-class TableInline(admin.TabularInline):
+class TableInline(admin.TabularInline[Table, Session]):
     model = Table
     extra = 0
     fields = ["number", "seats"]
@@ -433,15 +475,21 @@ class TableInline(admin.TabularInline):
     can_delete = False
     show_change_link = True
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Session | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Session | None = None) -> bool:
         return False
+
+
+class TablesCount(TypedDict):
+    """The annotation of ``SessionAdmin.get_queryset``'s sessions."""
+
+    tables_count: int
 
 
 @admin.register(Session)
-class SessionAdmin(ClubScopedAdmin):
+class SessionAdmin(ClubScopedAdmin[Session]):
     form = SessionForm
     inlines = [TableInline]
     list_display = ["date", "club", "season", "table_count"]
@@ -453,24 +501,26 @@ class SessionAdmin(ClubScopedAdmin):
     search_fields = ["club__name", "notes"]
     list_select_related = ["club", "season"]
 
-    def get_fields(self, request, obj=None):
+    def get_fields(self, request: HttpRequest, obj: Session | None = None) -> FieldGroups:
         return ["club", "date", "notes"] if obj is None else ["club", "season", "date", "notes"]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Session | None = None) -> list[str]:
         return [] if obj is None else ["club", "season", "date"]
 
-    def get_inline_instances(self, request, obj=None):
+    def get_inline_instances(
+        self, request: HttpRequest, obj: Session | None = None
+    ) -> list[InlineModelAdmin[Any, Any]]:
         return [] if obj is None else super().get_inline_instances(request, obj)
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Session]:
         return super().get_queryset(request).annotate(tables_count=Count("tables"))
 
     @admin.display(description=_("tables"), ordering="tables_count")
-    def table_count(self, session):
+    def table_count(self, session: WithAnnotations[Session, TablesCount]) -> int:
         return session.tables_count
 
 
-class TableForm(ServiceForm):
+class TableForm(ServiceForm[Table]):
     number = forms.IntegerField(
         label=_("Number"),
         required=False,
@@ -485,13 +535,13 @@ class TableForm(ServiceForm):
         model = Table
         fields = ["session", "number", "seats"]
 
-    def save_through_service(self):
+    def save_through_service(self) -> Table:
         data = self.cleaned_data
         return table_create(session=data["session"], number=data["number"], seats=data["seats"])
 
 
 @admin.register(Table)
-class TableAdmin(ClubScopedAdmin):
+class TableAdmin(ClubScopedAdmin[Table]):
     club_lookup = "session__club"
     add_form = TableForm
     list_display = ["__str__", "session", "number", "seats"]
@@ -499,9 +549,9 @@ class TableAdmin(ClubScopedAdmin):
     search_fields = ["session__club__name"]
     list_select_related = ["session__club"]
 
-    def get_fields(self, request, obj=None):
+    def get_fields(self, request: HttpRequest, obj: Table | None = None) -> FieldGroups:
         return ["session", "number", "seats"]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> list[str]:
         # A table's number and seats are fixed once it exists (its matches depend on them).
         return [] if obj is None else ["session", "number", "seats"]

@@ -5,21 +5,26 @@ are the services' (``clubs.services``), whose errors ``add_service_error`` puts 
 they name. The labels are the models' own.
 """
 
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Field, Model
+from django.forms.renderers import BaseRenderer
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 
 from clubs.models import Membership, Player, Role, Season
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise as StrOrPromise
 
-def model_label(model: type[Model], name: str):
+
+def model_label(model: type[Model], name: str) -> "StrOrPromise":
     """The label of a model's field, as a form shows it (its verbose name, capitalised)."""
-    field = cast(Field, model._meta.get_field(name))
+    field = cast("Field[Any, Any]", model._meta.get_field(name))
     return capfirst(field.verbose_name)
 
 
@@ -27,7 +32,13 @@ class QuickTextInput(forms.TextInput):
     """A text input written out in Python: the same HTML as Django's template, about a tenth
     of its time (a 60-player night page has a prize-group field per player)."""
 
-    def render(self, name, value, attrs=None, renderer=None):
+    def render(
+        self,
+        name: str,
+        value: Any,
+        attrs: dict[str, Any] | None = None,
+        renderer: BaseRenderer | None = None,
+    ) -> SafeString:
         widget = self.get_context(name, value, attrs)["widget"]
         shown = "" if widget["value"] is None else format_html(' value="{}"', widget["value"])
         return format_html(
@@ -39,7 +50,13 @@ class QuickSelect(forms.Select):
     """A select written out in Python: the same HTML as Django's template for choices without
     groups, a fraction of its time (a 60-player night's seat form lists every seat twice)."""
 
-    def render(self, name, value, attrs=None, renderer=None):
+    def render(
+        self,
+        name: str,
+        value: Any,
+        attrs: dict[str, Any] | None = None,
+        renderer: BaseRenderer | None = None,
+    ) -> SafeString:
         widget = self.get_context(name, value, attrs)["widget"]
         if any(group for group, _, _ in widget["optgroups"]):
             return super().render(name, value, attrs, renderer)

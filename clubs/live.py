@@ -38,6 +38,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
@@ -136,7 +137,7 @@ def page_parts(request: HttpRequest, url: str | None = None) -> list[object]:
     return [url or request.get_full_path(), get_language(), "text/html", viewer]
 
 
-def _finish(response: HttpResponseBase, etag: str, last_modified: int | None):
+def _finish(response: HttpResponseBase, etag: str, last_modified: int | None) -> HttpResponseBase:
     response["ETag"] = etag
     if last_modified is not None and response.status_code in (200, 304):
         response["Last-Modified"] = http_date(last_modified)
@@ -227,7 +228,7 @@ def live_view(
     *,
     page: str,
     fragment: str,
-    context: Callable[[], dict],
+    context: Callable[[], dict[str, Any]],
     scopes: Sequence[Scope],
     last_modified: datetime | None = None,
     page_etag: bool = False,

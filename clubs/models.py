@@ -8,6 +8,7 @@ database too, in the migrations (an exclusion constraint on PostgreSQL, triggers
 import datetime
 import zoneinfo
 from functools import cache
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -20,6 +21,10 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.validators import validate_api_origins
 from scoring.engine import ChicagoVulnerability
+
+if TYPE_CHECKING:
+    from django.db.models.expressions import Combinable
+    from django.utils.functional import _StrOrPromise as StrOrPromise
 
 
 @cache
@@ -75,7 +80,10 @@ LADDER_BEST_MAX = 999
 """The most matches "best N" may name (more than any player plays in a season)."""
 
 
-def _ladder_points(verbose_name, default: int) -> models.PositiveSmallIntegerField:
+# Quoted: these types are generic, or exist, in django-stubs only.
+def _ladder_points(
+    verbose_name: "StrOrPromise", default: int
+) -> "models.PositiveSmallIntegerField[float | int | str | Combinable, int]":
     return models.PositiveSmallIntegerField(
         verbose_name,
         default=default,

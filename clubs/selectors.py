@@ -6,21 +6,25 @@ import datetime
 import re
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Role, Season, Session, Table
 
+AnyUser = User | AnonymousUser | None
+"""Whoever asks: a user, signed in or not; None for no user at all (an API key)."""
 
-def _member_clubs(user, *, role: str | None = None) -> QuerySet[Membership, int]:
+
+def _member_clubs(user: User, *, role: str | None = None) -> QuerySet[Membership, int]:
     memberships = Membership.objects.filter(player__user=user)
     if role is not None:
         memberships = memberships.filter(role=role)
     return memberships.values_list("club", flat=True)
 
 
-def clubs_visible_to(user, *, include_public: bool = False) -> QuerySet[Club]:
+def clubs_visible_to(user: AnyUser, *, include_public: bool = False) -> QuerySet[Club]:
     """Superuser: every club. Otherwise the clubs the user's player is a member of (any role);
     with ``include_public``, also every public club (anonymous users too)."""
     if user is not None and user.is_superuser:
@@ -33,7 +37,7 @@ def clubs_visible_to(user, *, include_public: bool = False) -> QuerySet[Club]:
     return Club.objects.filter(condition)
 
 
-def clubs_directed_by(user) -> QuerySet[Club]:
+def clubs_directed_by(user: AnyUser) -> QuerySet[Club]:
     """Superuser: every club. Otherwise the clubs where the user's player is a director."""
     if user is None or not user.is_authenticated:
         return Club.objects.none()
@@ -42,13 +46,13 @@ def clubs_directed_by(user) -> QuerySet[Club]:
     return Club.objects.filter(pk__in=_member_clubs(user, role=Role.DIRECTOR))
 
 
-def can_read(user, club: Club) -> bool:
+def can_read(user: AnyUser, club: Club) -> bool:
     """Whether ``user`` (anonymous too) reads the club's pages and public data: every public
     club; otherwise a member (any role) or a superuser."""
     return club.public or clubs_visible_to(user).filter(pk=club.pk).exists()
 
 
-def can_direct(user, club_id: int) -> bool:
+def can_direct(user: AnyUser, club_id: int) -> bool:
     """Whether ``user`` directs the club (writes its data): a director of it, or a
     superuser."""
     if user is None or not user.is_authenticated:
@@ -56,13 +60,13 @@ def can_direct(user, club_id: int) -> bool:
     return user.is_superuser or clubs_directed_by(user).filter(pk=club_id).exists()
 
 
-def club_ids_directed_by(user) -> frozenset[int]:
+def club_ids_directed_by(user: User) -> frozenset[int]:
     """The ids of the clubs where the (signed-in, not superuser) user's player is a
     director."""
     return frozenset(_member_clubs(user, role=Role.DIRECTOR).order_by())
 
 
-def club_role(user, club: Club) -> str | None:
+def club_role(user: AnyUser, club: Club) -> str | None:
     """ "director", "player" or None for a user in a club. A superuser counts as a director of
     every club."""
     if user is None or not user.is_authenticated:
@@ -111,7 +115,7 @@ def active_players_of(club: Club) -> QuerySet[Player]:
     return Player.objects.filter(memberships__club=club, memberships__active=True)
 
 
-def is_director(user) -> bool:
+def is_director(user: AnyUser) -> bool:
     """Whether the user's player directs at least one club."""
     if user is None or not user.is_authenticated:
         return False

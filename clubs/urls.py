@@ -14,7 +14,7 @@ class IsoDateConverter:
     def to_python(self, value: str) -> date:
         return date.fromisoformat(value)
 
-    def to_url(self, value) -> str:
+    def to_url(self, value: str | date) -> str:
         return value if isinstance(value, str) else value.isoformat()
 
 
@@ -30,7 +30,7 @@ class IdConverter:
     def to_python(self, value: str) -> int:
         return int(value)
 
-    def to_url(self, value) -> str:
+    def to_url(self, value: str | int) -> str:
         return str(value)
 
 

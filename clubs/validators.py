@@ -16,12 +16,14 @@ The services call these; the API and the admin show the error beside the field i
 
 import datetime
 import unicodedata
-from typing import Any
+from typing import Any, TypeVar, overload
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
 from django.forms import DateField
 from django.utils.translation import gettext as _
+
+_T = TypeVar("_T")
 
 _JOINERS = frozenset("\u200c\u200d")
 _DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -119,7 +121,11 @@ def _visible(char: str) -> bool:
     return unicodedata.category(char)[0] in "LNPS" and char not in _BLANKS
 
 
-def clean_name(value, *, field: str):
+@overload
+def clean_name(value: str, *, field: str) -> str: ...
+@overload
+def clean_name(value: _T, *, field: str) -> _T: ...
+def clean_name(value: object, *, field: str) -> object:
     """``value`` trimmed; a ValidationError on ``field`` if it may not be a name. Anything but
     a string is returned as it is (the model's validation refuses it)."""
     if not isinstance(value, str):
@@ -137,7 +143,11 @@ def clean_name(value, *, field: str):
     return value
 
 
-def clean_notes(value, *, field: str):
+@overload
+def clean_notes(value: str, *, field: str) -> str: ...
+@overload
+def clean_notes(value: _T, *, field: str) -> _T: ...
+def clean_notes(value: object, *, field: str) -> object:
     """``value`` as it is; a ValidationError on ``field`` if it holds a control character
     other than a newline or a tab, or a text-direction embedding, override or isolate."""
     if not isinstance(value, str):

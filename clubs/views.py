@@ -3,6 +3,7 @@ who may read them: ``clubs.doors``), and the directors' pages for the club's pla
 seasons (the writes are ``clubs.services``')."""
 
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
@@ -15,14 +16,14 @@ from clubs.models import Club, Membership
 from clubs.validators import as_date
 
 
-def home(request):
+def home(request: HttpRequest) -> HttpResponse:
     """The clubs this visitor can read: every public club, and their own."""
     clubs = club_selectors.clubs_visible_to(request.user, include_public=True)
     return render(request, "clubs/home.html", {"clubs": clubs.order_by("name", "id")})
 
 
 @doors
-def club_detail(request, slug: str):
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     seasons = list(club.seasons.order_by("-start_date"))
     # "night": the session's club night, if it is one (a reverse relation: no import of nights).
@@ -41,7 +42,7 @@ def club_detail(request, slug: str):
 
 @doors
 @require_http_methods(["GET", "POST"])
-def players(request, slug: str):
+def players(request: HttpRequest, slug: str) -> HttpResponse:
     """A director's list of the club's players (active or not), and a form to add one."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     form = PlayerForm(request.POST or None)
@@ -63,7 +64,7 @@ def players(request, slug: str):
 
 @doors
 @require_http_methods(["GET", "POST"])
-def player_edit(request, slug: str, player_id: int):
+def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """A director changes a player's name, role and whether they are active at the club."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     membership = get_object_or_404(
@@ -93,7 +94,7 @@ def player_edit(request, slug: str, player_id: int):
 
 @doors
 @require_http_methods(["GET", "POST"])
-def season_new(request, slug: str):
+def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     """A director creates a season, the next one suggested (``?date=`` one covering that date);
     then back to ``?next=`` (a page of this site), else to the club's page."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))

@@ -2,28 +2,34 @@
 ``manage.py recalculate_standings`` or change a match to recompute them). Scoped like the
 clubs' admin: a staff user who is not a superuser sees only the clubs they direct."""
 
+from typing import TypeVar
+
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 
 from clubs.admin import ClubListFilter, ClubScopedAdmin
 
 from .models import Standing, StandingsRun
 
+_ModelT = TypeVar("_ModelT", bound=Model)
 
-class ReadOnlyAdmin(ClubScopedAdmin):
+
+class ReadOnlyAdmin(ClubScopedAdmin[_ModelT]):
     club_lookup = "season__club"
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: _ModelT | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: _ModelT | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: _ModelT | None = None) -> bool:
         return False
 
 
 @admin.register(StandingsRun)
-class StandingsRunAdmin(ReadOnlyAdmin):
+class StandingsRunAdmin(ReadOnlyAdmin[StandingsRun]):
     list_display = [
         "season",
         "status",
@@ -40,7 +46,7 @@ class StandingsRunAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Standing)
-class StandingAdmin(ReadOnlyAdmin):
+class StandingAdmin(ReadOnlyAdmin[Standing]):
     list_display = [
         "rank",
         "player",

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class ScoringConfig(AppConfig):
     name = "scoring"
 
-    def ready(self):
+    def ready(self) -> None:
         from clubs.signals import seasons_changed
         from scoring.tasks import seasons_refresh_on_commit
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from itertools import accumulate
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -173,7 +173,7 @@ def ladder_page(
     search: str = "",
     sort: str = "rank",
     descending: bool = False,
-) -> Page:
+) -> Page[Standing]:
     """One page of ``size`` rows of the season's ladder in the order of ``ladder_rows``
     (a number that is no page: the first or the last), optionally of only the players whose
     name contains ``search`` (any case, any accents). Names are compared here, not in the
@@ -186,7 +186,12 @@ def ladder_page(
     found = [pk for pk, name in rows.values_list("id", "player__name") if wanted in folded(name)]
     page = Paginator(found, size).get_page(number)
     by_id = rows.in_bulk(page.object_list)
-    return Page([by_id[pk] for pk in page.object_list], page.number, page.paginator)
+    # The page of rows keeps the paginator of their ids: the same count and numbers.
+    return Page(
+        [by_id[pk] for pk in page.object_list],
+        page.number,
+        page.paginator,  # type: ignore[arg-type]
+    )
 
 
 def latest_run(*, season_id: int) -> StandingsRun | None:
@@ -456,7 +461,7 @@ def player_statistics(
         return _statistics_computed(club=club, season_id=season_id, player_id=player_id)
     entry = found.get(key)
     if entry is not None and entry[0] == tokens:
-        return entry[1]
+        return cast(statistics.PlayerStatistics, entry[1])  # what was kept below
     computed = _statistics_computed(club=club, season_id=season_id, player_id=player_id)
     try:
         cache.set(key, (tokens, computed), timeout=settings.API_READ_CACHE_SECONDS)

@@ -101,7 +101,9 @@ def _line(row: LadderRow) -> tuple[Any, ...]:
 
 def _stored_lines(season_ids: list[int]) -> dict[int, dict[int, tuple[tuple[Any, ...], Any]]]:
     """The seasons' stored lines: by season, by player, (the ``_LINE`` columns, updated_at)."""
-    stored: dict[int, dict[int, tuple[tuple[Any, ...], Any]]] = {season: {} for season in season_ids}
+    stored: dict[int, dict[int, tuple[tuple[Any, ...], Any]]] = {
+        season: {} for season in season_ids
+    }
     for season, player, updated, *line in Standing.objects.filter(
         season_id__in=season_ids
     ).values_list("season_id", "player_id", "updated_at", *_LINE):

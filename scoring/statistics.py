@@ -268,7 +268,7 @@ _PASSED_OUT = PassedOut()
 
 def _result_maker() -> Callable[[StatDeal], DealResult]:
     """The engine's result of an entered deal; the few hundred distinct ones made once."""
-    made: dict[tuple, DealResult] = {}
+    made: dict[tuple[int | None, str, str, str, int | None], DealResult] = {}
 
     def result(deal: StatDeal) -> DealResult:
         if deal.passed_out:
@@ -323,7 +323,7 @@ def deal_points(
     return DealPoints(*declared), DealPoints(*defended)
 
 
-def _order(name: str, record: Record, key: object) -> tuple:
+def _order(name: str, record: Record, key: object) -> tuple[int, int, str, str, object]:
     return (-record.matches, -record.net_points, name.casefold(), name, key)
 
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable
 from datetime import timedelta
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
@@ -43,7 +43,7 @@ PENDING_TTL = 10 * 60
 catch-up, ``standings_enqueue``, does not trust the mark: it queues regardless)."""
 
 
-@shared_task(
+@shared_task(  # type: ignore[untyped-decorator]  # celery ships no types
     bind=True,
     name="scoring.recalculate_season",
     acks_late=True,
@@ -52,7 +52,7 @@ catch-up, ``standings_enqueue``, does not trust the mark: it queues regardless).
     time_limit=SEASON_TIME_LIMIT,
 )
 def recalculate_season(
-    self, season_id: int, *, trigger: str = RunTrigger.CHANGE, pause: float = 0.0
+    self: Task, season_id: int, *, trigger: str = RunTrigger.CHANGE, pause: float = 0.0
 ) -> int | None:
     """Rebuild one season's standings; returns the run id (None if the season is gone).
     ``pause`` is for tests only: seconds to wait inside the transaction."""
@@ -96,7 +96,7 @@ def recalculate_season(
     return run.id
 
 
-@shared_task(
+@shared_task(  # type: ignore[untyped-decorator]  # celery ships no types
     bind=True,
     name="scoring.recalculate_seasons",
     acks_late=True,
@@ -105,7 +105,7 @@ def recalculate_season(
     time_limit=SEASON_TIME_LIMIT,
 )
 def recalculate_seasons(
-    self, season_ids: list[int], *, trigger: str = RunTrigger.NIGHTLY
+    self: Task, season_ids: list[int], *, trigger: str = RunTrigger.NIGHTLY
 ) -> list[int]:
     """Rebuild several seasons' standings (one club's, for the nightly run) in one
     transaction; returns the run ids."""
@@ -126,7 +126,7 @@ def recalculate_seasons(
     return [run.id for run in runs]
 
 
-@shared_task(
+@shared_task(  # type: ignore[untyped-decorator]  # celery ships no types
     name="scoring.recalculate_active_seasons",
     acks_late=True,
     reject_on_worker_lost=True,
@@ -147,7 +147,7 @@ def recalculate_active_seasons() -> list[int]:
     return [season for ids in clubs.values() for season in ids]
 
 
-@shared_task(
+@shared_task(  # type: ignore[untyped-decorator]  # celery ships no types
     name="scoring.recalculate_seasons_behind",
     acks_late=True,
     reject_on_worker_lost=True,

@@ -7,9 +7,11 @@ draw them.
 
 from dataclasses import dataclass
 from functools import partial
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -27,6 +29,8 @@ from matches.presenters import signed
 from scoring import selectors
 from scoring.ladder import RANKING_POINTS, ROUNDING_NONE
 from scoring.models import Standing
+
+_T = TypeVar("_T")
 
 # Rows of the leaderboard on a page.
 LADDER_PAGE_SIZE = 50
@@ -124,7 +128,7 @@ def _season(club: Club, season_id: int | None) -> Season:
 
 
 @doors
-def ladder(request, slug: str, season_id: int | None = None):
+def ladder(request: HttpRequest, slug: str, season_id: int | None = None) -> HttpResponseBase:
     """A season's leaderboard, a page at a time: rank, player, matches, W/D/L, net, average,
     rating, chart; sortable by any column (?sort=&dir=), searchable by name (?q=)."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
@@ -140,7 +144,7 @@ def ladder(request, slug: str, season_id: int | None = None):
     )
 
 
-def league_context(club: Club) -> dict:
+def league_context(club: Club) -> dict[str, bool | int]:
     """What the ladder's pages say of the club's league options: ranked by league points (and
     the points of a win, a draw and a loss), and how many of each player's best matches count
     (0: every match)."""
@@ -164,7 +168,7 @@ def ladder_columns(club: Club) -> list[selectors.LadderColumn]:
     ]
 
 
-def _ladder_context(request, club: Club, season: Season) -> dict:
+def _ladder_context(request: HttpRequest, club: Club, season: Season) -> dict[str, Any]:
     sort = request.GET.get("sort", "rank")
     if sort not in selectors.LADDER_SORTS:
         sort = "rank"
@@ -228,7 +232,7 @@ LADDER_PDF_LINES = 50  # the top of the ladder that one page holds
 
 @doors
 @paper_checked
-def ladder_pdf(request, slug: str, season_id: int | None = None):
+def ladder_pdf(request: HttpRequest, slug: str, season_id: int | None = None) -> HttpResponse:
     """The season's stored ladder on one page: its first ``LADDER_PDF_LINES`` lines, and,
     when there are more, how many and where the whole ladder is."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
@@ -255,13 +259,15 @@ def ladder_pdf(request, slug: str, season_id: int | None = None):
     return pdf_response(draw_pdf(request, html, paper), f"{club.slug} ladder {season.name}")
 
 
-def _split(lines: tuple) -> tuple[tuple, tuple, int]:
+def _split(lines: tuple[_T, ...]) -> tuple[tuple[_T, ...], tuple[_T, ...], int]:
     """The lines shown, the lines behind "All N", and how many are not listed."""
     first, most = STATISTICS_FIRST_LINES, STATISTICS_MOST_LINES
     return lines[:first], lines[first:most], max(0, len(lines) - most)
 
 
-def _player_season(request, slug: str, player_id: int) -> tuple[Club, Membership, Season]:
+def _player_season(
+    request: HttpRequest, slug: str, player_id: int
+) -> tuple[Club, Membership, Season]:
     """The club (if the request may read it), the player's membership of it and the season
     of ``?season=`` (default: the current one)."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
@@ -277,7 +283,7 @@ def _player_season(request, slug: str, player_id: int) -> tuple[Club, Membership
 
 
 @doors
-def player_page(request, slug: str, player_id: int):
+def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """A player's ladder row in a season, their match history in it and their statistics in
     it or, with ``?stats=all``, in all the club's seasons."""
     club, membership, season = _player_season(request, slug, player_id)
@@ -341,7 +347,9 @@ def player_page(request, slug: str, player_id: int):
 
 
 @doors
-def ladder_export(request, slug: str, fmt: str, season_id: int | None = None):
+def ladder_export(
+    request: HttpRequest, slug: str, fmt: str, season_id: int | None = None
+) -> HttpResponseBase:
     """The season's whole ladder in the format ``fmt``, in ladder order."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     season = _season(club, season_id)
@@ -350,7 +358,9 @@ def ladder_export(request, slug: str, fmt: str, season_id: int | None = None):
 
 
 @doors
-def season_deals_export(request, slug: str, season_id: int, fmt: str):
+def season_deals_export(
+    request: HttpRequest, slug: str, season_id: int, fmt: str
+) -> HttpResponseBase:
     """Every deal of the season in the format ``fmt`` (as a table, the format the season's
     import reads)."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
@@ -360,7 +370,7 @@ def season_deals_export(request, slug: str, season_id: int, fmt: str):
 
 
 @doors
-def player_export(request, slug: str, player_id: int, fmt: str):
+def player_export(request: HttpRequest, slug: str, player_id: int, fmt: str) -> HttpResponseBase:
     """The player's matches of the season (``?season=``) in the format ``fmt``."""
     _club, membership, season = _player_season(request, slug, player_id)
     table = partial(selectors.player_history_export, season=season, player=membership.player)

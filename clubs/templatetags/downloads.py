@@ -10,6 +10,7 @@ each address) are optional."""
 
 from django import template
 from django.urls import reverse
+from django.utils.functional import Promise
 
 from clubs.exports import exporters
 
@@ -17,7 +18,14 @@ register = template.Library()
 
 
 @register.inclusion_tag("partials/downloads.html")
-def downloads(kind: str, view: str, *args, label=None, id="", query=""):
+def downloads(
+    kind: str,
+    view: str,
+    *args: object,
+    label: str | Promise | None = None,
+    id: str = "",
+    query: str = "",
+) -> dict[str, object]:
     links = [
         {"key": e.key, "label": e.label, "url": reverse(view, args=[*args, e.key])}
         for e in exporters(kind)

@@ -32,7 +32,7 @@ class Command(BaseCommand):
             "folders", nargs="*", type=Path, help="locale folders (default: LOCALE_PATHS)"
         )
 
-    def handle(self, *args, folders: list[Path], **options) -> None:
+    def handle(self, *args: str, folders: list[Path], **options: object) -> None:
         po_paths = sorted(
             po_path
             for folder in folders or settings.LOCALE_PATHS

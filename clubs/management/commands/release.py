@@ -11,6 +11,8 @@ The Docker image already compiles and collects at build; a deploy by the Procfil
 has only this step to do it.
 """
 
+from typing import Any
+
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
@@ -18,7 +20,7 @@ from django.core.management.base import BaseCommand
 class Command(BaseCommand):
     help = "Compile the catalogs, collect the static files and migrate: a deploy's release step."
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: str, **options: Any) -> None:
         verbosity = options["verbosity"]
         call_command("compile_catalogs", verbosity=verbosity)
         call_command("collectstatic", interactive=False, verbosity=verbosity)

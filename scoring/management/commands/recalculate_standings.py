@@ -3,7 +3,7 @@ run it from cron instead of Celery beat. Runs in this process, one transaction p
 
 import time
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from clubs.models import Season
@@ -18,7 +18,7 @@ class Command(BaseCommand):
         "in this process."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--season",
             type=int,
@@ -28,7 +28,7 @@ class Command(BaseCommand):
             help=_("only this season (may be repeated)"),
         )
 
-    def handle(self, *args, seasons=None, **options):
+    def handle(self, *args: str, seasons: list[int] | None = None, **options: object) -> None:
         if seasons:
             known = set(Season.objects.filter(id__in=seasons).values_list("id", flat=True))
             missing = sorted(set(seasons) - known)
