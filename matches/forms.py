@@ -164,7 +164,7 @@ class MatchForm(ServiceErrorForm):
         super().__init__(*args, **kwargs)
         players = active_players_of(club).order_by("name", "id")
         for field in SEAT_FIELDS.values():
-            cast(forms.ModelChoiceField[Player], self.fields[field]).queryset = players
+            cast("forms.ModelChoiceField[Player]", self.fields[field]).queryset = players
         cast(forms.ChoiceField, self.fields["kind"]).choices = KindChoice.choices
         cast(forms.ChoiceField, self.fields["first_dealer"]).choices = SeatChoice.choices
 
