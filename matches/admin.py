@@ -7,14 +7,17 @@ their history (who changed what, when, before and after). Scoping as in ``clubs.
 """
 
 import copy
-from typing import ClassVar, cast
+import datetime
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponseRedirect
-from django.urls import path, reverse
+from django.db.models import Model
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -35,6 +38,9 @@ from matches.services import (
 )
 from scoring.engine import ItemKind, Kind
 
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldGroups  # the stubs' name for a fields list
+
 CLOSING_LABELS = {
     ItemKind.UNFINISHED_GAME: _("Unfinished rubber: a game won"),
     ItemKind.UNFINISHED_PARTSCORE: _("Unfinished rubber: a partscore in the unfinished game"),
@@ -46,13 +52,19 @@ class ReadOnlyHistoryMixin:
     """History pages show who changed what and when, and never revert: a historical version
     written back would bypass the services (and the engine's figures)."""
 
-    def revert_disabled(self, request, obj=None):
+    def revert_disabled(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return True
 
-    def history_form_view(self, request, object_id, version_id, extra_context=None):
+    def history_form_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        version_id: str,
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         if request.method != "GET":
             raise PermissionDenied
-        return super().history_form_view(  # type: ignore[misc]  # simple_history has no types
+        return super().history_form_view(  # type: ignore[misc, no-any-return]  # simple_history has no types
             request, object_id, version_id, extra_context
         )
 
@@ -98,7 +110,7 @@ class MatchAddForm(ServiceForm):
         model = Match
         fields = ()
 
-    def save_through_service(self):
+    def save_through_service(self) -> Match:
         data = self.cleaned_data
         table = data.get("table")
         return match_create(
@@ -120,8 +132,8 @@ class MatchViewForm(ServiceForm):
         model = Match
         fields = ()
 
-    def save_through_service(self):
-        return self.instance
+    def save_through_service(self) -> Match:
+        return cast(Match, self.instance)  # Meta.model
 
 
 # --- the deal form on the match page -------------------------------------------------------
@@ -146,7 +158,9 @@ class DealEntryForm(forms.Form):
 
     FIELD_OF_ENGINE_ERROR = {"level": "contract", "strain": "contract", "doubling": "contract"}
 
-    def __init__(self, *args, match: Match, next_sequence: int, deal_count: int, **kwargs):
+    def __init__(
+        self, *args: Any, match: Match, next_sequence: int, deal_count: int, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         choices = []
         if match.status == MatchStatus.IN_PROGRESS:
@@ -162,7 +176,7 @@ class DealEntryForm(forms.Form):
         ]
         self.fields["expected_sequence"].initial = next_sequence
 
-    def service_arguments(self) -> dict:
+    def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
         passed_out = bool(data.get("passed_out"))
         return {
@@ -185,7 +199,7 @@ class DealEntryForm(forms.Form):
 
 
 @admin.register(Match)
-class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
+class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no types
     club_lookup = "table__session__club"
     form = MatchViewForm
     add_form = MatchAddForm
@@ -227,33 +241,34 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
         "winner",
     ]
 
-    def get_fields(self, request, obj=None):
-        return MatchAddForm.FIELDS if obj is None else self.VIEW_FIELDS
+    def get_fields(self, request: HttpRequest, obj: Match | None = None) -> "_FieldGroups":
+        fields = MatchAddForm.FIELDS if obj is None else self.VIEW_FIELDS
+        return cast("_FieldGroups", fields)  # field names: lists are invariant, the names fit
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> list[str]:
         return [] if obj is None else self.VIEW_FIELDS
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Match | None = None) -> bool:
         return False  # a match is abandoned, never deleted (its deals are its history)
 
     @admin.display(description=_("date"), ordering="table__session__date")
-    def played_on(self, match):
+    def played_on(self, match: Match) -> datetime.date:
         return match.table.session.date
 
     @admin.display(description=_("club"), ordering="table__session__club__name")
-    def club(self, match):
+    def club(self, match: Match) -> Club:
         return match.table.session.club
 
     @admin.display(description=_("players"))
-    def players(self, match):
+    def players(self, match: Match) -> str:
         if match.kind == Kind.TWO_PLAYER:
             return f"{match.north} v {match.east}"
         return f"{match.north} & {match.south} v {match.east} & {match.west}"
 
     # --- the match page: score sheet and deal entry ---
 
-    def get_urls(self):
-        def view(function):
+    def get_urls(self) -> list[URLPattern]:
+        def view(function: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             return self.admin_site.admin_view(require_POST(function))
 
         name = f"{self.opts.app_label}_{self.opts.model_name}"
@@ -269,24 +284,24 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
             *super().get_urls(),
         ]
 
-    def _match_for_change(self, request, object_id) -> Match:
-        match = self.get_object(request, unquote(object_id))
+    def _match_for_change(self, request: HttpRequest, object_id: str) -> Match:
+        match: Match | None = self.get_object(request, unquote(object_id))
         if match is None:
             raise Http404(gettext("No such match."))
-        if not self.has_change_permission(request, match):
+        if not self.has_change_permission(request, match):  # type: ignore[no-untyped-call]  # clubs.admin is not typed yet
             raise PermissionDenied
         return match
 
-    def _back(self, match) -> HttpResponseRedirect:
+    def _back(self, match: Match) -> HttpResponseRedirect:
         return HttpResponseRedirect(
             reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[match.pk])
         )
 
-    def _deal_form(self, match, data=None) -> DealEntryForm:
+    def _deal_form(self, match: Match, data: Any = None) -> DealEntryForm:
         deal_count = match.deals.count()
         return DealEntryForm(data, match=match, next_sequence=deal_count + 1, deal_count=deal_count)
 
-    def deal_view(self, request, object_id):
+    def deal_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         match = self._match_for_change(request, object_id)
         form = self._deal_form(match, request.POST)
         if form.is_valid():
@@ -319,7 +334,13 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
         page_request.method = "GET"
         return self.change_view(page_request, object_id, extra_context={"deal_form": form})
 
-    def _state_change(self, request, object_id, service, done: str):
+    def _state_change(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        service: Callable[[Match], object],
+        done: str,
+    ) -> HttpResponseRedirect:
         match = self._match_for_change(request, object_id)
         try:
             service(match)
@@ -330,7 +351,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
             self.message_user(request, done, messages.SUCCESS)
         return self._back(match)
 
-    def delete_last_view(self, request, object_id):
+    def delete_last_view(self, request: HttpRequest, object_id: str) -> HttpResponseRedirect:
         raw = request.POST.get("sequence")
         sequence = int(raw) if raw and raw.isdigit() else None
         return self._state_change(
@@ -340,7 +361,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
             gettext("The last deal was deleted."),
         )
 
-    def finish_view(self, request, object_id):
+    def finish_view(self, request: HttpRequest, object_id: str) -> HttpResponseRedirect:
         return self._state_change(
             request,
             object_id,
@@ -348,7 +369,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
             gettext("The rubber was finished and scored by the Laws."),
         )
 
-    def abandon_view(self, request, object_id):
+    def abandon_view(self, request: HttpRequest, object_id: str) -> HttpResponseRedirect:
         return self._state_change(
             request,
             object_id,
@@ -356,7 +377,13 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
             gettext("The match was abandoned."),
         )
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         context = {
             "show_save": False,
             "show_save_and_continue": False,
@@ -364,9 +391,9 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
             **(extra_context or {}),
         }
         match = self.get_object(request, unquote(object_id))
-        if match is not None and self.has_view_permission(request, match):
+        if match is not None and self.has_view_permission(request, match):  # type: ignore[no-untyped-call]  # clubs.admin is not typed yet
             sheet, lines = match_sheet_lines(match=match)
-            can_change = self.has_change_permission(request, match)
+            can_change = self.has_change_permission(request, match)  # type: ignore[no-untyped-call]  # clubs.admin is not typed yet
             context.update(
                 sheet_lines=lines,
                 sheet=sheet,
@@ -391,7 +418,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
 
 
 @admin.register(Deal)
-class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
+class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no types
     """Deals, read-only: entered and corrected on their match's page, which shows the
     figures the engine computes from them."""
 
@@ -417,15 +444,15 @@ class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):
     )
     readonly_fields = fields
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Deal | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Deal | None = None) -> bool:
         return False
 
     @admin.display(description=_("contract"))
-    def contract_text(self, deal):
+    def contract_text(self, deal: Deal) -> str | None:
         return gettext("passed out") if deal.passed_out else deal.contract

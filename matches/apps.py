@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 class MatchesConfig(AppConfig):
     name = "matches"
 
-    def ready(self):
+    def ready(self) -> None:
         from clubs.signals import club_scoring_changed
 
         club_scoring_changed.connect(_club_scoring_changed)

@@ -10,11 +10,15 @@ twenty, a few doubles and pass-outs, and declarers mostly within two tricks of t
 
 import datetime
 import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
-from clubs.models import Club
+from clubs.models import Club, Player
 from clubs.services import (
+    Actor,
     club_create,
     player_create,
     season_create,
@@ -30,7 +34,9 @@ from matches.services import (
     match_finish,
     season_changes_batched,
 )
-from scoring.engine import make_result
+from scoring.engine import DealResult, make_result
+
+T = TypeVar("T")
 
 DEMO_SLUG = "partscore-demo"
 DEMO_SEED = 20250314
@@ -79,12 +85,14 @@ SLAM_OFFSETS = ((-2, 4), (-1, 18), (0, 66), (1, 12))
 DOUBLED, REDOUBLED = 70, 7  # per 1000 contracts
 
 
-def _pick(rng: random.Random, weighted):
+def _pick(rng: random.Random, weighted: Iterable[tuple[T, int]]) -> T:
+    values: tuple[T, ...]
+    weights: tuple[int, ...]
     values, weights = zip(*weighted, strict=True)
     return rng.choices(values, weights=weights)[0]
 
 
-def random_deal(rng: random.Random, *, seats: str = "NESW") -> dict:
+def random_deal(rng: random.Random, *, seats: str = "NESW") -> dict[str, Any]:
     """One deal's entry, as ``deal_record`` takes it: passed out, or a contract, a declarer
     among ``seats`` and the tricks declarer took."""
     if rng.randrange(1000) < PASSED_OUT:
@@ -116,11 +124,11 @@ def _seats_of(match: Match) -> str:
     return "NE" if match.kind == "two_player" else "NESW"
 
 
-def _results(entries):
+def _results(entries: Iterable[Mapping[str, Any]]) -> list[DealResult]:
     return [make_result(**entry) for entry in entries]
 
 
-def play_to_the_end(match: Match, rng: random.Random, *, actor, limit: int = 60) -> None:
+def play_to_the_end(match: Match, rng: random.Random, *, actor: Actor, limit: int = 60) -> None:
     """Record deals until the match is complete (a Chicago's four, a rubber's two games)."""
     for _ in range(limit):
         if match.status != MatchStatus.IN_PROGRESS:
@@ -131,9 +139,9 @@ def play_to_the_end(match: Match, rng: random.Random, *, actor, limit: int = 60)
     raise RuntimeError(f"the demo match {match.pk} did not end in {limit} deals")
 
 
-def _play_without_ending(match: Match, rng: random.Random, *, deals: int, actor) -> None:
+def _play_without_ending(match: Match, rng: random.Random, *, deals: int, actor: Actor) -> None:
     """Record ``deals`` deals that leave the rubber unfinished (asking the engine first)."""
-    entries: list[dict] = []
+    entries: list[dict[str, Any]] = []
     vulnerability = match.table.session.club.chicago_vulnerability
     while len(entries) < deals:
         entry = random_deal(rng, seats=_seats_of(match))
@@ -145,7 +153,9 @@ def _play_without_ending(match: Match, rng: random.Random, *, deals: int, actor)
         entries.append(entry)
 
 
-def demo_load(*, director, seed: int = DEMO_SEED, today: datetime.date | None = None):
+def demo_load(
+    *, director: User, seed: int = DEMO_SEED, today: datetime.date | None = None
+) -> Club | None:
     """Load the demo club with ``director`` as its director, once: returns the new club, or
     None when it is already there. ``today`` defaults to today in the club's time zone: the
     Chicago evenings are the weeks before it, the rubbers ``RUBBER_DAYS_AGO`` days before it
@@ -199,7 +209,7 @@ def demo_load(*, director, seed: int = DEMO_SEED, today: datetime.date | None = 
         session_update(session=evening, notes="Rubber bridge evening")
         seated = rng.sample(players, 14)
 
-        def start(kind, chosen):
+        def start(kind: str, chosen: Sequence[Player]) -> Match:
             return match_create(
                 club=club,
                 kind=kind,

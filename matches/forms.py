@@ -16,12 +16,12 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from clubs.forms import PlayerForm, ServiceErrorForm
-from clubs.models import Player
+from clubs.models import Club, Player
 from clubs.selectors import active_players_of
-from matches.models import SEAT_FIELDS, KindChoice, SeatChoice
+from matches.models import SEAT_FIELDS, Deal, KindChoice, Match, SeatChoice
 from matches.presenters import DOUBLING_WORDS, SEAT_LETTERS, spoken, strain_html
 from matches.services import SEAT_ERRORS
-from scoring.engine import Kind
+from scoring.engine import Kind, Seat
 
 LEVELS = [(level, str(level)) for level in range(1, 8)]
 TRICKS = [(tricks, str(tricks)) for tricks in range(14)]
@@ -42,11 +42,11 @@ SERVICE_FIELDS = {
 }
 
 
-def strain_choices():
+def strain_choices() -> list[tuple[str, str]]:
     return [(code, strain_html(code)) for code in ("C", "D", "H", "S", "NT")]
 
 
-def doubling_choices():
+def doubling_choices() -> list[tuple[str, str]]:
     """A dash, X, XX on the buttons; "undoubled", "doubled", "redoubled" to a screen reader."""
     return [(code, spoken(sign, DOUBLING_WORDS[code])) for code, sign in DOUBLING_SIGNS.items()]
 
@@ -74,7 +74,7 @@ class DealForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
-    def __init__(self, *args, match, **kwargs):
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["declarer"]).choices = [
             (
@@ -101,7 +101,7 @@ class DealForm(forms.Form):
                 self.add_error(name, message)
         return data
 
-    def service_arguments(self) -> dict:
+    def service_arguments(self) -> dict[str, Any]:
         """The keyword arguments of ``deal_record`` and ``deal_correct``."""
         data = self.cleaned_data
         if data.get("passed_out"):
@@ -125,7 +125,7 @@ class DealForm(forms.Form):
                 self.add_error(None, text)
 
     @classmethod
-    def initial_from_deal(cls, deal) -> dict:
+    def initial_from_deal(cls, deal: Deal) -> dict[str, Any]:
         """A stored deal as this form's initial values (to correct it)."""
         if deal.passed_out:
             return {"expected_sequence": deal.sequence, "passed_out": True}
@@ -156,7 +156,7 @@ class MatchForm(ServiceErrorForm):
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
 
-    def __init__(self, *args, club, today: date, **kwargs):
+    def __init__(self, *args: Any, club: Club, today: date, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
         kwargs["initial"].setdefault("played_on", today)
         kwargs["initial"].setdefault("kind", KindChoice.CHICAGO)
@@ -164,7 +164,7 @@ class MatchForm(ServiceErrorForm):
         super().__init__(*args, **kwargs)
         players = active_players_of(club).order_by("name", "id")
         for field in SEAT_FIELDS.values():
-            cast(forms.ModelChoiceField, self.fields[field]).queryset = players
+            cast("forms.ModelChoiceField[Player]", self.fields[field]).queryset = players
         cast(forms.ChoiceField, self.fields["kind"]).choices = KindChoice.choices
         cast(forms.ChoiceField, self.fields["first_dealer"]).choices = SeatChoice.choices
 
@@ -176,7 +176,7 @@ class MatchForm(ServiceErrorForm):
             data["south"] = data["west"] = None
         return data
 
-    def seats(self) -> dict:
+    def seats(self) -> dict[Seat, Player]:
         data = self.cleaned_data
         return {seat: data[field] for seat, field in SEAT_FIELDS.items() if data.get(field)}
 

@@ -9,10 +9,12 @@ and nobody sends another in its place. A template file is offered for download.
 
 import csv
 import io
+from collections.abc import Iterable
 
 from django.contrib import messages
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
@@ -27,7 +29,7 @@ SIGNED_FOR = 2 * 60 * 60
 """Seconds a checked file may wait for its import."""
 
 
-def _salt(season: Season, user) -> str:
+def _salt(season: Season, user: AbstractBaseUser | AnonymousUser) -> str:
     return f"matches.imports:{season.pk}:{user.pk}"
 
 
@@ -38,7 +40,7 @@ def _column(key: str) -> str:
     return gettext("File")
 
 
-def _lines(errors) -> list[dict[str, object]]:
+def _lines(errors: Iterable[season_csv.LineError]) -> list[dict[str, object]]:
     return [
         {"line": error.line, "column": _column(error.field), "message": error.message}
         for error in errors
@@ -53,9 +55,9 @@ def _report(report: HistoryImport) -> dict[str, object]:
     }
 
 
-@doors
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
 @require_http_methods(["GET", "POST"])
-def season_import(request, slug: str, season_id: int):
+def season_import(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """The form (a file to check), the check's result, and the import of a checked file."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     season = get_object_or_404(Season, pk=season_id, club=club)
@@ -105,9 +107,9 @@ def season_import(request, slug: str, season_id: int):
     return render(request, "matches/season_import.html", context, status=status)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
 @require_GET
-def season_import_template(request, slug: str, season_id: int):
+def season_import_template(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """A CSV to fill in: the header in the reader's language and two example rows (a Chicago's
     first deal, then a passed-out deal) on the season's first day."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))

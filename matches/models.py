@@ -6,6 +6,7 @@ A match stores its sheet's totals, status and winner, written only by ``matches.
 """
 
 import functools
+from typing import Any, cast
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -28,15 +29,17 @@ from scoring.engine import (
 )
 
 
-class History(HistoryManager):
+class History(HistoryManager):  # type: ignore[misc]  # simple_history has no types
     """django-simple-history's manager, its class made once: the library makes a new manager
     class (``from_queryset``) each time ``instance.history`` is read, which it does for every
     record it writes."""
 
     @classmethod
     @functools.cache
-    def from_queryset(cls, queryset_class, class_name=None):
-        return super().from_queryset(queryset_class, class_name)
+    def from_queryset(
+        cls, queryset_class: type[models.QuerySet[Any]], class_name: str | None = None
+    ) -> type["History"]:
+        return cast(type[History], super().from_queryset(queryset_class, class_name))
 
 
 SEAT_FIELDS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}

@@ -10,9 +10,10 @@ other: a 400, ``paper_checked``).
 import functools
 import logging
 from collections.abc import Callable
+from typing import Any, cast
 
 from django.contrib.staticfiles import finders
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.text import slugify
 
@@ -49,7 +50,7 @@ class UnknownPaper(Exception):
         self.paper = paper
 
 
-def paper_of(request, club: Club) -> str:
+def paper_of(request: HttpRequest, club: Club) -> str:
     """The paper the request asks for (``?paper=a4|letter``, in any case), else (none, or
     empty) the club's usual one; any other raises ``UnknownPaper``."""
     asked = request.GET.get("paper", "")
@@ -65,7 +66,7 @@ def paper_checked(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     language naming the choices, not a PDF on another paper."""
 
     @functools.wraps(view)
-    def checked(request, *args, **kwargs) -> HttpResponse:
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
         except UnknownPaper as unknown:
@@ -74,7 +75,7 @@ def paper_checked(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     return checked
 
 
-def draw_pdf(request, html: str, paper: str) -> bytes:
+def draw_pdf(request: HttpRequest, html: str, paper: str) -> bytes:
     """``html`` drawn as a PDF on ``paper`` with 12 mm margins."""
     import weasyprint  # imported here: only the PDF views need it, and it is slow to import
 
@@ -82,9 +83,10 @@ def draw_pdf(request, html: str, paper: str) -> bytes:
         weasyprint.CSS(filename=finders.find("css/partscore.css")),
         weasyprint.CSS(string=f"@page {{ size: {PAPER_SIZES[paper]}; margin: 12mm; }}"),
     ]
-    return weasyprint.HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf(
+    pdf = weasyprint.HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf(
         stylesheets=stylesheets
     )
+    return cast(bytes, pdf)  # write_pdf without a target returns the PDF's bytes
 
 
 def pdf_response(pdf: bytes, name: str) -> HttpResponse:

@@ -30,7 +30,7 @@ def sheet_pdf_cached(*, match: Match, paper: str, html: str, draw: Callable[[], 
     digest = hashlib.sha256(html.encode()).hexdigest()
     key = ":".join((settings.API_READ_CACHE_NAMESPACE, "sheet-pdf", str(match.pk), paper, digest))
     try:
-        pdf = cache.get(key)
+        pdf: bytes | None = cache.get(key)
     except Exception:
         logger.warning("the PDF cache failed; drawing the PDF", exc_info=True)
         return draw()

@@ -6,8 +6,11 @@ match_sheet``). Every word a person reads is translated here, with the bridge te
 rules pages (see ``locale/``). The templates reach these through ``templatetags/bridge.py``.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, SupportsFloat, SupportsInt
 
 from django.template.defaultfilters import floatformat
 from django.utils.html import conditional_escape, format_html
@@ -15,7 +18,22 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
-from scoring.engine import ItemKind, PassedOut, Played, Sheet, Side, Strain
+from scoring.engine import (
+    Contract,
+    DealResult,
+    DealRow,
+    ItemKind,
+    NextDeal,
+    PassedOut,
+    Played,
+    ScoreItem,
+    Sheet,
+    Side,
+    Strain,
+)
+
+if TYPE_CHECKING:
+    from matches.models import Match
 
 SEAT_NAMES = {
     "N": gettext_lazy("North"),
@@ -65,24 +83,24 @@ MARKED = {
 }
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return str(getattr(value, "value", value))
 
 
-def seat_name(seat) -> str:
+def seat_name(seat: str) -> str:
     """North, East, South or West in the reader's language."""
     return str(SEAT_NAMES.get(_text(seat), seat))
 
 
-def seat_letter(seat) -> str:
+def seat_letter(seat: str) -> str:
     return str(SEAT_LETTERS.get(_text(seat), seat))
 
 
-def side_name(side) -> str:
+def side_name(side: str) -> str:
     return str(SIDE_NAMES.get(_text(side), side))
 
 
-def side_short(side) -> str:
+def side_short(side: str) -> str:
     return str(SIDE_SHORT.get(_text(side), side))
 
 
@@ -98,20 +116,20 @@ OUTCOMES = {
 }
 
 
-def kind_name(kind) -> str:
+def kind_name(kind: str) -> str:
     return str(KIND_NAMES.get(_text(kind), kind))
 
 
-def outcome(result) -> str:
+def outcome(result: str) -> str:
     """won, drawn or lost, for "win", "draw" or "loss"."""
     return str(OUTCOMES.get(_text(result), result))
 
 
-def item_label(kind) -> str:
+def item_label(kind: ItemKind) -> str:
     return str(ITEM_LABELS.get(kind, kind))
 
 
-def vulnerable_text(vulnerable) -> str:
+def vulnerable_text(vulnerable: tuple[bool, bool] | Iterable[str]) -> str:
     """Who is vulnerable: nobody, one side, or both, from a tuple of sides or a pair of
     booleans (NS, EW)."""
     if (
@@ -145,7 +163,7 @@ DOUBLING_WORDS = {
 }
 
 
-def spoken(symbol, words) -> SafeString:
+def spoken(symbol: object, words: object) -> SafeString:
     """A symbol for the eye (♠, X, a dash) and words for a screen reader ("spades", "doubled"):
     the symbol is hidden from screen readers, the words from the eye (and from paper)."""
     return format_html(
@@ -158,7 +176,7 @@ def not_counted() -> SafeString:
     return spoken("\u2013", _("not counted"))
 
 
-def strain_html(strain) -> SafeString:
+def strain_html(strain: str) -> SafeString:
     code = _text(strain)
     if code == Strain.NT:
         abbreviation = format_html(
@@ -169,7 +187,7 @@ def strain_html(strain) -> SafeString:
     return format_html('<span class="{}">{}</span>', css, spoken(symbol, SUIT_WORDS[code]))
 
 
-def doubling_html(doubling) -> SafeString:
+def doubling_html(doubling: str) -> SafeString:
     """X or XX after a narrow no-break space (3NT\u202fX), or nothing."""
     code = _text(doubling)
     if not code:
@@ -178,7 +196,7 @@ def doubling_html(doubling) -> SafeString:
     return format_html("\u202f{}", spoken(symbol, DOUBLING_WORDS[code]))
 
 
-def contract_html(contract) -> SafeString:
+def contract_html(contract: Contract | None) -> SafeString:
     """4♠X, 3NT: the level, the strain's symbol, X or XX."""
     if contract is None:
         return mark_safe("")
@@ -187,7 +205,7 @@ def contract_html(contract) -> SafeString:
     )
 
 
-def result_text(result) -> str:
+def result_text(result: DealResult | None) -> str:
     """=, +1, \u22122 (made exactly, overtricks, down): a minus sign, not a hyphen."""
     if not isinstance(result, Played):
         return ""
@@ -197,7 +215,7 @@ def result_text(result) -> str:
     return f"+{over}" if over > 0 else f"\u2212{-over}"
 
 
-def signed(value) -> str:
+def signed(value: SupportsInt | str) -> str:
     """+120, \u221250, 0: a net result, with a minus sign."""
     try:
         number = int(value)
@@ -210,7 +228,7 @@ def signed(value) -> str:
     return "0"
 
 
-def signed_decimal(value, digits=1) -> str:
+def signed_decimal(value: SupportsFloat | str, digits: int = 1) -> str:
     """+383.3 or \u2212220.0 (in the reader's decimal style): a signed average."""
     try:
         number = float(value)
@@ -246,7 +264,7 @@ class SheetRow:
     game_by: str = ""
 
 
-def _marks(items, side: Side) -> list[str]:
+def _marks(items: Iterable[ScoreItem], side: Side) -> list[str]:
     return [
         f"{item_label(item.kind)} {item.points}"
         for item in items
@@ -294,7 +312,7 @@ class Line:
 @dataclass
 class RubberLayout:
     above: list[tuple[Line | None, Line | None]]
-    games: list[dict]
+    games: list[dict[str, Any]]
     above_ns: int
     above_ew: int
     below_ns: int
@@ -306,7 +324,7 @@ def rubber_layout(sheet: Sheet) -> RubberLayout:
     upwards from the line (the latest highest); below the line, the trick points of each
     game, with a line drawn under every game won."""
     above: dict[Side, list[Line]] = {Side.NS: [], Side.EW: []}
-    games: list[dict] = []
+    games: list[dict[str, Any]] = []
     current: dict[str, Any] = {"ns": [], "ew": [], "won_by": ""}
     for row in sheet.rows:
         for item in row.items:
@@ -348,7 +366,7 @@ def rubber_layout(sheet: Sheet) -> RubberLayout:
     )
 
 
-def side_players(match) -> dict[str, str]:
+def side_players(match: Match) -> dict[str, str]:
     """The names on each side: "Anna & Ben" (a table of two: one name a side)."""
     seats = match.seats
     ns = [seats[s].name for s in ("N", "S") if s in seats]
@@ -356,7 +374,7 @@ def side_players(match) -> dict[str, str]:
     return {"NS": " & ".join(ns), "EW": " & ".join(ew)}
 
 
-def winner_text(sheet: Sheet, match) -> str:
+def winner_text(sheet: Sheet, match: Match) -> str:
     """ "North-South win by 380", "Tie", or "In progress" for the sheet's state."""
     if not sheet.complete:
         return _("In progress")
@@ -372,7 +390,7 @@ def winner_text(sheet: Sheet, match) -> str:
     }
 
 
-def row_contract_html(row) -> SafeString:
+def row_contract_html(row: DealRow) -> SafeString:
     """One sheet row's result, short: 4♠X N =, or passed out."""
     result = row.result
     if not isinstance(result, Played):
@@ -385,7 +403,7 @@ def row_contract_html(row) -> SafeString:
     )
 
 
-def seat_player(match, seat) -> str:
+def seat_player(match: Match, seat: str) -> str:
     """The name of the player in ``seat`` of ``match``."""
     player = match.seats.get(_text(seat))
     return player.name if player else ""
@@ -401,7 +419,7 @@ def _outcome_words(overtricks: int) -> str:
     return ngettext("down one", "down %(n)s", -overtricks) % {"n": -overtricks}
 
 
-def recorded_text(row, next_deal) -> SafeString:
+def recorded_text(row: DealRow, next_deal: NextDeal | None) -> SafeString:
     """What the table page says once a deal is recorded, in words: "Deal 2 passed out: North
     deals again." or "Deal 3 recorded: 4♠ doubled by South, made with an overtrick: N-S +590."
     ``row`` is the deal's sheet row, ``next_deal`` the sheet's next deal after it (or None)."""
@@ -440,7 +458,7 @@ def deal_number(sheet: Sheet, sequence: int) -> int:
     return 1 + sum(1 for row in sheet.rows[: sequence - 1] if row.number is not None)
 
 
-def row_words(row) -> str:
+def row_words(row: DealRow) -> str:
     """A deal in plain words, for a list to choose from: "4 spades doubled, S +1", "passed out"."""
     result = row.result
     if not isinstance(result, Played):

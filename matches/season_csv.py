@@ -16,7 +16,7 @@ import datetime
 import io
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -344,7 +344,7 @@ def seated_at(two: bool) -> int:
     return 2 if two else 4
 
 
-def _kind(text: str, *, two: bool, refuse) -> Kind | None:
+def _kind(text: str, *, two: bool, refuse: Callable[[str, str], None]) -> Kind | None:
     """The match's kind: ``chicago`` or ``rubber`` (a table of two: Draw Bridge, written
     ``rubber``, or ``two_player``); empty: Chicago at four, Draw Bridge at two."""
     word = text.strip().casefold().replace("-", "_").replace(" ", "_")
@@ -370,7 +370,7 @@ def _kind(text: str, *, two: bool, refuse) -> Kind | None:
 _ENGINE_FIELDS = {"level": "contract", "strain": "contract", "doubling": "contract"}
 
 
-def _result(value: Mapping[str, str], refuse) -> DealResult | None:
+def _result(value: Mapping[str, str], refuse: Callable[[str, str], None]) -> DealResult | None:
     """The deal's result: ``pass`` (declarer and tricks empty), or contract, declarer and
     tricks, checked by the engine's notation."""
     contract, declarer, tricks = value["contract"], value["declarer"], value["tricks"]

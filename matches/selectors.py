@@ -449,7 +449,7 @@ _SEASON_DEAL_COLUMNS = (
 SEASON_DEALS_BATCH = 1000
 
 
-def season_deal_records(season: Season) -> Iterator[tuple[tuple, list[tuple]]]:
+def season_deal_records(season: Season) -> Iterator[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]:
     """The season's matches in playing order (session date, table, the order they were
     started), each with its deals' stored fields in order: the matches streamed, their deals
     read a thousand matches at a time through the index of (match, sequence). One query over
@@ -467,7 +467,7 @@ def season_deal_records(season: Season) -> Iterator[tuple[tuple, list[tuple]]]:
             .order_by("match_id", "sequence")
             .values_list(*_SEASON_DEAL_COLUMNS)
         )
-        by_match: dict[int, list[tuple]] = {}
+        by_match: dict[int, list[tuple[Any, ...]]] = {}
         for deal in deals:
             by_match.setdefault(deal[0], []).append(deal[1:])
         for match in batch:

@@ -7,13 +7,14 @@ the figures on every page are the rules engine's (``match_sheet``).
 
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date
 from functools import partial
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -36,7 +37,7 @@ from matches.pdf_cache import sheet_pdf_cached
 from scoring.engine import Kind, Seat
 
 
-def _session(request, slug: str, day: date) -> tuple[Club, Session]:
+def _session(request: HttpRequest, slug: str, day: date) -> tuple[Club, Session]:
     """The club (if the request may read it) and its session on ``day``."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     # "night": the session's club night, if it is one, for the link to it (a reverse relation
@@ -45,16 +46,16 @@ def _session(request, slug: str, day: date) -> tuple[Club, Session]:
     return club, get_object_or_404(sessions, club=club, date=day)
 
 
-@doors
-def session_export(request, slug: str, day: date, fmt: str):
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+def session_export(request: HttpRequest, slug: str, day: date, fmt: str) -> HttpResponseBase:
     """The session's results (the session sheet's players) in the format ``fmt``."""
     _club, session = _session(request, slug, day)
     table = partial(selectors.session_results_export, session=session)
     return export_response(Download("session", session, table), fmt)
 
 
-@doors
-def session_sheet(request, slug: str, day: date):
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+def session_sheet(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """An evening: the night's results (each player ranked), then every table with its matches."""
     club, session = _session(request, slug, day)
     tables, players = selectors.session_results(session_id=session.pk)
@@ -82,7 +83,7 @@ def session_sheet(request, slug: str, day: date):
     )
 
 
-def id_url(name: str, *args) -> Callable[[int], str]:
+def id_url(name: str, *args: object) -> Callable[[int], str]:
     """``reverse(name, args=[*args, pk])`` as a function of ``pk``, an integer, for the cost of
     one ``reverse``: for a page that links many objects of one kind."""
     marker = "2147483647"
@@ -97,7 +98,7 @@ def _match(pk: int) -> Match:
     return match
 
 
-def _sheet_context(request, match: Match) -> dict:
+def _sheet_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     club = match.table.session.club
     return {
         "match": match,
@@ -108,8 +109,8 @@ def _sheet_context(request, match: Match) -> dict:
     }
 
 
-@doors
-def match_sheet(request, pk: int):
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+def match_sheet(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The score sheet of one match, printable on one page. Its head and sheet are a live
     region (``clubs.live``): ``?live=1`` answers that fragment alone, with an ETag from the
     club's and the match's generations and the match's last change as Last-Modified, and a
@@ -126,9 +127,9 @@ def match_sheet(request, pk: int):
     )
 
 
-@doors
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
 @paper_checked
-def match_sheet_pdf(request, pk: int):
+def match_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet as a PDF of one page (A4, or Letter with ?paper=letter); a complete
     match's is kept in the cache (``matches.pdf_cache``)."""
     match = _match(pk)
@@ -145,8 +146,8 @@ def match_sheet_pdf(request, pk: int):
     )
 
 
-@doors
-def match_export(request, pk: int, fmt: str):
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     """The match's score sheet, a line a deal, in the format ``fmt``."""
     match = _match(pk)
     club_for_reader(request, match.table.session.club)
@@ -158,8 +159,15 @@ def match_export(request, pk: int, fmt: str):
 
 
 def _table_context(
-    request, match: Match, *, form=None, fix_form=None, fix_open=False, confirm="", fix=None
-) -> dict:
+    request: HttpRequest,
+    match: Match,
+    *,
+    form: DealForm | None = None,
+    fix_form: DealForm | None = None,
+    fix_open: bool = False,
+    confirm: str = "",
+    fix: int | None = None,
+) -> dict[str, Any]:
     """``confirm`` ("delete", "finish" or "abandon") asks the director before that action;
     ``fix`` is the entry the correction form is for (the last one unless another exists)."""
     context = _sheet_context(request, match)
@@ -170,7 +178,7 @@ def _table_context(
     open_for_deals = match.status == "in_progress" and sheet.next_deal is not None
     if form is None and open_for_deals:
         form = DealForm(match=match, initial={"expected_sequence": len(deals) + 1})
-    if fix_form is None and last is not None:
+    if fix_form is None and fixed is not None:  # fixed is None only when last is
         fix_form = DealForm(match=match, prefix="fix", initial=DealForm.initial_from_deal(fixed))
     last_row = sheet.rows[-1] if sheet.rows else None
     counted = sum(1 for row in sheet.rows if row.number is not None)
@@ -202,7 +210,9 @@ def _table_context(
     return context
 
 
-def _render_table(request, match, status=200, **kwargs):
+def _render_table(
+    request: HttpRequest, match: Match, status: int = 200, **kwargs: Any
+) -> HttpResponse:
     return render(
         request, "matches/table.html", _table_context(request, match, **kwargs), status=status
     )
@@ -214,9 +224,9 @@ _ALREADY_RECORDED = gettext_lazy(
 )
 
 
-@doors
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
 @require_http_methods(["GET", "POST"])
-def table_page(request, pk: int):
+def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The page on the table: what the next deal is, the score so far, the form for it."""
     match = _match(pk)
     club_for_director(request, match.table.session.club)
@@ -252,9 +262,9 @@ def table_page(request, pk: int):
     return redirect("matches:table", pk=pk)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
 @require_POST
-def table_correct(request, pk: int):
+def table_correct(request: HttpRequest, pk: int) -> HttpResponse:
     """A director corrects a deal (later deals are re-scored). The page posts the last
     entry it showed as ``seen_last``: a correction of that deal is refused if another was
     recorded meanwhile (without ``seen_last``, only the last deal may be corrected)."""
@@ -290,9 +300,9 @@ def table_correct(request, pk: int):
     return redirect("matches:table", pk=pk)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
 @require_POST
-def table_delete_last(request, pk: int):
+def table_delete_last(request: HttpRequest, pk: int) -> HttpResponse:
     """A director takes back the last deal entered."""
     match = _match(pk)
     club_for_director(request, match.table.session.club)
@@ -308,9 +318,9 @@ def table_delete_last(request, pk: int):
     return redirect("matches:table", pk=pk)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
 @require_POST
-def table_finish(request, pk: int):
+def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     """A director ends an unfinished rubber; it is scored by the Laws."""
     match = _match(pk)
     club_for_director(request, match.table.session.club)
@@ -324,9 +334,9 @@ def table_finish(request, pk: int):
     return redirect("matches:table", pk=pk)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
 @require_POST
-def table_abandon(request, pk: int):
+def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
     """A director ends a match that cannot finish (time is up, a player is ill): it is
     abandoned, keeps its deals and counts for nothing; a club night's next round no longer
     waits for it. Asked first."""
@@ -342,7 +352,7 @@ def table_abandon(request, pk: int):
     return redirect("matches:table", pk=pk)
 
 
-def _posted_int(data, name: str) -> int | None:
+def _posted_int(data: Mapping[str, str], name: str) -> int | None:
     """A whole number posted as ``name``, or None (absent or not a number)."""
     try:
         return int(data.get(name, ""))
@@ -350,7 +360,7 @@ def _posted_int(data, name: str) -> int | None:
         return None
 
 
-def _error_form(match: Match, error: Exception) -> dict:
+def _error_form(match: Match, error: Exception) -> dict[str, Any]:
     """A deal form carrying ``error`` at its top, for the actions that have no form."""
     texts = error.messages if isinstance(error, ValidationError) else [str(error)]
     fix_form = DealForm(match=match, prefix="fix", data={})
@@ -364,13 +374,13 @@ def _error_form(match: Match, error: Exception) -> dict:
 # --- A new match ---------------------------------------------------------------------------
 
 
-def _match_choices(data) -> dict[str, str]:
+def _match_choices(data: Mapping[str, str]) -> dict[str, str]:
     """What a director chose so far on the new-match form (posted, or in the query string),
     and the table the match is to be played at, when it is one already in use."""
     return {name: data[name] for name in [*MatchForm.base_fields, "table"] if data.get(name)}
 
 
-def _chosen_table(data) -> Table | None:
+def _chosen_table(data: Mapping[str, str]) -> Table | None:
     """The table posted (or in the query string) as ``table``; None if there is none such.
     ``match_create`` refuses a table of another club."""
     try:
@@ -392,12 +402,14 @@ def next_match_url(match: Match) -> str:
     return _match_new_url(table.session.club, choices)
 
 
-def _match_new_url(club: Club, choices: dict) -> str:
+def _match_new_url(club: Club, choices: Mapping[str, str]) -> str:
     url = reverse("matches:new", kwargs={"slug": club.slug})
     return f"{url}?{urlencode(choices)}" if choices else url
 
 
-def _season_offer(club: Club, day: date | None, choices: dict) -> dict | None:
+def _season_offer(
+    club: Club, day: date | None, choices: Mapping[str, str]
+) -> dict[str, object] | None:
     """When no season of the club covers ``day``: the link to create one that does, coming
     back to this form with the same choices."""
     if day is None or club_selectors.season_covering(club, day) is not None:
@@ -406,13 +418,20 @@ def _season_offer(club: Club, day: date | None, choices: dict) -> dict | None:
     return {"date": day, "url": f"{reverse('clubs:season_new', args=[club.slug])}?{query}"}
 
 
-def _form_token(data) -> str | None:
+def _form_token(data: Mapping[str, str]) -> str | None:
     """The new-match form's one-time token (``match_create_once``), when well formed."""
     token = data.get("form_token", "")
     return token if re.fullmatch(r"[A-Za-z0-9_-]{16,32}", token) else None
 
 
-def _render_new(request, club: Club, form, guest_form=None, season_offer=None, status=200):
+def _render_new(
+    request: HttpRequest,
+    club: Club,
+    form: MatchForm,
+    guest_form: GuestForm | None = None,
+    season_offer: dict[str, object] | None = None,
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "club": club,
         "form": form,
@@ -424,7 +443,7 @@ def _render_new(request, club: Club, form, guest_form=None, season_offer=None, s
     return render(request, "matches/new.html", context, status=status)
 
 
-def _add_guest(request, club: Club):
+def _add_guest(request: HttpRequest, club: Club) -> HttpResponse:
     """A guest (a new player of the club) added from the new-match form, then seated in its
     first empty seat; the director's other choices are kept."""
     choices = _match_choices(request.POST)
@@ -448,9 +467,9 @@ def _add_guest(request, club: Club):
     return _render_new(request, club, form, guest_form=guest_form, status=400)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
 @require_http_methods(["GET", "POST"])
-def match_new(request, slug: str):
+def match_new(request: HttpRequest, slug: str) -> HttpResponse:
     """A director starts a match: the kind, the players in their seats, the first dealer. A
     guest's name typed on the form adds them to the club first (``_add_guest``)."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))

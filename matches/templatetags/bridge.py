@@ -1,9 +1,12 @@
 """The template library of the pages (``{% load bridge %}``): the words and layouts of
 ``matches.presenters`` as filters, and the score sheet as an inclusion tag."""
 
+from typing import Any
+
 from django import template
 
 from matches import presenters
+from matches.models import Match
 from scoring.engine import Kind, Sheet
 
 register = template.Library()
@@ -34,7 +37,7 @@ register.simple_tag(presenters.spoken, name="spoken")
 
 
 @register.inclusion_tag("matches/_sheet.html")
-def score_sheet(sheet: Sheet, match) -> dict:
+def score_sheet(sheet: Sheet, match: Match) -> dict[str, Any]:
     """The whole score sheet of ``match``: Chicago rows, or a rubber's two halves and its
     list of deals."""
     rubber = sheet.kind is not Kind.CHICAGO

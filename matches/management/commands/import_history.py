@@ -2,6 +2,7 @@
 and the API do: ``--dry-run`` checks it and writes nothing. Without a request's time limit, it
 takes files of up to ``--max-deals`` deals (50,000) of any size."""
 
+from argparse import ArgumentParser
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -17,7 +18,7 @@ COMMAND_MAX_ROWS = 50_000
 class Command(BaseCommand):
     help = "Import a season's deals from CSV (one row per deal); --dry-run only checks the file."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("season", type=int, help="the season's id")
         parser.add_argument("file", type=Path, help="the CSV file")
         parser.add_argument("--dry-run", action="store_true", help="check only, write nothing")
@@ -29,7 +30,15 @@ class Command(BaseCommand):
             f"{season_csv.MAX_ROWS:,})",
         )
 
-    def handle(self, *args, season: int, file: Path, dry_run: bool, max_deals: int, **options):
+    def handle(
+        self,
+        *args: object,
+        season: int,
+        file: Path,
+        dry_run: bool,
+        max_deals: int,
+        **options: object,
+    ) -> None:
         found = Season.objects.select_related("club").filter(pk=season).first()
         if found is None:
             raise CommandError(f"There is no season {season}.")
