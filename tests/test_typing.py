@@ -12,7 +12,6 @@ NOT_STRICT_YET = {
     "clubs.*",
     "config.*",
     "matches.*",
-    "nights.*",
     "scoring.admin",
     "scoring.apps",
     "scoring.management.*",
