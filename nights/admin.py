@@ -1,22 +1,34 @@
 """Club nights in the Django admin: read-only, for looking things up (a night is started and
 run from its pages or the API, through ``nights.services``). Scoped as in ``clubs.admin``."""
 
+from typing import TYPE_CHECKING, ClassVar
+
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from clubs.admin import ClubScopedAdmin
 from nights.models import Night, NightPlayer, Round, TableCode, TableEntry
 from nights.movements import MOVEMENTS
 
+if TYPE_CHECKING:  # generic to the type checker only: Django's classes take no arguments
+    NightInline = admin.TabularInline[Model, Night]
+else:
+    NightInline = admin.TabularInline
 
-class ReadOnlyInline(admin.TabularInline):
+
+class ReadOnlyInline(NightInline):
     extra = 0
     can_delete = False
+    fields: ClassVar[tuple[str, ...]]  # each inline's, flat
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Night | None = None
+    ) -> tuple[str, ...]:
         return self.fields
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Night | None = None) -> bool:
         return False
 
 
@@ -43,7 +55,7 @@ class NightAdmin(ClubScopedAdmin):
     def movement_label(self, night: Night) -> str:
         return str(MOVEMENTS[night.movement].label)
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
@@ -51,16 +63,20 @@ class ViewOnlyAdmin(ClubScopedAdmin):
     """Looked up, never changed here: codes and entries change through ``nights.services``
     (the director's board, the players' pages, the API)."""
 
-    def get_readonly_fields(self, request, obj=None):
+    fields: ClassVar[tuple[str, ...]]  # each admin's, flat
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Model | None = None
+    ) -> tuple[str, ...]:
         return self.fields or ()
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -75,7 +91,7 @@ class TableCodeAdmin(ViewOnlyAdmin):
     fields = ("night", "table_number", "short_code", "token_hidden", "created_at", "revoked_at")
 
     @admin.display(description=_("link token"))
-    def token_hidden(self, obj) -> str:
+    def token_hidden(self, obj: TableCode) -> str:
         return obj.token[:4] + "…" if obj.token else ""
 
 

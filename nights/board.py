@@ -12,10 +12,11 @@ answers with a redirect back to the board (or the board with the error, 400 or 4
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -61,7 +62,7 @@ def _night(club: Club, day: date) -> Night:
     )
 
 
-def _rows(request, night: Night) -> list[Row]:
+def _rows(request: HttpRequest, night: Night) -> list[Row]:
     rows = []
     for table in table_selectors.night_board(night=night):
         code = table.code
@@ -115,11 +116,19 @@ def _board_url(club: Club, day: date) -> str:
     return reverse("nights:board", args=[club.slug, day])
 
 
-def _render(request, club, night, *, fragment=False, error="", status=200):
+def _render(
+    request: HttpRequest,
+    club: Club,
+    night: Night,
+    *,
+    fragment: bool = False,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
     rows = _rows(request, night)
     renew = request.GET.get("renew", "")
     abandon = request.GET.get("abandon", "")
-    context = {
+    context: dict[str, Any] = {
         "club": club,
         "night": night,
         "session": night.session,
@@ -146,18 +155,18 @@ def _render(request, club, night, *, fragment=False, error="", status=200):
     return render(request, template, context, status=status)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_GET
-def board_page(request, slug: str, day: date):
+def board_page(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """The board. ``?renew=N`` asks to confirm renewing table N's code, ``?close=1`` to
     confirm closing the night, ``?reopen=1`` reopening it, ``?abandon=M`` ending match M."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     return _render(request, club, _night(club, day))
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_GET
-def board_fragment(request, slug: str, day: date):
+def board_fragment(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """The board's tables alone, as htmx polls them. A poll that may no longer see them (the
     director logged out, their session expired) reloads the whole page, which says why,
     rather than swapping the login page into the board."""
@@ -168,16 +177,16 @@ def board_fragment(request, slug: str, day: date):
     return _render(request, club, _night(club, day), fragment=True)
 
 
-def _failed(request, club, night, error: Exception):
+def _failed(request: HttpRequest, club: Club, night: Night, error: Exception) -> HttpResponse:
     if isinstance(error, MatchConflict):
         return _render(request, club, night, error=str(error), status=409)
     assert isinstance(error, ValidationError)
     return _render(request, club, night, error=" ".join(error.messages), status=400)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def entry_resolve(request, slug: str, day: date, entry: int):
+def entry_resolve(request: HttpRequest, slug: str, day: date, entry: int) -> HttpResponse:
     """The director settles a deal the table disputed or left waiting: ``accept`` "1"
     records it as entered, "0" sets it aside."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
@@ -201,9 +210,9 @@ def entry_resolve(request, slug: str, day: date, entry: int):
     return HttpResponseRedirect(_board_url(club, day) + f"#table-{found.code.table_number}")
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def code_renew(request, slug: str, day: date, number: int):
+def code_renew(request: HttpRequest, slug: str, day: date, number: int) -> HttpResponse:
     """The director renews table ``number``'s code: the old one stops working at once.
     Without ``confirm`` "1" the board asks first."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
@@ -222,9 +231,9 @@ def code_renew(request, slug: str, day: date, number: int):
     return HttpResponseRedirect(_board_url(club, day) + f"#table-{number}")
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def round_start(request, slug: str, day: date):
+def round_start(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """The director starts the next round from the board, as from the night page (the same
     service and its refusals: a round already started, the last one still playing, the night
     closed). A night seated by hand is seated on the night page's form."""
@@ -243,9 +252,9 @@ def round_start(request, slug: str, day: date):
     return HttpResponseRedirect(_board_url(club, day))
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def night_close(request, slug: str, day: date):
+def night_close(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """The director closes the night: no table code works any more. Without ``confirm`` "1"
     the board asks first."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
@@ -257,9 +266,9 @@ def night_close(request, slug: str, day: date):
     return HttpResponseRedirect(_board_url(club, day))
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def night_reopen(request, slug: str, day: date):
+def night_reopen(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """The director reopens a closed night: the round's tables get new codes. Without
     ``confirm`` "1" the board asks first."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
@@ -274,9 +283,9 @@ def night_reopen(request, slug: str, day: date):
     return HttpResponseRedirect(_board_url(club, day))
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def match_abandon(request, slug: str, day: date, match: int):
+def match_abandon(request: HttpRequest, slug: str, day: date, match: int) -> HttpResponse:
     """The director ends a match that cannot finish (time is up, a player is ill): it is
     abandoned, shown so and not counted, and the next round no longer waits for it. Without
     ``confirm`` "1" the board asks first."""

@@ -13,10 +13,12 @@ demo match still being played in its session. Everything goes through the servic
 import datetime
 import random
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from clubs.models import Club, Player
 from clubs.selectors import active_players_of
+from clubs.services import Actor
 from matches import demo as matches_demo
 from matches.demo import DEMO_SEED, play_to_the_end, random_deal
 from matches.services import deal_record, season_changes_batched
@@ -35,12 +37,14 @@ FINISHED_DAYS_AGO = 2
 LIVE_DAYS_AGO = 1
 
 
-def _play_round(night: Night, rng: random.Random, *, actor) -> None:
+def _play_round(night: Night, rng: random.Random, *, actor: Actor) -> None:
     for match in night_round_start(night=night, actor=actor).matches.all():
         play_to_the_end(match, rng, actor=actor)
 
 
-def _finished_night(club: Club, players: list[Player], day: datetime.date, rng, *, actor):
+def _finished_night(
+    club: Club, players: list[Player], day: datetime.date, rng: random.Random, *, actor: Actor
+) -> Night:
     night = night_start(
         club=club, date=day, players=players, movement=RoundRobin.name, rounds=3, prizes=2
     )
@@ -49,7 +53,9 @@ def _finished_night(club: Club, players: list[Player], day: datetime.date, rng, 
     return night_close(night=night)
 
 
-def _live_night(club: Club, players: list[Player], day: datetime.date, rng, *, actor):
+def _live_night(
+    club: Club, players: list[Player], day: datetime.date, rng: random.Random, *, actor: Actor
+) -> Night:
     night = night_start(
         club=club,
         date=day,
@@ -78,12 +84,12 @@ def _live_night(club: Club, players: list[Player], day: datetime.date, rng, *, a
 
 
 def demo_load(
-    *, director, seed: int = DEMO_SEED, today: datetime.date | None = None
+    *, director: User, seed: int = DEMO_SEED, today: datetime.date | None = None
 ) -> Club | None:
     """The demo club (``matches.demo.demo_load``) with its two nights, once: returns the new
     club, or None when it is already there."""
     with transaction.atomic(), season_changes_batched():  # the ladder recalculated once
-        club = matches_demo.demo_load(director=director, seed=seed, today=today)
+        club: Club | None = matches_demo.demo_load(director=director, seed=seed, today=today)
         if club is None:
             return None
         if today is None:

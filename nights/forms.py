@@ -9,6 +9,8 @@ import datetime
 from typing import Any, cast
 
 from django import forms
+from django.forms.boundfield import BoundField, BoundWidget
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import QuickSelect, QuickTextInput, ServiceErrorForm, model_label
@@ -82,7 +84,7 @@ class RankingFields(ServiceErrorForm):
             "the club (%(count)s)."
         ) % {"count": club.night_min_matches}
 
-    def ranking_help(self):
+    def ranking_help(self) -> list[tuple[BoundWidget, str | Promise]]:
         """Each rule's choice with the line that explains it (as the club: none)."""
         return [(radio, RANKING_HELP.get(radio.data["value"], "")) for radio in self["ranking"]]
 
@@ -137,7 +139,14 @@ class NightForm(RankingFields):
         help_text=_("How many top places win a prize, overall and in each prize group."),
     )
 
-    def __init__(self, *args, players: list[Player], today: datetime.date, club: Club, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        players: list[Player],
+        today: datetime.date,
+        club: Club,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("initial", {})
         for name, value in (
             ("date", today),
@@ -185,7 +194,7 @@ class NightForm(RankingFields):
             data["rounds"] = suggested_rounds(data["movement"], len(ids))
         return data
 
-    def movement_help(self):
+    def movement_help(self) -> list[tuple[BoundWidget, str | Promise]]:
         """Each movement's choice with the line that explains it."""
         return [(radio, MOVEMENTS[radio.data["value"]].help) for radio in self["movement"]]
 
@@ -194,7 +203,7 @@ class NightForm(RankingFields):
         shows an option only for those)."""
         return options_used(MOVEMENTS)
 
-    def movement_extras(self):
+    def movement_extras(self) -> list[tuple[str, list[BoundField]]]:
         """Each movement with fields of its own: (name, its bound fields)."""
         return [
             (name, [self[field] for field in fields])
@@ -202,14 +211,14 @@ class NightForm(RankingFields):
             if fields
         ]
 
-    def remainder_help(self):
+    def remainder_help(self) -> list[tuple[BoundWidget, str | Promise]]:
         return [(radio, REMAINDER_HELP[radio.data["value"]]) for radio in self["remainder"]]
 
-    def rounds_help(self):
+    def rounds_help(self) -> list[tuple[str, str | Promise]]:
         """Each movement's value with the rounds' suggestion for it."""
         return [(name, movement.rounds_help) for name, movement in MOVEMENTS.items()]
 
-    def tie_rule_options(self):
+    def tie_rule_options(self) -> list[tuple[BoundWidget, str]]:
         return [(radio, "") for radio in self["tie_rule"]]
 
 
@@ -239,12 +248,12 @@ class SeatingForm(ServiceErrorForm):
 
     def __init__(
         self,
-        *args,
-        players: dict[int, Any],
+        *args: Any,
+        players: dict[int, Seated],
         tables: int,
         previous: NightRound | None = None,
-        **kwargs,
-    ):
+        **kwargs: Any,
+    ) -> None:
         if previous is not None:
             initial = kwargs.setdefault("initial", {})
             ordered = sorted(previous.tables, key=lambda table: table.number)
@@ -254,7 +263,7 @@ class SeatingForm(ServiceErrorForm):
                     initial.setdefault(f"t{row}_{SEAT_OF[seat]}", player.id)
         super().__init__(*args, **kwargs)
         choices = [("", "\u2014"), *((str(pk), p.name) for pk, p in players.items())]
-        self.rows = []
+        self.rows: list[int] = []
         for row in range(1, tables + 1):
             number = forms.IntegerField(
                 label=_("Table number"), min_value=1, max_value=999, required=False, initial=row
@@ -266,7 +275,7 @@ class SeatingForm(ServiceErrorForm):
                 )
             self.rows.append(row)
 
-    def tables(self):
+    def tables(self) -> list[tuple[int, BoundField, list[BoundField]]]:
         """Each row's fields, for the template: (row, number field, seat fields)."""
         return [
             (row, self[f"t{row}_number"], [self[f"t{row}_{seat}"] for seat in SEATS])
@@ -295,7 +304,7 @@ class NightUpdateForm(RankingFields):
         label=model_label(Night, "prizes"), min_value=0, max_value=MAX_PRIZES
     )
 
-    def __init__(self, *args, night: Night, players: dict[int, Any], **kwargs):
+    def __init__(self, *args: Any, night: Night, players: dict[int, Seated], **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
         kwargs["initial"].setdefault("rounds", night.rounds)
         kwargs["initial"].setdefault("prizes", night.prizes)
@@ -311,7 +320,7 @@ class NightUpdateForm(RankingFields):
                 label=player.name, max_length=40, required=False, widget=QuickTextInput
             )
 
-    def group_fields(self):
+    def group_fields(self) -> list[BoundField]:
         return [self[f"group_{pk}"] for pk in self.players]
 
     def groups(self) -> dict[int, str]:
@@ -330,7 +339,7 @@ class PlayerAddForm(ServiceErrorForm):
     )
     group = forms.CharField(label=model_label(NightPlayer, "group"), max_length=40, required=False)
 
-    def __init__(self, *args, members: list[Player], **kwargs):
+    def __init__(self, *args: Any, members: list[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "\u2014"), *((str(player.pk), player.name) for player in members)]
         cast(forms.TypedChoiceField, self.fields["player"]).choices = choices

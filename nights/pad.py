@@ -11,10 +11,12 @@ poll while a deal is being typed); without JavaScript a reload shows the same.
 """
 
 import re
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -32,6 +34,7 @@ from matches.services import MatchConflict
 from nights import selectors, services, table_selectors
 from nights.models import EntryState, Side, TableCode, TableEntry
 from nights.pad_forms import AnswerForm, CodeForm, PadDealForm
+from scoring.engine import Sheet
 
 SESSION_CODE = "pad_code"
 """The session key of the table code a phone opened: its id, nothing else."""
@@ -41,12 +44,13 @@ POLL_SECONDS = 5
 """How often the pad asks for news (settings.PAD_POLL_SECONDS may say otherwise: tests)."""
 
 
-def client_of(request) -> str:
+def client_of(request: HttpRequest) -> str:
     """Who asks, for the codes' lockout: the client's address as the throttles read it."""
-    return BaseThrottle().get_ident(request)
+    # The stubs ask for DRF's Request: get_ident reads request.META alone, as Django's has it.
+    return BaseThrottle().get_ident(request)  # type: ignore[arg-type]
 
 
-def _open(request, code: TableCode):
+def _open(request: HttpRequest, code: TableCode) -> HttpResponse:
     """Keep the opened code in a new session (its key rotated), then show the table."""
     request.session.cycle_key()
     request.session[SESSION_CODE] = code.pk
@@ -54,7 +58,9 @@ def _open(request, code: TableCode):
     return redirect("nights:pad")
 
 
-def _render_code(request, form: CodeForm, status: int = 200, **more):
+def _render_code(
+    request: HttpRequest, form: CodeForm, status: int = 200, **more: object
+) -> HttpResponse:
     return render(request, "nights/pad/code.html", {"form": form, **more}, status=status)
 
 
@@ -67,7 +73,7 @@ def _refused_status(error: ValidationError) -> int:
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-def pad_code(request):
+def pad_code(request: HttpRequest) -> HttpResponse:
     """``/t/``: the table's code typed by hand."""
     if request.method == "GET":
         return _render_code(request, CodeForm())
@@ -84,7 +90,7 @@ def pad_code(request):
 
 @never_cache
 @require_GET
-def pad_open(request, token: str):
+def pad_open(request: HttpRequest, token: str) -> HttpResponse:
     """``/t/<token>/``: the table card's QR code. Opens the table and leaves the address."""
     try:
         code = services.table_code_open(code=token, client=client_of(request), typed=False)
@@ -94,7 +100,7 @@ def pad_open(request, token: str):
     return _open(request, code)
 
 
-def _session_code(request) -> tuple[TableCode | None, bool]:
+def _session_code(request: HttpRequest) -> tuple[TableCode | None, bool]:
     """The live code this session opened, and whether it opened one at all."""
     pk = request.session.get(SESSION_CODE)
     if pk is None:
@@ -110,12 +116,12 @@ def _side_of_seat(seat: str) -> str:
 ENTRY = re.compile(r"^(?P<level>[1-7])(?P<strain>NT|[CDHS])(?P<doubling>X{0,2})$")
 
 
-def _initial_from_entry(entry: TableEntry) -> dict:
+def _initial_from_entry(entry: TableEntry) -> dict[str, object]:
     """A deal entered at the table (a rejected one, to correct) as the deal form's initial
     values, as ``DealForm.initial_from_deal`` gives a recorded deal's."""
     if entry.passed_out:
         return {"expected_sequence": entry.sequence, "passed_out": True}
-    initial: dict = {"expected_sequence": entry.sequence, "declarer": entry.declarer}
+    initial: dict[str, object] = {"expected_sequence": entry.sequence, "declarer": entry.declarer}
     found = ENTRY.match(entry.contract)
     if found:
         initial.update(
@@ -144,7 +150,9 @@ def _entry_words(pending: table_selectors.Pending) -> str:
     return f"{entry.contract} {entry.declarer} {entry.tricks}"
 
 
-def _waiting_words(match: Match, sheet, pending: table_selectors.Pending, sequence=None) -> str:
+def _waiting_words(
+    match: Match, sheet: Sheet, pending: table_selectors.Pending, sequence: int | None = None
+) -> str:
     """What waits at the table, who entered it and who must answer: "North entered deal 2
     (4 spades, N =): waiting for East-West to accept it." (``sequence``: the deal this phone
     was entering, said "this deal" when it is the one waiting)."""
@@ -192,7 +200,7 @@ def _conflict(match: Match, sequence: int, *, correcting: bool) -> str | None:
     return f"{text} {after}"
 
 
-def _last_answer(match: Match, sheet) -> tuple[str, str] | None:
+def _last_answer(match: Match, sheet: Sheet) -> tuple[str, str] | None:
     """The table's latest answer to a deal entered there (accepted, rejected or withdrawn),
     as (a key, what it says): a phone that did not give it announces it."""
     entry = (
@@ -233,7 +241,7 @@ def _last_answer(match: Match, sheet) -> tuple[str, str] | None:
     return f"{entry.pk}-{entry.state}", text % words
 
 
-def _deal_initial(request, match: Match, **initial) -> dict:
+def _deal_initial(request: HttpRequest, match: Match, **initial: object) -> dict[str, object]:
     player = request.session.get(SESSION_PLAYER)
     if player in match.seat_ids.values():
         initial["entered_by"] = player
@@ -241,10 +249,16 @@ def _deal_initial(request, match: Match, **initial) -> dict:
 
 
 def _pad_context(
-    request, code: TableCode, *, form=None, fix_form=None, answer_form=None, conflict=None
-):
+    request: HttpRequest,
+    code: TableCode,
+    *,
+    form: PadDealForm | None = None,
+    fix_form: PadDealForm | None = None,
+    answer_form: AnswerForm | None = None,
+    conflict: str | None = None,
+) -> dict[str, Any]:
     night = code.night
-    context = {
+    context: dict[str, Any] = {
         "code": code,
         "night": night,
         "session": night.session,
@@ -333,7 +347,9 @@ def _pad_context(
     return context
 
 
-def _render_pad(request, code: TableCode | None, status: int = 200, **forms):
+def _render_pad(
+    request: HttpRequest, code: TableCode | None, status: int = 200, **forms: Any
+) -> HttpResponse:
     """The pad, or only its panel for htmx; the gone page for a code that opens nothing."""
     template = "nights/pad/table.html"
     if request.headers.get("HX-Request") == "true" and request.method == "GET":
@@ -344,7 +360,7 @@ def _render_pad(request, code: TableCode | None, status: int = 200, **forms):
     return render(request, template, _pad_context(request, code, **forms), status=status)
 
 
-def _live_or_else(request):
+def _live_or_else(request: HttpRequest) -> tuple[TableCode, None] | tuple[None, HttpResponse]:
     """(code, None), or (None, the answer when the session opened no live code)."""
     code, opened = _session_code(request)
     if not opened:
@@ -354,7 +370,7 @@ def _live_or_else(request):
     return code, None
 
 
-def _same_match(request, form, match: Match | None) -> bool:
+def _same_match(request: HttpRequest, form: PadDealForm, match: Match | None) -> bool:
     """Whether the deal was entered for the match now at the table (not a previous round's
     or another table's)."""
     if match is not None and form.cleaned_data.get("match") == match.pk:
@@ -363,7 +379,7 @@ def _same_match(request, form, match: Match | None) -> bool:
     return False
 
 
-def _polled(request, code: TableCode):
+def _polled(request: HttpRequest, code: TableCode) -> HttpResponseBase:
     """The panel a phone polls, answered 304 while nothing it shows changed: its ETag comes
     from the generations (``clubs.live``) of the club (a code renewed, the night closed) and
     of the match now at the table (its deals and entries), with that match's id (a new round
@@ -377,11 +393,12 @@ def _polled(request, code: TableCode):
 
 
 @require_http_methods(["GET", "POST"])
-def pad(request):
+def pad(request: HttpRequest) -> HttpResponseBase:
     """``/table/``: the match now at the table; a POST enters its next deal. Only the panel's
     polls may be kept by the browser (and revalidated: 304); the rest is never cached."""
     code, answer = _live_or_else(request)
     if code is None:
+        assert answer is not None  # one or the other (the checker cannot pair them)
         add_never_cache_headers(answer)
         return answer
     if request.method == "GET" and request.headers.get("HX-Request") == "true":
@@ -406,7 +423,9 @@ def pad(request):
     return _submit(request, code, form)
 
 
-def _submit(request, code: TableCode, form: PadDealForm, **again):
+def _submit(
+    request: HttpRequest, code: TableCode, form: PadDealForm, **again: object
+) -> HttpResponse:
     name = "fix_form" if form.prefix else "form"
     entered_by = form.cleaned_data["entered_by"]
     try:
@@ -443,10 +462,11 @@ def _submit(request, code: TableCode, form: PadDealForm, **again):
 
 @never_cache
 @require_POST
-def pad_correct(request):
+def pad_correct(request: HttpRequest) -> HttpResponse:
     """A correction of a deal recorded: it waits for the other side's confirmation too."""
     code, answer = _live_or_else(request)
     if code is None:
+        assert answer is not None  # one or the other (the checker cannot pair them)
         return answer
     match = table_selectors.current_match(code=code)
     if match is None:
@@ -466,10 +486,11 @@ def pad_correct(request):
 
 @never_cache
 @require_POST
-def pad_answer(request):
+def pad_answer(request: HttpRequest) -> HttpResponse:
     """A player answers the deal waiting at the table: accept, reject or withdraw it."""
     code, answer = _live_or_else(request)
     if code is None:
+        assert answer is not None  # one or the other (the checker cannot pair them)
         return answer
     match = table_selectors.current_match(code=code)
     if match is None:
@@ -513,7 +534,7 @@ def pad_answer(request):
 
 @never_cache
 @require_POST
-def pad_leave(request):
+def pad_leave(request: HttpRequest) -> HttpResponse:
     """Forget the table on this phone."""
     request.session.pop(SESSION_CODE, None)
     request.session.pop(SESSION_PLAYER, None)

@@ -10,6 +10,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from matches.forms import SERVICE_FIELDS, DealForm
+from matches.models import Match
 from matches.presenters import SEAT_LETTERS
 
 # A service's error named after the form's own field (the rest as DealForm shows them).
@@ -57,8 +58,9 @@ class PadDealForm(DealForm):
         error_messages={"required": _("Choose who is entering: a player at the table.")},
     )
 
-    def __init__(self, *args, match, **kwargs):
-        super().__init__(*args, match=match, **kwargs)
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        # matches.forms not typed strictly yet (unused-ignore: once it is)
+        super().__init__(*args, match=match, **kwargs)  # type: ignore[no-untyped-call, unused-ignore]
         field: Any = self.fields["entered_by"]
         field.choices = [
             (
@@ -89,7 +91,7 @@ class AnswerForm(forms.Form):
     player = forms.TypedChoiceField(coerce=int)
     answer = forms.ChoiceField(choices=ANSWERS)
 
-    def __init__(self, *args, match, **kwargs):
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field: Any = self.fields["player"]
         field.choices = [(player.pk, player.name) for player in match.seats.values()]

@@ -37,6 +37,7 @@ It lives with the club nights, the lowest layer that knows a night's rounds as w
 matches and seasons; its ``AppConfig.ready`` registers it (``clubs.exports.register``).
 """
 
+import datetime
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -49,7 +50,7 @@ from matches import selectors as match_selectors
 from matches.models import Match, stored_result
 from nights import selectors
 from nights.models import Night
-from scoring.engine import DealRow, Kind, Played, Sheet, Side
+from scoring.engine import DealResult, DealRow, Kind, Played, Sheet, Side
 
 HEADER = (
     "% PBN 2.1\r\n% EXPORT\r\n%Content-type: text/x-pbn; charset=UTF-8\r\n%Creator: Partscore\r\n"
@@ -182,7 +183,7 @@ def pbn_chunks(matches: Iterable[MatchGames]) -> Iterator[bytes]:
             separator = "\r\n"
 
 
-def _date(day) -> str:
+def _date(day: datetime.date) -> str:
     return day.strftime("%Y.%m.%d")
 
 
@@ -250,7 +251,7 @@ def _season_matches(season: Season) -> Iterator[MatchGames]:
         *names,
     ), deals in match_selectors.season_deal_records(season):
         rules = match_selectors.StoredMatch(kind, first_dealer, finished)
-        results: Sequence = [stored_result(*deal) for deal in deals]
+        results: Sequence[DealResult] = [stored_result(*deal) for deal in deals]
         sheet = match_selectors.sheet_of(match=rules, results=results, vulnerability=vulnerability)
         yield MatchGames(
             event=season.name,

@@ -8,8 +8,10 @@ draws them). The views read the night through ``nights.selectors`` (its table co
 
 import math
 from datetime import date
+from typing import Any, TypeVar
 
 import segno
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -36,7 +38,7 @@ RESULTS_SMALL = 30
 RESULTS_TINY = 48
 
 
-def _night(request, slug: str, day: date) -> tuple[Club, Night]:
+def _night(request: HttpRequest, slug: str, day: date) -> tuple[Club, Night]:
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
     night = get_object_or_404(nights_of(clubs=Club.objects.filter(pk=club.pk)), session__date=day)
     return club, night
@@ -48,7 +50,9 @@ def _area(paper: str) -> tuple[float, float]:
     return width - 2 * MARGIN_MM, height - 2 * MARGIN_MM
 
 
-def _pdf(request, template: str, context: dict, paper: str, name: str):
+def _pdf(
+    request: HttpRequest, template: str, context: dict[str, Any], paper: str, name: str
+) -> HttpResponse:
     html = render_to_string(template, {**context, "paper": paper}, request=request)
     return pdf_response(draw_pdf(request, html, paper), name)
 
@@ -82,13 +86,16 @@ def cards_per_page(rounds: int, longest: int = 20, paper: str = "a4") -> int:
     return 1
 
 
-def _pages(items: list, size: int) -> list[list]:
+Item = TypeVar("Item")
+
+
+def _pages(items: list[Item], size: int) -> list[list[Item]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @paper_checked
-def cards_pdf(request, slug: str, day: date):
+def cards_pdf(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """A guide card per player present, in the director's order: for every round the table,
     the seat, the partner and the opponents, or "sits out"; a round the movement cannot plan
     yet as blank lines to fill in by hand. Several cards to a sheet, with cut lines."""
@@ -126,7 +133,7 @@ def tables_per_page(rounds: int) -> int:
     return 2 if rounds <= 10 else 1
 
 
-def table_entry(request, code: TableCode) -> dict:
+def table_entry(request: HttpRequest, code: TableCode) -> dict[str, str]:
     """A table card's way in for the players' phones: the entry link, its QR code (an SVG
     data URI) and the short code to type instead."""
     link = entry_link(request, code)
@@ -134,14 +141,14 @@ def table_entry(request, code: TableCode) -> dict:
     return {"link": link, "qr": qr.svg_data_uri(scale=4, border=2), "short": code.shown}
 
 
-def entry_link(request, code: TableCode) -> str:
+def entry_link(request: HttpRequest, code: TableCode) -> str:
     """The table's entry link, in full (the QR code's, the board's)."""
     return request.build_absolute_uri(reverse("nights:pad_open", args=[code.token]))
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @paper_checked
-def tables_pdf(request, slug: str, day: date):
+def tables_pdf(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """A card per table: the table's number big, and who sits North, East, South and West
     in each round (North and East at a table of two). The director's copy has each table's
     code, as a QR code of its entry link and as the short code (a table whose first round has
@@ -169,9 +176,9 @@ def tables_pdf(request, slug: str, day: date):
 # --- score sheets --------------------------------------------------------------------------
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @paper_checked
-def sheets_pdf(request, slug: str, day: date):
+def sheets_pdf(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """Every score sheet of the night's started rounds, a match to a page, in round then
     table order: the score sheet's own PDF, page after page."""
     club, night = _night(request, slug, day)
@@ -192,9 +199,9 @@ def sheets_pdf(request, slug: str, day: date):
 # --- results -------------------------------------------------------------------------------
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @paper_checked
-def results_pdf(request, slug: str, day: date):
+def results_pdf(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """The night's results on one page: the rule that ranked them, each player's place
     (shared on equal scores; none when unranked), net, matches, the average ranked by (an
     average's rules) and best round, their prize group and place in it, the prize winners

@@ -766,10 +766,11 @@ def _failures(key: str) -> int:
     """The wrong codes counted under ``key``; none while the cache is unreachable (the lockout
     is not applied, and logged, as the API's throttles do: ``api.throttling``)."""
     try:
-        return cache.get(key, 0)
+        failures: int = cache.get(key, 0)
     except RedisError as error:
         _cache_down(error)
         return 0
+    return failures
 
 
 def _count_failure(key: str) -> None:

@@ -113,7 +113,8 @@ def pending_entries(*, matches: list[Match]) -> dict[int, list[Pending]]:
     return pending
 
 
-def pending_prefetch() -> Prefetch:
+# Quoted: Prefetch is generic to the type checker only.
+def pending_prefetch() -> "Prefetch[str, QuerySet[TableEntry]]":
     """A match's deals entered at the table and not counted (``pending_table_entries``)."""
     return Prefetch("table_entries", queryset=pending_table_entries(), to_attr="pending_entries")
 

@@ -7,10 +7,11 @@ Reads go through ``nights.selectors``, writes through ``nights.services``.
 
 from datetime import date
 from functools import partial
+from typing import Any, cast
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import QueryDict
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -23,6 +24,7 @@ from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.doors import club_for_director, club_for_reader, doors
 from clubs.exports import Download, export_response
+from clubs.generations import Scope
 from clubs.models import Club
 from clubs.validators import folded
 from matches import selectors as match_selectors
@@ -39,6 +41,7 @@ from nights.forms import (
 from nights.models import Night
 from nights.movements import MOVEMENTS
 from nights.screen import screen_layout
+from nights.selectors import NightPlan, NightRound, NightTable
 
 # What the new-night form keeps between its own round trips (check all, add a guest).
 CHOICES = (
@@ -53,31 +56,44 @@ CHOICES = (
 )
 
 
-def _choices(data: QueryDict) -> dict:
+Choices = dict[str, str | list[str]]  # a choice, or the players checked (their ids)
+
+
+def _choices(data: QueryDict) -> Choices:
     """What a director chose so far on the new-night form (posted, or in the query string)."""
-    choices: dict = {name: data[name] for name in CHOICES if data.get(name)}
+    # data[name]: a value given (data.get), not the stubs' empty list
+    choices: Choices = {name: cast(str, data[name]) for name in CHOICES if data.get(name)}
     players = [pk for pk in data.getlist("players") if pk.isdigit()]
     if players:
         choices["players"] = players
     return choices
 
 
-def _new_url(club: Club, choices: dict) -> str:
+def _new_url(club: Club, choices: Choices) -> str:
     url = reverse("nights:new", kwargs={"slug": club.slug})
     return f"{url}?{urlencode(choices, doseq=True)}" if choices else url
 
 
-def _night_form(club: Club, data=None, initial=None) -> NightForm:
+def _night_form(
+    club: Club, data: QueryDict | None = None, initial: Choices | None = None
+) -> NightForm:
     players = sorted(club_selectors.active_players_of(club), key=lambda p: (folded(p.name), p.pk))
     return NightForm(data, players=players, today=club.today(), club=club, initial=initial or {})
 
 
-def _render_new(request, club, form, guest_form=None, status=200, **extra):
+def _render_new(
+    request: HttpRequest,
+    club: Club,
+    form: NightForm,
+    guest_form: GuestForm | None = None,
+    status: int = 200,
+    **extra: object,
+) -> HttpResponse:
     context = {"club": club, "form": form, "guest_form": guest_form or GuestForm(), **extra}
     return render(request, "nights/new.html", context, status=status)
 
 
-def _date_trouble(club: Club, day: date | None, choices: dict) -> dict:
+def _date_trouble(club: Club, day: date | None, choices: Choices) -> dict[str, object]:
     """Beside a date error: the night already on that date, or the link to create a season
     covering it, coming back to this form with the same choices."""
     if day is None:
@@ -92,7 +108,7 @@ def _date_trouble(club: Club, day: date | None, choices: dict) -> dict:
     return {}
 
 
-def _add_guest(request, club: Club):
+def _add_guest(request: HttpRequest, club: Club) -> HttpResponse:
     """A guest (a new player of the club) added from the form, then checked as present; the
     director's other choices are kept."""
     choices = _choices(request.POST)
@@ -113,9 +129,9 @@ def _add_guest(request, club: Club):
     return _render_new(request, club, form, guest_form=guest_form, status=400)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_http_methods(["GET", "POST"])
-def night_new(request, slug: str):
+def night_new(request: HttpRequest, slug: str) -> HttpResponse:
     """A director starts a night: the date, the players present, the movement and its
     options. "Check all" and "Clear" (buttons, so that they work without JavaScript) and a
     guest's name come back to the form with the choices kept."""
@@ -130,7 +146,7 @@ def night_new(request, slug: str):
         choices["players"] = form.player_ids if request.POST["check"] == "all" else []
         return _render_new(request, club, _night_form(club, initial=choices))
     form = _night_form(club, request.POST)
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -152,7 +168,11 @@ def _night(club: Club, day: date) -> Night:
     )
 
 
-def _swap_form(current, data=None, tables=None) -> SeatSwapForm | None:
+def _swap_form(
+    current: NightRound | None,
+    data: QueryDict | None = None,
+    tables: list[NightTable] | None = None,
+) -> SeatSwapForm | None:
     """The form that puts a wrong seat right in the round being played, while one of its
     tables has nothing entered yet (None otherwise); ``tables``: those tables, if known."""
     if current is None:
@@ -169,17 +189,17 @@ ROUNDS_SHOWN_AHEAD = 3
 
 
 def _render_night(
-    request,
-    club,
-    night,
+    request: HttpRequest,
+    club: Club,
+    night: Night,
     *,
-    seating_form=None,
-    update_form=None,
-    swap_form=None,
-    player_form=None,
-    status=200,
-    **asked,
-):
+    seating_form: SeatingForm | None = None,
+    update_form: NightUpdateForm | None = None,
+    swap_form: SeatSwapForm | None = None,
+    player_form: PlayerAddForm | None = None,
+    status: int = 200,
+    **asked: object,
+) -> HttpResponse:
     plan = selectors.night_plan(night=night, ahead=ROUNDS_SHOWN_AHEAD)
     movement = MOVEMENTS[night.movement]
     results = selectors.night_results(night=night, plan=plan)
@@ -188,7 +208,7 @@ def _render_night(
     planned = [round for round in plan.rounds if not round.started]
     season = f"?season={night.session.season_id}" if night.session.season_id else ""
     urls = {pk: reverse("scoring:player", args=[club.slug, pk]) + season for pk in plan.players}
-    context = {
+    context: dict[str, Any] = {
         "club": club,
         "night": night,
         "session": night.session,
@@ -232,8 +252,8 @@ def _render_night(
     return render(request, "nights/night.html", context, status=status)
 
 
-@doors
-def night_page(request, slug: str, day: date):
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
+def night_page(request: HttpRequest, slug: str, day: date) -> HttpResponseBase:
     """The night: who is present, the round being played, earlier and planned rounds, and
     the results; for directors, the button that starts the next round."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))
@@ -242,9 +262,9 @@ def night_page(request, slug: str, day: date):
     return _render_night(request, club, _night(club, day))
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def round_start(request, slug: str, day: date):
+def round_start(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """A director starts the night's next round (fixed movement: as seated on the form). A
     second tap for the same round is refused by the service and said as a message."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
@@ -280,9 +300,9 @@ def round_start(request, slug: str, day: date):
     return redirect("nights:night", slug=club.slug, day=day)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def round_undo(request, slug: str, day: date, number: int):
+def round_undo(request: HttpRequest, slug: str, day: date, number: int) -> HttpResponse:
     """A director takes back round ``number``, started by mistake (asked first: without
     ``confirm`` "1" the night page asks)."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
@@ -300,9 +320,9 @@ def round_undo(request, slug: str, day: date, number: int):
     return redirect("nights:night", slug=club.slug, day=day)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def seats_swap(request, slug: str, day: date, number: int):
+def seats_swap(request: HttpRequest, slug: str, day: date, number: int) -> HttpResponse:
     """A director puts a wrong seat right in round ``number``: two players change places
     (asked first: without ``confirm`` "1" the night page asks, the choice kept)."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
@@ -334,9 +354,9 @@ def seats_swap(request, slug: str, day: date, number: int):
     return redirect("nights:night", slug=club.slug, day=day)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def night_settings(request, slug: str, day: date):
+def night_settings(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """A director sets the night's rounds, prizes, ranking and each player's prize group."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     night = _night(club, day)
@@ -361,7 +381,7 @@ def night_settings(request, slug: str, day: date):
 # --- Players arriving late or leaving (the night page and the board) ----------------------
 
 
-def _player_form(club: Club, plan, data=None) -> PlayerAddForm:
+def _player_form(club: Club, plan: NightPlan, data: QueryDict | None = None) -> PlayerAddForm:
     """The late arrival's form: the club's active members not playing the next round."""
     members = [
         player for player in club_selectors.active_players_of(club) if player.pk not in plan.playing
@@ -370,7 +390,14 @@ def _player_form(club: Club, plan, data=None) -> PlayerAddForm:
     return PlayerAddForm(data, members=members)
 
 
-def players_change(request, club: Club, plan, player_form=None, *, back: str) -> dict:
+def players_change(
+    request: HttpRequest,
+    club: Club,
+    plan: NightPlan,
+    player_form: PlayerAddForm | None = None,
+    *,
+    back: str,
+) -> dict[str, object]:
     """What ``nights/_players_change.html`` shows a director: every player at the night
     (who arrived late, who left), the round a change takes effect from, the late arrival's
     form, and the leaver asked about (``?leave=<player id>``). ``back`` is the page the
@@ -399,9 +426,9 @@ def _back_url(club: Club, day: date, back: str, query: str = "") -> str:
     return f"{reverse(name, args=[club.slug, day])}{query or '#players'}"
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def player_add(request, slug: str, day: date):
+def player_add(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """A director adds a late arrival (a member, or a new guest by name): they play from
     the next round, and the rounds to come are planned again."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
@@ -434,9 +461,9 @@ def player_add(request, slug: str, day: date):
     return _render_night(request, club, night, player_form=form, status=400)
 
 
-@doors
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_POST
-def player_leave(request, slug: str, day: date, player: int):
+def player_leave(request: HttpRequest, slug: str, day: date, player: int) -> HttpResponse:
     """A director removes a player who leaves, from the next round on. Without ``confirm``
     "1" the page asks first."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
@@ -465,13 +492,15 @@ def player_leave(request, slug: str, day: date, player: int):
 # --- Live: the night page's results and the club screen (clubs.live) ----------------------
 
 
-def _night_scopes(night: Night) -> list:
+def _night_scopes(night: Night) -> list[Scope]:
     """What a night's pages show: the club's data (the night, its players, prizes, groups:
     the night's services announce them as the club's) and its session's matches."""
     return [("club", night.session.club_id), ("session-matches", night.session_id)]
 
 
-def _result_rows(club: Club, night: Night, plan, *, links: bool = True) -> dict:
+def _result_rows(
+    club: Club, night: Night, plan: NightPlan, *, links: bool = True
+) -> dict[str, Any]:
     """The night's results as the results' template shows them (each line with the player's
     page, unless ``links`` is False), as ``_render_night`` gives them."""
     results = selectors.night_results(night=night, plan=plan)
@@ -491,11 +520,11 @@ def _result_rows(club: Club, night: Night, plan, *, links: bool = True) -> dict:
     }
 
 
-def _results_live(request, club: Club, night: Night):
+def _results_live(request: HttpRequest, club: Club, night: Night) -> HttpResponseBase:
     """The night page's results alone, for its live region: a 304 while the club's data and
     the night's matches are unchanged."""
 
-    def answer():
+    def answer() -> HttpResponse:
         plan = selectors.night_plan(night=night, ahead=1)
         context = {"club": club, "night": night, **_result_rows(club, night, plan)}
         return render(request, "nights/_results_live.html", context)
@@ -503,7 +532,7 @@ def _results_live(request, club: Club, night: Night):
     return live.live_page(request, answer, scopes=_night_scopes(night))
 
 
-def _screen_context(club: Club, night: Night) -> dict:
+def _screen_context(club: Club, night: Night) -> dict[str, Any]:
     plan = selectors.night_plan(night=night, ahead=1)
     started = [round for round in plan.rounds if round.started]
     current = started[-1] if started else None
@@ -528,8 +557,8 @@ def _screen_context(club: Club, night: Night) -> dict:
     }
 
 
-@doors
-def night_screen(request, slug: str, day: date):
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
+def night_screen(request: HttpRequest, slug: str, day: date) -> HttpResponseBase:
     """The club screen: the night on a TV in the room, large, with no navigation: the round
     being played (each table's players, score and deals played) and the results so far. Its
     content is a live region (``?live=1``); the page and the region answer 304 while the
@@ -547,8 +576,8 @@ def night_screen(request, slug: str, day: date):
     )
 
 
-@doors
-def results_export(request, slug: str, day: date, fmt: str):
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
+def results_export(request: HttpRequest, slug: str, day: date, fmt: str) -> HttpResponseBase:
     """The night in the format ``fmt``: as a table, every player present, ranked, with the
     prizes."""
     club = club_for_reader(request, get_object_or_404(Club, slug=slug))

@@ -10,7 +10,6 @@ ROOT = Path(__file__).resolve().parent.parent
 NOT_STRICT_YET = {
     "api.*",
     "config.*",
-    "nights.*",
 }
 
 

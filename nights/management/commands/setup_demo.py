@@ -2,9 +2,12 @@
 (DEBUG on)."""
 
 import time
+from argparse import ArgumentParser
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -20,10 +23,10 @@ DEMO_PASSWORD = "partscore-demo"
 class Command(BaseCommand):
     help = "Create the demo director account and the demo club once, and print the login."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--port", type=int, default=8000, help="where the server will listen")
 
-    def handle(self, *args, port, **options):
+    def handle(self, *args: Any, port: int, **options: Any) -> None:
         if not settings.DEBUG:
             raise CommandError("setup_demo only runs with DEBUG on: it creates a known login.")
         with transaction.atomic():
@@ -57,7 +60,7 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"A new night today: {nights}/new/ (the admin: {site}/admin/)")
 
-    def demo_director(self):
+    def demo_director(self) -> User:
         """The demo login: a staff account that is not a superuser (it becomes the demo club's
         director, which gives it the directors' admin permissions)."""
         User = get_user_model()
