@@ -134,11 +134,11 @@ def play_to_the_end(match: Match, rng: random.Random, *, actor, limit: int = 60)
 def _play_without_ending(match: Match, rng: random.Random, *, deals: int, actor) -> None:
     """Record ``deals`` deals that leave the rubber unfinished (asking the engine first)."""
     entries: list[dict] = []
-    vulnerability = match.table.session.club.chicago_vulnerability
+    rules = match.table.session.club.rules()
     while len(entries) < deals:
         entry = random_deal(rng, seats=_seats_of(match))
         results = _results([*entries, entry])
-        sheet = sheet_of(match=match, results=results, vulnerability=vulnerability)
+        sheet = sheet_of(match=match, results=results, rules=rules)
         if sheet.complete:
             continue  # that deal would win the rubber: the evening is not over yet
         deal_record(match=match, actor=actor, **entry)
