@@ -431,7 +431,7 @@ def match_create(
     seats_at_table = table.seats if table is not None else kind.seats
     # The engine checks that the kind fits the table and the first dealer fits the kind.
     with _refusals():
-        score_match(kind, (), first_dealer=first_dealer, players=seats_at_table)
+        score_match(kind, (), first_dealer=first_dealer, rules=club.rules(), players=seats_at_table)
 
     if session is None:
         if played_on is None:
