@@ -277,3 +277,30 @@ def test_the_demo(db, received) -> None:
     assert club is not None
     assert received
     assert all(type(rules) is Tomorrow for rules in received)
+
+
+def test_a_deal_entered_at_the_table(db, received) -> None:
+    from django.core.cache import cache
+
+    from nights.services import table_entry_submit
+    from nights.table_selectors import current_match, night_board
+    from tests.nights.tables import code_of, started_night
+
+    cache.clear()  # no wrong codes counted by an earlier test
+    club = make_club(chicago_vulnerability="non_dealer")
+    night = started_night(club)
+    code = code_of(night)
+    match = current_match(code=code)
+    table_entry_submit(
+        code=code,
+        sequence=1,
+        entered_by=match.seats["N"].pk,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+    )
+    received.clear()
+    board = night_board(night=night)
+    assert board[0].waiting.row is not None  # the waiting deal's preview, scored
+    _all_tomorrows(received, club)
+    cache.clear()
