@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from clubs.validators import validate_api_origins
-from scoring.engine import ChicagoVulnerability
+from scoring.engine import ChicagoVulnerability, Rules
 
 if TYPE_CHECKING:
     from django.db.models.expressions import Combinable
@@ -103,6 +103,10 @@ LADDER_OPTIONS = (
 )
 """The club's fields that change a ladder computed from the same matches: each is the option
 of ``scoring.ladder.LadderOptions`` named after ``ladder_``."""
+
+SCORING_OPTIONS = ("chicago_vulnerability",)
+"""The club's fields that change how its matches score: what ``Club.rules`` reads (and a query
+that makes a club's rules without the whole club selects)."""
 
 CLUB_SETTINGS = (
     "name",
@@ -271,6 +275,12 @@ class Club(models.Model):
             raise ValidationError(
                 {"ladder_points_loss": [_("A loss cannot earn more points than a draw.")]}
             )
+
+    def rules(self) -> Rules:
+        """The club's scoring options as the engine's one value, ``Rules``: the only place that
+        reads them (``SCORING_OPTIONS``) off a club. Every score of the club's matches is made
+        under it."""
+        return Rules(vulnerability=self.chicago_vulnerability)
 
     def today(self) -> datetime.date:
         """Today's date in the club's time zone (UTC if the zone is unknown here)."""

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from clubs.models import (
     CLUB_SETTINGS,
     LADDER_OPTIONS,
+    SCORING_OPTIONS,
     Club,
     Membership,
     Player,
@@ -239,13 +240,12 @@ def club_create(
 def club_update(*, club: Club, actor: Actor = None, **fields: object) -> Club:
     """Change a club's name, slug, country, language, time zone, ``public`` or options.
 
-    Changing ``chicago_vulnerability`` re-scores every Chicago match of the club with the new
-    option, so the stored figures always equal what the engine computes; changing a ladder
-    option recalculates the club's ladders once the change commits.
+    Changing a scoring option (one that changes ``Club.rules``) re-scores every Chicago match
+    of the club under the new rules, so the stored figures always equal what the engine
+    computes; changing a ladder option recalculates the club's ladders once the change commits.
     """
     _check_fields(fields, CLUB_FIELDS, "club_update")
-    scoring_options = ("chicago_vulnerability", *LADDER_OPTIONS)
-    before = Club.objects.filter(pk=club.pk).values(*scoring_options).get()
+    before = Club.objects.filter(pk=club.pk).values(*SCORING_OPTIONS, *LADDER_OPTIONS).get()
     with _restored_on_error(club, CLUB_FIELDS):
         for name, value in fields.items():
             if name == "country" and isinstance(value, str):
@@ -260,7 +260,7 @@ def club_update(*, club: Club, actor: Actor = None, **fields: object) -> Club:
         _full_clean(club)
         _save(club, field="slug", message=_("A club with this slug already exists."))
     club_changed.send(sender=Club, club_ids=[club.pk])
-    if club.chicago_vulnerability != before["chicago_vulnerability"]:
+    if club.rules() != Club(**{name: before[name] for name in SCORING_OPTIONS}).rules():
         club_scoring_changed.send(sender=Club, club=club, actor=actor)  # its matches re-scored
     if any(getattr(club, name) != before[name] for name in LADDER_OPTIONS):
         seasons_changed.send(sender=Club, season_ids=set(club.seasons.values_list("id", flat=True)))

@@ -72,7 +72,7 @@ class ReadOnlyHistoryMixin:
 # --- the add form --------------------------------------------------------------------------
 
 
-class MatchAddForm(ServiceForm):
+class MatchAddForm(ServiceForm[Match]):
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all())
     kind = forms.ChoiceField(label=_("Kind"), choices=KindChoice.choices)
     played_on = forms.DateField(
@@ -125,7 +125,7 @@ class MatchAddForm(ServiceForm):
         )
 
 
-class MatchViewForm(ServiceForm):
+class MatchViewForm(ServiceForm[Match]):
     """The match itself is not edited after it starts (deals go through the deal form)."""
 
     class Meta:
@@ -133,7 +133,7 @@ class MatchViewForm(ServiceForm):
         fields = ()
 
     def save_through_service(self) -> Match:
-        return cast(Match, self.instance)  # Meta.model
+        return self.instance
 
 
 # --- the deal form on the match page -------------------------------------------------------
@@ -199,7 +199,7 @@ class DealEntryForm(forms.Form):
 
 
 @admin.register(Match)
-class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no types
+class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin[Match], SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no types
     club_lookup = "table__session__club"
     form = MatchViewForm
     add_form = MatchAddForm
@@ -288,7 +288,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):  # 
         match: Match | None = self.get_object(request, unquote(object_id))
         if match is None:
             raise Http404(gettext("No such match."))
-        if not self.has_change_permission(request, match):  # type: ignore[no-untyped-call]  # clubs.admin is not typed yet
+        if not self.has_change_permission(request, match):
             raise PermissionDenied
         return match
 
@@ -391,9 +391,9 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):  # 
             **(extra_context or {}),
         }
         match = self.get_object(request, unquote(object_id))
-        if match is not None and self.has_view_permission(request, match):  # type: ignore[no-untyped-call]  # clubs.admin is not typed yet
+        if match is not None and self.has_view_permission(request, match):
             sheet, lines = match_sheet_lines(match=match)
-            can_change = self.has_change_permission(request, match)  # type: ignore[no-untyped-call]  # clubs.admin is not typed yet
+            can_change = self.has_change_permission(request, match)
             context.update(
                 sheet_lines=lines,
                 sheet=sheet,
@@ -418,7 +418,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):  # 
 
 
 @admin.register(Deal)
-class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin, SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no types
+class DealAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin[Deal], SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no types
     """Deals, read-only: entered and corrected on their match's page, which shows the
     figures the engine computes from them."""
 

@@ -142,11 +142,11 @@ def play_to_the_end(match: Match, rng: random.Random, *, actor: Actor, limit: in
 def _play_without_ending(match: Match, rng: random.Random, *, deals: int, actor: Actor) -> None:
     """Record ``deals`` deals that leave the rubber unfinished (asking the engine first)."""
     entries: list[dict[str, Any]] = []
-    vulnerability = match.table.session.club.chicago_vulnerability
+    rules = match.table.session.club.rules()
     while len(entries) < deals:
         entry = random_deal(rng, seats=_seats_of(match))
         results = _results([*entries, entry])
-        sheet = sheet_of(match=match, results=results, vulnerability=vulnerability)
+        sheet = sheet_of(match=match, results=results, rules=rules)
         if sheet.complete:
             continue  # that deal would win the rubber: the evening is not over yet
         deal_record(match=match, actor=actor, **entry)

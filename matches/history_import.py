@@ -305,7 +305,11 @@ def season_history_import(
         raise field_error("season", _("Choose a season."), "required")
     report = HistoryImport(season=season, dry_run=dry_run)
     reading = season_csv.read(
-        data, names=history_header_names(), max_bytes=max_bytes, max_rows=max_rows
+        data,
+        names=history_header_names(),
+        max_bytes=max_bytes,
+        max_rows=max_rows,
+        rules=season.club.rules(),
     )
     report.rows = reading.rows
     report.errors.extend(reading.errors)

@@ -55,7 +55,7 @@ def _report(report: HistoryImport) -> dict[str, object]:
     }
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 @require_http_methods(["GET", "POST"])
 def season_import(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """The form (a file to check), the check's result, and the import of a checked file."""
@@ -107,7 +107,7 @@ def season_import(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
     return render(request, "matches/season_import.html", context, status=status)
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 @require_GET
 def season_import_template(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """A CSV to fill in: the header in the reader's language and two example rows (a Chicago's

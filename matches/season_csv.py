@@ -23,16 +23,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from matches.messages import engine_message
+from matches.selectors import StoredMatch, sheet_of
 from scoring.engine import (
+    DEFAULT_RULES,
     DealResult,
     InvalidInput,
     Kind,
     MatchComplete,
     PassedOut,
+    Rules,
     Seat,
     make_result,
     parse_seat,
-    score_match,
 )
 
 COLUMNS = (
@@ -199,10 +201,12 @@ def read(
     names: Mapping[str, str],
     max_bytes: int = MAX_BYTES,
     max_rows: int = MAX_ROWS,
+    rules: Rules = DEFAULT_RULES,
 ) -> Reading:
     """Read and check a whole file (``names``: ``header_names``): every row's fields, the
-    matches they make and each deal against its match by the rules engine. Collects every
-    error; ``matches`` holds only the matches whose rows are all good."""
+    matches they make and each deal against its match by the rules engine, under the club's
+    ``rules``. Collects every error; ``matches`` holds only the matches whose rows are all
+    good."""
     reading = Reading()
     if len(data) > max_bytes:
         message = _("The file is larger than %(size)s MB; import the season in several files.")
@@ -265,7 +269,7 @@ def read(
         if any(after < line < before_next for line in failed):
             continue
         before = len(reading.errors)
-        _check_match(match, reading.errors)
+        _check_match(match, reading.errors, rules)
         if len(reading.errors) == before:
             reading.matches.append(match)
     reading.errors.sort()
@@ -427,18 +431,17 @@ def group(rows: Iterable[Row]) -> list[MatchRows]:
     return matches
 
 
-def _check_match(match: MatchRows, errors: list[LineError]) -> None:
-    """Each deal against the match so far, by the engine: a deal after a Chicago's fourth or
-    after the rubber ended (or a declarer a table of two lacks) is an error on its line. Sets
-    how the match ends."""
+def _check_match(match: MatchRows, errors: list[LineError], rules: Rules) -> None:
+    """Each deal against the match so far, by the engine (``sheet_of``, under the club's
+    ``rules``): a deal after a Chicago's fourth or after the rubber ended (or a declarer a
+    table of two lacks) is an error on its line. Sets how the match ends."""
     kind = match.first.kind
+    stored = StoredMatch(kind, match.first_dealer, finished_early=False)
     results: list[DealResult] = []
     sheet = None
     for row in match.rows:
         try:
-            sheet = score_match(
-                kind, [*results, row.result], first_dealer=match.first_dealer, players=kind.seats
-            )
+            sheet = sheet_of(match=stored, results=[*results, row.result], rules=rules)
         except InvalidInput as error:
             field = _ENGINE_FIELDS.get(error.field, error.field)
             errors.append(LineError(row.line, field, engine_message(error)))

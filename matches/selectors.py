@@ -22,6 +22,7 @@ from scoring.engine import (
     NightMatch,
     PassedOut,
     Played,
+    Rules,
     Seat,
     Sheet,
     Side,
@@ -111,16 +112,16 @@ def sheet_of(
     *,
     match: MatchRules,
     results: Sequence[DealResult],
-    vulnerability: str,
+    rules: Rules,
     finished: bool | None = None,
     new: DealResult | None = None,
 ) -> Sheet:
-    """The one place that turns a match's ``results`` into its sheet: with the club's Chicago
-    ``vulnerability``, a rubber ended early if ``finished`` (default: as the match was); with
-    ``new`` added after them (``MatchComplete`` if the match takes no more deals)."""
+    """The one place that turns a match's ``results`` into its sheet: under the club's
+    ``rules`` (``Club.rules``), a rubber ended early if ``finished`` (default: as the match
+    was); with ``new`` added after them (``MatchComplete`` if the match takes no more deals)."""
     options: dict[str, Any] = {
         "first_dealer": match.first_dealer,
-        "vulnerability": vulnerability,
+        "rules": rules,
         "finished": match.finished_early if finished is None else finished,
     }
     if new is not None:
@@ -134,7 +135,7 @@ def _scored(match: Match) -> tuple[list[Deal], Sheet]:
     sheet = sheet_of(
         match=match,
         results=[deal.result for deal in deals],
-        vulnerability=match.table.session.club.chicago_vulnerability,
+        rules=match.table.session.club.rules(),
     )
     return deals, sheet
 
@@ -477,13 +478,13 @@ def season_deal_records(season: Season) -> Iterator[tuple[tuple[Any, ...], list[
 def _season_deal_rows(season: Season) -> Iterator[list[Cell]]:
     """Every deal of the season's matches in playing order, each match scored by the
     engine as its sheet is."""
-    vulnerability = season.club.chicago_vulnerability
+    rules = season.club.rules()
     for (match_id, day, table, kind, first_dealer, finished, *names), deals in season_deal_records(
         season
     ):
         results = [stored_result(*deal) for deal in deals]
-        rules = StoredMatch(kind, first_dealer, finished)
-        sheet = sheet_of(match=rules, results=results, vulnerability=vulnerability)
+        stored = StoredMatch(kind, first_dealer, finished)
+        sheet = sheet_of(match=stored, results=results, rules=rules)
         head = [day.isoformat(), table, _FILE_KIND.get(kind, kind), *(n or "" for n in names)]
         for deal, row in zip(deals, sheet.rows, strict=True):
             passed_out, level, strain, doubling, declarer, tricks = deal

@@ -27,7 +27,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Membership, Player, Session, Table
+from clubs.models import SCORING_OPTIONS, Club, Membership, Player, Session, Table
 from clubs.services import Actor, session_get_or_create, table_create
 from clubs.signals import club_changed, seasons_changed
 from clubs.transactions import retried
@@ -43,6 +43,7 @@ from scoring.engine import (
     Kind,
     MatchComplete,
     PassedOut,
+    Rules,
     Seat,
     Sheet,
     make_result,
@@ -69,12 +70,12 @@ SEAT_ERRORS = {seat: f"seats.{seat.value}" for seat in Seat}
 
 @dataclass(frozen=True)
 class Locked:
-    """A match as ``_lock`` read it, with its session, its club and the club's Chicago option."""
+    """A match as ``_lock`` read it, with its session, its club and the club's ``rules``."""
 
     match: Match
     club_id: int
     session_id: int
-    vulnerability: str
+    rules: Rules
 
 
 @contextmanager
@@ -154,9 +155,10 @@ def _seasons_changed(season_ids: Iterable[int]) -> None:
 
 # Written out, not the ORM's select_for_update(of=("self",)) with select_related: every change
 # to a match runs it, and bench/deal_cost.py shows that it pays more than the house's threshold
-# for a shortcut on recording a deal (bench/README.md).
-_LOCK_SQL = """
-    SELECT m.*, t.session_id, s.club_id, c.chicago_vulnerability
+# for a shortcut on recording a deal (bench/README.md). With the club's scoring options, for
+# ``Club.rules``.
+_LOCK_SQL = f"""
+    SELECT m.*, t.session_id, s.club_id, {", ".join(f"c.{name}" for name in SCORING_OPTIONS)}
     FROM matches_match m
     JOIN clubs_table t ON t.id = m.table_id
     JOIN clubs_session s ON s.id = t.session_id
@@ -173,11 +175,14 @@ def _lock(match: Match | int) -> Locked:
         sql += " FOR UPDATE OF m"
     for row in Match.objects.raw(sql, [match.pk if isinstance(match, Match) else match]):
         joined = vars(row)  # the query's columns that are not the match's: taken off it
+        club_id = joined.pop("club_id")
+        options = [joined.pop(name) for name in SCORING_OPTIONS]
+        club = Club.from_db(row._state.db, ["id", *SCORING_OPTIONS], [club_id, *options])
         return Locked(
             match=row,
-            club_id=joined.pop("club_id"),
+            club_id=club_id,
             session_id=joined.pop("session_id"),
-            vulnerability=joined.pop("chicago_vulnerability"),
+            rules=club.rules(),
         )
     raise field_error("match", _("This match does not exist."), "does_not_exist")
 
@@ -220,7 +225,7 @@ def _score(
         return sheet_of(
             match=locked.match,
             results=results,
-            vulnerability=locked.vulnerability,
+            rules=locked.rules,
             finished=finished,
             new=new,
         )
@@ -426,7 +431,7 @@ def match_create(
     seats_at_table = table.seats if table is not None else kind.seats
     # The engine checks that the kind fits the table and the first dealer fits the kind.
     with _refusals():
-        score_match(kind, (), first_dealer=first_dealer, players=seats_at_table)
+        score_match(kind, (), first_dealer=first_dealer, rules=club.rules(), players=seats_at_table)
 
     if session is None:
         if played_on is None:

@@ -46,7 +46,7 @@ def _session(request: HttpRequest, slug: str, day: date) -> tuple[Club, Session]
     return club, get_object_or_404(sessions, club=club, date=day)
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 def session_export(request: HttpRequest, slug: str, day: date, fmt: str) -> HttpResponseBase:
     """The session's results (the session sheet's players) in the format ``fmt``."""
     _club, session = _session(request, slug, day)
@@ -54,7 +54,7 @@ def session_export(request: HttpRequest, slug: str, day: date, fmt: str) -> Http
     return export_response(Download("session", session, table), fmt)
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 def session_sheet(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     """An evening: the night's results (each player ranked), then every table with its matches."""
     club, session = _session(request, slug, day)
@@ -109,7 +109,7 @@ def _sheet_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     }
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 def match_sheet(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The score sheet of one match, printable on one page. Its head and sheet are a live
     region (``clubs.live``): ``?live=1`` answers that fragment alone, with an ETag from the
@@ -127,7 +127,7 @@ def match_sheet(request: HttpRequest, pk: int) -> HttpResponseBase:
     )
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 @paper_checked
 def match_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet as a PDF of one page (A4, or Letter with ?paper=letter); a complete
@@ -146,7 +146,7 @@ def match_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     """The match's score sheet, a line a deal, in the format ``fmt``."""
     match = _match(pk)
@@ -224,7 +224,7 @@ _ALREADY_RECORDED = gettext_lazy(
 )
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 @require_http_methods(["GET", "POST"])
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The page on the table: what the next deal is, the score so far, the form for it."""
@@ -262,7 +262,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("matches:table", pk=pk)
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 @require_POST
 def table_correct(request: HttpRequest, pk: int) -> HttpResponse:
     """A director corrects a deal (later deals are re-scored). The page posts the last
@@ -300,7 +300,7 @@ def table_correct(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("matches:table", pk=pk)
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 @require_POST
 def table_delete_last(request: HttpRequest, pk: int) -> HttpResponse:
     """A director takes back the last deal entered."""
@@ -318,7 +318,7 @@ def table_delete_last(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("matches:table", pk=pk)
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 @require_POST
 def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     """A director ends an unfinished rubber; it is scored by the Laws."""
@@ -334,7 +334,7 @@ def table_finish(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("matches:table", pk=pk)
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 @require_POST
 def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
     """A director ends a match that cannot finish (time is up, a player is ill): it is
@@ -467,7 +467,7 @@ def _add_guest(request: HttpRequest, club: Club) -> HttpResponse:
     return _render_new(request, club, form, guest_form=guest_form, status=400)
 
 
-@doors  # type: ignore[untyped-decorator]  # clubs.doors is not typed yet
+@doors
 @require_http_methods(["GET", "POST"])
 def match_new(request: HttpRequest, slug: str) -> HttpResponse:
     """A director starts a match: the kind, the players in their seats, the first dealer. A

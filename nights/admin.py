@@ -1,7 +1,7 @@
 """Club nights in the Django admin: read-only, for looking things up (a night is started and
 run from its pages or the API, through ``nights.services``). Scoped as in ``clubs.admin``."""
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from django.contrib import admin
 from django.db.models import Model
@@ -43,7 +43,7 @@ class RoundInline(ReadOnlyInline):
 
 
 @admin.register(Night)
-class NightAdmin(ClubScopedAdmin):
+class NightAdmin(ClubScopedAdmin[Night]):
     club_lookup = "session__club"
     list_display = ("session", "movement_label", "rounds", "prizes")
     list_select_related = ("session__club",)
@@ -59,7 +59,10 @@ class NightAdmin(ClubScopedAdmin):
         return False
 
 
-class ViewOnlyAdmin(ClubScopedAdmin):
+_Viewed = TypeVar("_Viewed", TableCode, TableEntry)
+
+
+class ViewOnlyAdmin(ClubScopedAdmin[_Viewed]):
     """Looked up, never changed here: codes and entries change through ``nights.services``
     (the director's board, the players' pages, the API)."""
 
@@ -81,7 +84,7 @@ class ViewOnlyAdmin(ClubScopedAdmin):
 
 
 @admin.register(TableCode)
-class TableCodeAdmin(ViewOnlyAdmin):
+class TableCodeAdmin(ViewOnlyAdmin[TableCode]):
     """A table's code: the short code shown, the link's token never (it opens the table)."""
 
     club_lookup = "night__session__club"
@@ -96,7 +99,7 @@ class TableCodeAdmin(ViewOnlyAdmin):
 
 
 @admin.register(TableEntry)
-class TableEntryAdmin(ViewOnlyAdmin):
+class TableEntryAdmin(ViewOnlyAdmin[TableEntry]):
     club_lookup = "code__night__session__club"
     list_display = ("match", "sequence", "contract", "declarer", "tricks", "state", "created_at")
     list_select_related = ("match__table__session__club",)

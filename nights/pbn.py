@@ -240,7 +240,7 @@ class PBN(Exporter):
 def _season_matches(season: Season) -> Iterator[MatchGames]:
     """The season's matches in playing order (``season_deal_records``, read in batches), each
     scored by the engine as its sheet is."""
-    vulnerability = season.club.chicago_vulnerability
+    rules = season.club.rules()
     for (
         _id,
         day,
@@ -250,9 +250,9 @@ def _season_matches(season: Season) -> Iterator[MatchGames]:
         finished,
         *names,
     ), deals in match_selectors.season_deal_records(season):
-        rules = match_selectors.StoredMatch(kind, first_dealer, finished)
+        stored = match_selectors.StoredMatch(kind, first_dealer, finished)
         results: Sequence[DealResult] = [stored_result(*deal) for deal in deals]
-        sheet = match_selectors.sheet_of(match=rules, results=results, vulnerability=vulnerability)
+        sheet = match_selectors.sheet_of(match=stored, results=results, rules=rules)
         yield MatchGames(
             event=season.name,
             site=season.club.name,

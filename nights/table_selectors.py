@@ -76,18 +76,16 @@ def pending_table_entries() -> QuerySet[TableEntry]:
 
 
 def _preview(match: Match, results: list[DealResult], entry: TableEntry) -> DealRow | None:
-    vulnerability = match.table.session.club.chicago_vulnerability
+    rules = match.table.session.club.rules()
     try:
         if entry.correction:
             results = [*results]
             results[entry.sequence - 1] = entry.result
-            return sheet_of(match=match, results=results, vulnerability=vulnerability).rows[
-                entry.sequence - 1
-            ]
+            return sheet_of(match=match, results=results, rules=rules).rows[entry.sequence - 1]
         if entry.sequence != len(results) + 1:
             return None
         new = entry.result
-        return sheet_of(match=match, results=results, vulnerability=vulnerability, new=new).rows[-1]
+        return sheet_of(match=match, results=results, rules=rules, new=new).rows[-1]
     except (InvalidInput, MatchComplete, IndexError):
         return None
 

@@ -400,7 +400,7 @@ def _statistics_computed(
     ids = [row[0] for row in matches]
     if not ids:  # nothing played: no deal to read
         return statistics.player_statistics(
-            player_id, [], [], [], names={}, rounding=club.ladder_rounding
+            player_id, [], [], [], names={}, rules=club.rules(), rounding=club.ladder_rounding
         )
     contracts = (
         Deal.objects.filter(match_id__in=ids, passed_out=False)
@@ -423,7 +423,7 @@ def _statistics_computed(
         deals,
         counts,
         names=names,
-        vulnerability=club.chicago_vulnerability,
+        rules=club.rules(),
         rounding=club.ladder_rounding,
     )
 

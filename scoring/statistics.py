@@ -33,11 +33,13 @@ from itertools import groupby
 from typing import NamedTuple
 
 from scoring.engine import (
+    DEFAULT_RULES,
     Contract,
     DealResult,
     Doubling,
     PassedOut,
     Played,
+    Rules,
     Seat,
     Side,
     Strain,
@@ -288,11 +290,11 @@ def deal_points(
     matches: Mapping[int, StatMatch],
     deals: Iterable[StatDeal],
     *,
-    vulnerability: str,
+    rules: Rules,
 ) -> tuple[DealPoints, DealPoints]:
     """The player's points per deal as declarer and as defender (see the module). ``deals``
     are the deals of ``matches`` (others are skipped), each match's together and in order;
-    each match is replayed by the engine with the club's Chicago ``vulnerability``."""
+    each match is replayed by the engine under the club's ``rules``."""
     result = _result_maker()
     declared = [0, 0]  # deals, points
     defended = [0, 0]
@@ -306,7 +308,7 @@ def deal_points(
             match.kind,
             [result(deal) for deal in group],
             first_dealer=match.first_dealer,
-            vulnerability=vulnerability,
+            rules=rules,
             finished=match.finished_early,
         )
         for row in sheet.rows:
@@ -334,14 +336,14 @@ def player_statistics(
     contracts: Iterable[ContractCount],
     *,
     names: Mapping[int, str] | Callable[[set[int]], Mapping[int, str]],
-    vulnerability: str = "dealer",
+    rules: Rules = DEFAULT_RULES,
     rounding: str = "none",
 ) -> PlayerStatistics:
     """The player's statistics from their counted ``matches`` (``StatMatch`` rows), the
     ``deals`` of those matches (``StatDeal``, each match's together and in order) and the
     counts of the ``contracts`` they declared in them (``ContractCount``). ``names`` maps
     the partners' and opponents' ids to names, or is a function that returns that mapping for
-    a set of ids (called once). ``vulnerability`` is the club's Chicago option and
+    a set of ids (called once). ``rules`` are the club's scoring options and
     ``rounding`` the ladder's (``scoring.ladder.ROUNDINGS``)."""
     rounder = net_rounder(rounding)
     played = {match.id: match for match in map(StatMatch._make, matches)}
@@ -384,7 +386,7 @@ def player_statistics(
         ),
         key=lambda line: _order(" & ".join(line.names), line.record, line.player_ids),
     )
-    as_declarer, as_defender = deal_points(player_id, played, deals, vulnerability=vulnerability)
+    as_declarer, as_defender = deal_points(player_id, played, deals, rules=rules)
     return PlayerStatistics(
         player_id=player_id,
         total=total,

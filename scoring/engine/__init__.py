@@ -1,8 +1,9 @@
 """Partscore's rules engine: the only code that knows a scoring number.
 
 Pure Python, immutable values, no Django and no I/O. ``score_match`` scores a whole match
-(Chicago, rubber or two-player Draw Bridge) from its list of results; ``score_contract`` scores
-one contract. The rules are in docs/rules.md; each module's docstring cites its section.
+(Chicago, rubber or two-player Draw Bridge) from its list of results, under its club's ``Rules``
+(every scoring option, one value); ``score_contract`` scores one contract. The rules are in
+docs/rules.md; each module's docstring cites its section.
 ``movements`` plans a club night's seating (docs/nights.md): ``round_robin``, ``first_round`` and
 ``winners_move``, with ``check_round`` for a round seated by hand; ``night`` ranks the
 night's results (``rank_night``: by total, average or a sit-out scored as the
@@ -54,9 +55,11 @@ from .notation import (
 )
 from .ranks import shared_ranks
 from .rubber import score_rubber
+from .rules import DEFAULT_RULES, Rules
 from .sheet import ChicagoVulnerability, DealRow, Kind, NextDeal, Sheet, Winner, side_net
 
 __all__ = [
+    "DEFAULT_RULES",
     "NIGHT_RANKINGS",
     "RANK_AVERAGE",
     "RANK_SIT_OUT_AVERAGE",
@@ -79,6 +82,7 @@ __all__ = [
     "PassedOut",
     "Played",
     "Round",
+    "Rules",
     "ScoreItem",
     "ScoringError",
     "Seat",

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from .contract import ItemKind, ScoreItem
 from .errors import InvalidInput, MatchComplete, gettext_noop
 from .notation import DealResult, PassedOut, Played, Seat, Side, not_a_result, parse_seat
+from .rules import DEFAULT_RULES, Rules
 from .sheet import (
     VULNERABLE,
     ChicagoVulnerability,
@@ -40,19 +41,6 @@ _GAME_ITEMS = tuple(
 _PARTSCORE_ITEMS = tuple(
     ScoreItem(ItemKind.PARTSCORE_BONUS, side, PARTSCORE_BONUS) for side in _SIDES
 )
-
-
-def parse_vulnerability(value: ChicagoVulnerability | str) -> ChicagoVulnerability:
-    if isinstance(value, ChicagoVulnerability):
-        return value
-    try:
-        return ChicagoVulnerability(str(value).strip().lower().replace("-", "_"))
-    except ValueError:
-        raise InvalidInput(
-            "vulnerability",
-            gettext_noop("vulnerability must be 'dealer' or 'non_dealer', got %(value)s"),
-            value=repr(value),
-        ) from None
 
 
 def check_players(players: int) -> None:
@@ -105,17 +93,18 @@ def score_chicago(
     results: Sequence[DealResult],
     *,
     first_dealer: Seat | str,
-    vulnerability: ChicagoVulnerability | str = ChicagoVulnerability.DEALER,
+    rules: Rules = DEFAULT_RULES,
     players: int = 4,
 ) -> Sheet:
-    """Score a Chicago match from all its results so far, passed-out deals included.
+    """Score a Chicago match from all its results so far, passed-out deals included, under
+    the club's ``rules`` (who is vulnerable on deals 2 and 3).
 
     Raises ``MatchComplete`` for any deal after the fourth counted one, ``InvalidInput`` for
     a bad input (a table of two never plays Chicago).
     """
     check_players(players)
     first_dealer = parse_seat(first_dealer, field="first_dealer")
-    schedule = _SCHEDULES[(first_dealer, parse_vulnerability(vulnerability))]
+    schedule = _SCHEDULES[(first_dealer, rules.vulnerability)]
 
     rows: list[DealRow] = []
     counted = 0

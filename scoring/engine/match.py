@@ -8,7 +8,8 @@ from .chicago import check_players, score_chicago
 from .errors import InvalidInput, MatchComplete, gettext_noop
 from .notation import DealResult, Seat
 from .rubber import score_rubber
-from .sheet import ChicagoVulnerability, Kind, Sheet
+from .rules import DEFAULT_RULES, Rules
+from .sheet import Kind, Sheet
 
 
 def parse_kind(value: Kind | str) -> Kind:
@@ -30,16 +31,16 @@ def score_match(
     results: Sequence[DealResult],
     *,
     first_dealer: Seat | str,
-    vulnerability: ChicagoVulnerability | str = ChicagoVulnerability.DEALER,
+    rules: Rules = DEFAULT_RULES,
     finished: bool = False,
     players: int | None = None,
 ) -> Sheet:
     """Score a match of any kind from all its results so far.
 
-    ``two_player`` is a rubber with one player a side (seats N and E). ``vulnerability`` is the
-    Chicago option for deals 2 and 3. ``finished`` ends an unfinished rubber early (a Chicago
-    match cannot be finished early). ``players``, when given, must agree with the kind: 4 for
-    chicago and rubber, 2 for two_player.
+    ``two_player`` is a rubber with one player a side (seats N and E). ``rules`` are the
+    club's scoring options (``Rules``), passed to every kind's scoring. ``finished`` ends an
+    unfinished rubber early (a Chicago match cannot be finished early). ``players``, when
+    given, must agree with the kind: 4 for chicago and rubber, 2 for two_player.
     """
     kind = parse_kind(kind)
     expected = kind.seats
@@ -65,8 +66,10 @@ def score_match(
                     "only a rubber can be finished early; a Chicago match is always four deals"
                 ),
             )
-        return score_chicago(results, first_dealer=first_dealer, vulnerability=vulnerability)
-    return score_rubber(results, first_dealer=first_dealer, players=expected, finished=finished)
+        return score_chicago(results, first_dealer=first_dealer, rules=rules)
+    return score_rubber(
+        results, first_dealer=first_dealer, rules=rules, players=expected, finished=finished
+    )
 
 
 def check_next(
@@ -75,7 +78,7 @@ def check_next(
     new: DealResult,
     *,
     first_dealer: Seat | str,
-    vulnerability: ChicagoVulnerability | str = ChicagoVulnerability.DEALER,
+    rules: Rules = DEFAULT_RULES,
     finished: bool = False,
     players: int | None = None,
 ) -> Sheet:
@@ -86,7 +89,7 @@ def check_next(
             kind,
             results,
             first_dealer=first_dealer,
-            vulnerability=vulnerability,
+            rules=rules,
             finished=True,
             players=players,
         )
@@ -105,6 +108,6 @@ def check_next(
         kind,
         [*results, new],
         first_dealer=first_dealer,
-        vulnerability=vulnerability,
+        rules=rules,
         players=players,
     )

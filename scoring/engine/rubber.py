@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from .contract import ItemKind, ScoreItem
 from .errors import InvalidInput, MatchComplete, gettext_noop
 from .notation import DealResult, PassedOut, Played, Seat, Side, not_a_result, parse_seat
+from .rules import DEFAULT_RULES, Rules
 from .sheet import (
     VULNERABLE,
     DealRow,
@@ -48,10 +49,12 @@ def score_rubber(
     results: Sequence[DealResult],
     *,
     first_dealer: Seat | str,
+    rules: Rules = DEFAULT_RULES,
     players: int = 4,
     finished: bool = False,
 ) -> Sheet:
-    """Score a rubber from all its results so far, passed-out deals included.
+    """Score a rubber from all its results so far, passed-out deals included, under the
+    club's ``rules`` (no option of today's changes a rubber).
 
     ``players=2`` scores a table of two (kind ``two_player``): only N (side NS) and E (side EW)
     sit, deal and declare. ``finished=True`` ends an unfinished rubber by the Laws' rule (no

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.engine import score_contract, score_match
+from scoring.engine import Rules, score_contract, score_match
 from scoring.engine.notation import PassedOut, Played
 from tests.deploy import ROOT
 
@@ -119,7 +119,9 @@ def test_the_worked_chicago_is_the_engines():
         f"North-South {sheet.total_ns} ({sheet.below_ns} below the line, {sheet.above_ns} above), "
         f"East-West {sheet.total_ew} ({sheet.below_ew} below, {sheet.above_ew} above)"
     ) in text
-    other = score_match("chicago", results, first_dealer="N", vulnerability="non_dealer")
+    other = score_match(
+        "chicago", results, first_dealer="N", rules=Rules(vulnerability="non_dealer")
+    )
     assert f"North-South {other.total_ns}, East-West {other.total_ew}." in text
 
 

@@ -25,7 +25,7 @@ from matches.services import (
     match_create,
     match_finish,
 )
-from scoring.engine import make_result, score_match
+from scoring.engine import Rules, make_result, score_match
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, seats_of
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def assert_matches_engine(match, *, vulnerability=None):
         match.kind,
         results,
         first_dealer=match.first_dealer,
-        vulnerability=vulnerability or match.table.session.club.chicago_vulnerability,
+        rules=Rules(vulnerability=vulnerability or match.table.session.club.chicago_vulnerability),
         finished=match.finished_early,
     )
     assert len(sheet.rows) == len(deals)

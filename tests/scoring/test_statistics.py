@@ -17,6 +17,7 @@ from scoring.engine import (
     MatchComplete,
     PassedOut,
     Played,
+    Rules,
     Seat,
     Strain,
     score_match,
@@ -276,7 +277,7 @@ def counted_match(draw: st.DrawFn, pk: int) -> tuple[StatMatch, list[StatDeal], 
     vulnerability = draw(st.sampled_from(ChicagoVulnerability))
     options: dict[str, Any] = {"first_dealer": first}
     if kind is Kind.CHICAGO:
-        options["vulnerability"] = vulnerability
+        options["rules"] = Rules(vulnerability=vulnerability)
     accepted: list[DealResult] = []
     for result in draw(st.lists(results(seats), max_size=10)):
         try:
@@ -311,7 +312,7 @@ def seasons(draw: st.DrawFn):
                 Kind.CHICAGO,
                 [_result(d) for d in match_deals],
                 first_dealer=match.first_dealer,
-                vulnerability=vulnerability,
+                rules=Rules(vulnerability=vulnerability),
             )
             match = match._replace(
                 total_ns=sheet.total_ns, total_ew=sheet.total_ew, winner=sheet.winner.value
@@ -337,7 +338,7 @@ def _stats(player, matches, deals, vulnerability, rounding="none"):
         my_deals,
         counted_contracts(player, mine, my_deals),
         names=NAMES,
-        vulnerability=vulnerability,
+        rules=Rules(vulnerability=vulnerability),
         rounding=rounding,
     )
 
@@ -419,7 +420,7 @@ def test_points_per_deal_are_the_score_sheets_rows(season):
             Kind(m.kind),
             [_result(d) for d in deals if d.match_id == m.id],
             first_dealer=m.first_dealer,
-            vulnerability=vulnerability,
+            rules=Rules(vulnerability=vulnerability),
             finished=m.finished_early,
         )
         for row in sheet.rows:

@@ -10,6 +10,7 @@ from scoring.engine import (
     Kind,
     MatchComplete,
     NextDeal,
+    Rules,
     Seat,
     Side,
     Winner,
@@ -154,12 +155,14 @@ def test_game_from_two_partscores_when_the_dealers_side_is_vulnerable() -> None:
 
 def test_non_dealer_option_on_the_same_deals() -> None:
     results = deals("2H N 8", "1S W 6", "2D S 8", "1NT E 7")
-    sheet = score_chicago(results, first_dealer=Seat.N, vulnerability=NON_DEALER)
+    sheet = score_chicago(results, first_dealer=Seat.N, rules=Rules(vulnerability=NON_DEALER))
     assert [row.vulnerable for row in sheet.rows] == [(), (NS,), (EW,), (NS, EW)]
     assert row_points(sheet) == [(60, 0), (50, 0), (340, 0), (0, 140)]
     assert row_items(sheet, 2) == [("trick_points", "NS", 40), ("game_bonus", "NS", 300)]
     assert (sheet.total_ns, sheet.total_ew) == (450, 140)
-    assert score_chicago(results, first_dealer="n", vulnerability="non_dealer") == sheet
+    assert (
+        score_chicago(results, first_dealer="n", rules=Rules(vulnerability="non_dealer")) == sheet
+    )
 
 
 def test_a_game_cancels_both_partscores() -> None:
@@ -236,7 +239,7 @@ def test_bad_input() -> None:
         "deal 2 must be a played or passed-out result (see make_result), got str",
     )
     with pytest.raises(InvalidInput) as error:
-        score_chicago([], first_dealer=Seat.N, vulnerability="sometimes")
+        score_chicago([], first_dealer=Seat.N, rules=Rules(vulnerability="sometimes"))
     assert (error.value.field, str(error.value)) == (
         "vulnerability",
         "vulnerability must be 'dealer' or 'non_dealer', got 'sometimes'",

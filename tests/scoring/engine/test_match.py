@@ -11,6 +11,7 @@ from scoring.engine import (
     InvalidInput,
     Kind,
     MatchComplete,
+    Rules,
     Seat,
     check_next,
     score_chicago,
@@ -49,9 +50,11 @@ def test_dispatch_chicago(kind: Kind | str) -> None:
 
 
 def test_dispatch_chicago_option() -> None:
-    sheet = score_match("chicago", RESULTS, first_dealer=Seat.N, vulnerability="non_dealer")
+    sheet = score_match(
+        "chicago", RESULTS, first_dealer=Seat.N, rules=Rules(vulnerability="non_dealer")
+    )
     assert sheet == score_chicago(
-        RESULTS, first_dealer=Seat.N, vulnerability=ChicagoVulnerability.NON_DEALER
+        RESULTS, first_dealer=Seat.N, rules=Rules(vulnerability=ChicagoVulnerability.NON_DEALER)
     )
 
 

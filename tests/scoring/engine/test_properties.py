@@ -18,6 +18,7 @@ from scoring.engine import (
     NextDeal,
     PassedOut,
     Played,
+    Rules,
     ScoreItem,
     Seat,
     Sheet,
@@ -59,7 +60,7 @@ def matches(draw: st.DrawFn) -> Match:
     seats = (Seat.N, Seat.E) if kind is Kind.TWO_PLAYER else tuple(Seat)
     options: dict[str, Any] = {"first_dealer": draw(st.sampled_from(seats))}
     if kind is Kind.CHICAGO:
-        options["vulnerability"] = draw(st.sampled_from(ChicagoVulnerability))
+        options["rules"] = Rules(vulnerability=draw(st.sampled_from(ChicagoVulnerability)))
     else:
         options["finished"] = draw(st.booleans())
     drawn = draw(st.lists(results(seats), max_size=12))
@@ -224,8 +225,8 @@ def test_passed_out_deals_change_no_score(match: Match, data: st.DataObject) -> 
 def test_chicago_vulnerability_schedule(
     first: Seat, option: ChicagoVulnerability, drawn: list[DealResult]
 ) -> None:
-    deals = accepted(Kind.CHICAGO, drawn, first_dealer=first, vulnerability=option)
-    sheet = score_match(Kind.CHICAGO, deals, first_dealer=first, vulnerability=option)
+    deals = accepted(Kind.CHICAGO, drawn, first_dealer=first, rules=Rules(vulnerability=option))
+    sheet = score_match(Kind.CHICAGO, deals, first_dealer=first, rules=Rules(vulnerability=option))
     clockwise = [Seat.N, Seat.E, Seat.S, Seat.W]
     counted = 0
     for row in sheet.rows:
