@@ -76,9 +76,11 @@ compilemessages: $(VENV)/.installed
 
 # The suite runs in one worker per core (pytest-xdist), a test file at a time per worker (its
 # module fixtures built once); each worker has its own test database and Redis database
-# (config/test_settings.py). `pytest tests/...` alone runs in one process.
+# (config/test_settings.py). `pytest tests/...` alone runs in one process, and so does
+# `make test PYTEST_WORKERS=0`.
+PYTEST_WORKERS ?= auto
 test: lint typecheck migrations-check compilemessages docs
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 # The documentation site (mkdocs.yml, docs/) into build/site/, git-ignored. Strict: a broken
 # link, a missing anchor or a page left out of the navigation fails it, and so `make test`.
