@@ -20,10 +20,11 @@ from clubs.exports import EXPORTERS
 from clubs.services import club_create, player_create, season_create
 from matches.models import Match
 from matches.selectors import match_sheet
-from matches.services import deal_record, match_create
+from matches.services import match_create
 from nights.pbn import MANDATORY, tag_value
 from nights.services import night_round_start, night_start
 from scoring.engine import Kind, PassedOut, Side
+from tests.web.conftest import play
 
 pytestmark = pytest.mark.django_db
 
@@ -51,17 +52,6 @@ RUBBER = [
 ]
 TWO_GAMES = [("4S", "N", 10), ("2D", "E", 8), ("3NT", "N", 9)]
 VULNERABLE = {(): Vul.none, (Side.NS,): Vul.ns, (Side.EW,): Vul.ew, (Side.NS, Side.EW): Vul.both}
-
-
-def play(match, deals):
-    for deal in deals:
-        if deal is None:
-            deal_record(match=match, passed_out=True)
-        else:
-            contract, declarer, tricks = deal
-            deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
-    match.refresh_from_db()
-    return match
 
 
 @pytest.fixture
