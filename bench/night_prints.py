@@ -23,6 +23,8 @@ import sys
 import time
 from pathlib import Path
 
+from scoring.engine import Played
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
 os.environ["PDF_THROTTLE_ANON"] = "100000/min"
@@ -69,7 +71,7 @@ def run(repeat: int, rounds: int) -> None:
     )
     for match in night_round_start(night=night).matches.all():
         for contract, declarer, tricks in [("3NT", "N", 9), ("1C", "E", 6)] * 2:
-            deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+            deal_record(match=match, result=Played(contract, declarer, tricks))
     client = Client()
     print(f"60 players, {rounds} rounds, the first started (15 matches); {repeat} timed runs")
     for name in ("cards_pdf", "sheets_pdf", "tables_pdf", "results_pdf"):

@@ -18,6 +18,8 @@ import urllib.request
 from datetime import date
 from pathlib import Path
 
+from scoring.engine import PassedOut, Played
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 OUT = BASE_DIR / "docs" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -74,10 +76,10 @@ def build_demo() -> dict:
     def play(match, deals):
         for text in deals:
             if text == "-":
-                deal_record(match=match, passed_out=True)
+                deal_record(match=match, result=PassedOut())
             else:
                 contract, declarer, tricks = text.split()
-                deal_record(match=match, contract=contract, declarer=declarer, tricks=int(tricks))
+                deal_record(match=match, result=Played(contract, declarer, int(tricks)))
         return match
 
     matches = []

@@ -32,6 +32,7 @@ from matches.services import (
     deal_correct,
     deal_delete_last,
     deal_record,
+    deal_result,
     match_abandon,
     match_create,
     match_finish,
@@ -177,14 +178,16 @@ class DealEntryForm(forms.Form):
         self.fields["expected_sequence"].initial = next_sequence
 
     def service_arguments(self) -> dict[str, Any]:
+        """The deal's ``result`` for ``deal_record`` and ``deal_correct`` (a ``ValidationError``
+        naming the field when the engine refuses what was typed)."""
         data = self.cleaned_data
-        passed_out = bool(data.get("passed_out"))
-        return {
-            "passed_out": passed_out,
-            "contract": data.get("contract") or None,
-            "declarer": data.get("declarer") or None,
-            "tricks": data.get("tricks"),
-        }
+        result = deal_result(
+            passed_out=bool(data.get("passed_out")),
+            contract=data.get("contract") or None,
+            declarer=data.get("declarer") or None,
+            tricks=data.get("tricks"),
+        )
+        return {"result": result}
 
     def add_service_error(self, error: ValidationError) -> None:
         if not hasattr(error, "error_dict"):
@@ -306,8 +309,8 @@ class MatchAdmin(ReadOnlyHistoryMixin, ClubScopedAdmin[Match], SimpleHistoryAdmi
         form = self._deal_form(match, request.POST)
         if form.is_valid():
             sequence = form.cleaned_data["sequence"]
-            arguments = form.service_arguments()
             try:
+                arguments = form.service_arguments()
                 if sequence is None:
                     scored = deal_record(
                         match=match,

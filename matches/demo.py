@@ -10,8 +10,8 @@ twenty, a few doubles and pass-outs, and declarers mostly within two tricks of t
 
 import datetime
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -34,7 +34,7 @@ from matches.services import (
     match_finish,
     season_changes_batched,
 )
-from scoring.engine import DealResult, make_result
+from scoring.engine import Contract, DealResult, Doubling, PassedOut, Played, Seat, Strain
 
 T = TypeVar("T")
 
@@ -92,11 +92,11 @@ def _pick(rng: random.Random, weighted: Iterable[tuple[T, int]]) -> T:
     return rng.choices(values, weights=weights)[0]
 
 
-def random_deal(rng: random.Random, *, seats: str = "NESW") -> dict[str, Any]:
-    """One deal's entry, as ``deal_record`` takes it: passed out, or a contract, a declarer
+def random_deal(rng: random.Random, *, seats: str = "NESW") -> DealResult:
+    """One deal's result, as ``deal_record`` takes it: passed out, or a contract, a declarer
     among ``seats`` and the tricks declarer took."""
     if rng.randrange(1000) < PASSED_OUT:
-        return {"passed_out": True}
+        return PassedOut()
     kind = _pick(rng, CONTRACT_KINDS)
     if kind == "partscore":
         strain = _pick(rng, PARTSCORE_STRAINS)
@@ -113,19 +113,13 @@ def random_deal(rng: random.Random, *, seats: str = "NESW") -> dict[str, Any]:
     if doubling and offset > -3 and rng.random() < 0.5:
         offset -= 1  # a double is usually right
     tricks = max(0, min(13, level + 6 + offset))
-    return {
-        "contract": f"{level}{strain}{doubling}",
-        "declarer": rng.choice(seats),
-        "tricks": tricks,
-    }
+    return Played(
+        Contract(level, Strain(strain), Doubling(doubling)), Seat(rng.choice(seats)), tricks
+    )
 
 
 def _seats_of(match: Match) -> str:
     return "NE" if match.kind == "two_player" else "NESW"
-
-
-def _results(entries: Iterable[Mapping[str, Any]]) -> list[DealResult]:
-    return [make_result(**entry) for entry in entries]
 
 
 def play_to_the_end(match: Match, rng: random.Random, *, actor: Actor, limit: int = 60) -> None:
@@ -134,23 +128,22 @@ def play_to_the_end(match: Match, rng: random.Random, *, actor: Actor, limit: in
         if match.status != MatchStatus.IN_PROGRESS:
             return
         match = deal_record(
-            match=match, actor=actor, **random_deal(rng, seats=_seats_of(match))
+            match=match, result=random_deal(rng, seats=_seats_of(match)), actor=actor
         ).deal.match
     raise RuntimeError(f"the demo match {match.pk} did not end in {limit} deals")
 
 
 def _play_without_ending(match: Match, rng: random.Random, *, deals: int, actor: Actor) -> None:
     """Record ``deals`` deals that leave the rubber unfinished (asking the engine first)."""
-    entries: list[dict[str, Any]] = []
+    results: list[DealResult] = []
     rules = match.table.session.club.rules()
-    while len(entries) < deals:
-        entry = random_deal(rng, seats=_seats_of(match))
-        results = _results([*entries, entry])
-        sheet = sheet_of(match=match, results=results, rules=rules)
+    while len(results) < deals:
+        result = random_deal(rng, seats=_seats_of(match))
+        sheet = sheet_of(match=match, results=[*results, result], rules=rules)
         if sheet.complete:
             continue  # that deal would win the rubber: the evening is not over yet
-        deal_record(match=match, actor=actor, **entry)
-        entries.append(entry)
+        deal_record(match=match, result=result, actor=actor)
+        results.append(result)
 
 
 def demo_load(

@@ -18,10 +18,10 @@ from django.utils.translation import pgettext_lazy
 from clubs.forms import PlayerForm, ServiceErrorForm
 from clubs.models import Club, Player
 from clubs.selectors import active_players_of
-from matches.models import SEAT_FIELDS, Deal, KindChoice, Match, SeatChoice
+from matches.models import SEAT_FIELDS, EnteredDeal, KindChoice, Match, SeatChoice
 from matches.presenters import DOUBLING_WORDS, SEAT_LETTERS, spoken, strain_html
-from matches.services import SEAT_ERRORS
-from scoring.engine import Kind, Seat
+from matches.services import SEAT_ERRORS, deal_result
+from scoring.engine import Contract, Doubling, Kind, Seat, Strain
 
 LEVELS = [(level, str(level)) for level in range(1, 8)]
 TRICKS = [(tricks, str(tricks)) for tricks in range(14)]
@@ -102,15 +102,16 @@ class DealForm(forms.Form):
         return data
 
     def service_arguments(self) -> dict[str, Any]:
-        """The keyword arguments of ``deal_record`` and ``deal_correct``."""
+        """The keyword arguments of ``deal_record`` and ``deal_correct``: the deal's ``result``
+        (a ``ValidationError`` naming the field if the engine refuses it)."""
         data = self.cleaned_data
         if data.get("passed_out"):
-            return {"passed_out": True}
+            return {"result": deal_result(passed_out=True)}
+        contract = Contract(data["level"], Strain(data["strain"]), Doubling(data["doubling"] or ""))
         return {
-            "passed_out": False,
-            "contract": f"{data['level']}{data['strain']}{data.get('doubling') or ''}",
-            "declarer": data["declarer"],
-            "tricks": data["tricks"],
+            "result": deal_result(
+                contract=contract, declarer=data["declarer"], tricks=data["tricks"]
+            )
         }
 
     def add_service_error(self, error: ValidationError) -> None:
@@ -125,12 +126,13 @@ class DealForm(forms.Form):
                 self.add_error(None, text)
 
     @classmethod
-    def initial_from_deal(cls, deal: Deal) -> dict[str, Any]:
-        """A stored deal as this form's initial values (to correct it)."""
+    def initial_from(cls, deal: EnteredDeal, *, sequence: int) -> dict[str, Any]:
+        """Deal ``sequence`` as entered (recorded, or entered at the table) as this form's
+        initial values, to correct it."""
         if deal.passed_out:
-            return {"expected_sequence": deal.sequence, "passed_out": True}
+            return {"expected_sequence": sequence, "passed_out": True}
         return {
-            "expected_sequence": deal.sequence,
+            "expected_sequence": sequence,
             "level": deal.level,
             "strain": deal.strain,
             "doubling": deal.doubling,

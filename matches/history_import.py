@@ -5,7 +5,6 @@ transaction."""
 
 import datetime
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -26,7 +25,6 @@ from matches.services import (
     match_finish,
     season_changes_batched,
 )
-from scoring.engine import DealResult, PassedOut, Played
 
 
 @dataclass
@@ -256,7 +254,7 @@ def _history_write(
             )
             for row in match.rows:
                 line = row.line
-                deal_record(match=started, actor=actor, **_history_entered(row.result))
+                deal_record(match=started, result=row.result, actor=actor)
             if match.ending == "finish":
                 match_finish(match=started, actor=actor)
             elif match.ending == "abandon":
@@ -266,18 +264,6 @@ def _history_write(
         report.errors.append(_history_refusal(line, error))
         report.match_ids.clear()
         raise HistoryRefused(report) from error
-
-
-def _history_entered(result: DealResult) -> dict[str, Any]:
-    """``deal_record``'s arguments for a result."""
-    if isinstance(result, PassedOut):
-        return {"passed_out": True}
-    assert isinstance(result, Played)
-    return {
-        "contract": str(result.contract),
-        "declarer": result.declarer.value,
-        "tricks": result.tricks,
-    }
 
 
 def season_history_import(

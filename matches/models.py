@@ -18,14 +18,15 @@ from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Season, Table
 from scoring.engine import (
+    Contract,
     DealResult,
     Doubling,
     Kind,
     PassedOut,
+    Played,
     Seat,
     Strain,
     Winner,
-    make_result,
 )
 
 
@@ -247,14 +248,49 @@ class DoublingChoice(models.TextChoices):
     REDOUBLED = Doubling.REDOUBLED, _("redoubled")
 
 
-class Deal(models.Model):
-    match = models.ForeignKey(
-        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="deals"
-    )
-    sequence = models.PositiveSmallIntegerField(
-        _("sequence"), help_text=_("Order of entry, passed-out deals included.")
-    )
-    # What was entered.
+def entered_constraints(prefix: str) -> list[models.BaseConstraint]:
+    """The checks on an ``EnteredDeal``'s fields, named ``<prefix>_...``: passed out with
+    nothing else, or a whole contract (level 1 to 7, a strain, a doubling), a declarer and 0 to
+    13 tricks."""
+    return [
+        models.CheckConstraint(
+            condition=Q(
+                passed_out=True,
+                level__isnull=True,
+                strain="",
+                declarer="",
+                tricks__isnull=True,
+                doubling="",
+            )
+            | Q(
+                passed_out=False,
+                level__isnull=False,
+                strain__in=StrainChoice.values,
+                declarer__in=SeatChoice.values,
+                tricks__isnull=False,
+            ),
+            name=f"{prefix}_contract_iff_played",
+        ),
+        models.CheckConstraint(
+            condition=Q(level__isnull=True) | Q(level__gte=1, level__lte=7),
+            name=f"{prefix}_level_1_to_7",
+        ),
+        models.CheckConstraint(
+            condition=Q(tricks__isnull=True) | Q(tricks__gte=0, tricks__lte=13),
+            name=f"{prefix}_tricks_0_to_13",
+        ),
+        models.CheckConstraint(
+            condition=Q(doubling__in=DoublingChoice.values), name=f"{prefix}_doubling_valid"
+        ),
+    ]
+
+
+class EnteredDeal(models.Model):
+    """What was entered for a deal, in the one shape a recorded ``Deal`` and a deal entered
+    at the table (``nights.TableEntry``) share: passed out, or a contract's level, strain and
+    doubling, the declarer and the tricks declarer took. ``result`` reads it as the engine's
+    value and stores one (``entered_fields`` gives its fields); nothing goes through text."""
+
     passed_out = models.BooleanField(_("passed out"), default=False)
     level = models.PositiveSmallIntegerField(
         _("level"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(7)]
@@ -271,6 +307,37 @@ class Deal(models.Model):
     tricks = models.PositiveSmallIntegerField(
         _("tricks"), null=True, blank=True, validators=[MaxValueValidator(13)]
     )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def result(self) -> DealResult:
+        """What was entered, as the engine's result."""
+        return stored_result(
+            self.passed_out, self.level, self.strain, self.doubling, self.declarer, self.tricks
+        )
+
+    @result.setter
+    def result(self, result: DealResult) -> None:
+        for name, value in entered_fields(result).items():
+            setattr(self, name, value)
+
+    @property
+    def contract(self) -> str | None:
+        """The contract as the engine writes it, e.g. "4SX", to show; None when passed out."""
+        if self.passed_out:
+            return None
+        return f"{self.level}{self.strain}{self.doubling}"
+
+
+class Deal(EnteredDeal):
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="deals"
+    )
+    sequence = models.PositiveSmallIntegerField(
+        _("sequence"), help_text=_("Order of entry, passed-out deals included.")
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)  # no list filters on it
 
@@ -283,35 +350,7 @@ class Deal(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "sequence"], name="deal_sequence_unique"),
             models.CheckConstraint(condition=Q(sequence__gte=1), name="deal_sequence_positive"),
-            models.CheckConstraint(
-                condition=Q(
-                    passed_out=True,
-                    level__isnull=True,
-                    strain="",
-                    declarer="",
-                    tricks__isnull=True,
-                    doubling="",
-                )
-                | Q(
-                    passed_out=False,
-                    level__isnull=False,
-                    strain__in=StrainChoice.values,
-                    declarer__in=SeatChoice.values,
-                    tricks__isnull=False,
-                ),
-                name="deal_contract_iff_played",
-            ),
-            models.CheckConstraint(
-                condition=Q(level__isnull=True) | Q(level__gte=1, level__lte=7),
-                name="deal_level_1_to_7",
-            ),
-            models.CheckConstraint(
-                condition=Q(tricks__isnull=True) | Q(tricks__gte=0, tricks__lte=13),
-                name="deal_tricks_0_to_13",
-            ),
-            models.CheckConstraint(
-                condition=Q(doubling__in=DoublingChoice.values), name="deal_doubling_valid"
-            ),
+            *entered_constraints("deal"),
         ]
 
     def __str__(self) -> str:
@@ -320,19 +359,26 @@ class Deal(models.Model):
             "match": self.match,
         }
 
-    @property
-    def contract(self) -> str | None:
-        """The contract in the engine's notation, e.g. "4SX"; None when passed out."""
-        if self.passed_out:
-            return None
-        return f"{self.level}{self.strain}{self.doubling}"
 
-    @property
-    def result(self) -> DealResult:
-        """What was entered, as the engine's result."""
-        return stored_result(
-            self.passed_out, self.level, self.strain, self.doubling, self.declarer, self.tricks
-        )
+def entered_fields(result: DealResult) -> dict[str, Any]:
+    """An ``EnteredDeal``'s fields for the engine's result."""
+    if isinstance(result, PassedOut):
+        return {
+            "passed_out": True,
+            "level": None,
+            "strain": "",
+            "doubling": "",
+            "declarer": "",
+            "tricks": None,
+        }
+    return {
+        "passed_out": False,
+        "level": result.contract.level,
+        "strain": result.contract.strain.value,
+        "doubling": result.contract.doubling.value,
+        "declarer": result.declarer.value,
+        "tricks": result.tricks,
+    }
 
 
 @functools.lru_cache(maxsize=8192)
@@ -344,8 +390,10 @@ def stored_result(
     declarer: str,
     tricks: int | None,
 ) -> DealResult:
-    """A deal's stored fields as the engine's result (``Deal.result``; a season's export reads
-    the fields alone). Results are immutable and few (about 6,000), so each is made once."""
+    """An entered deal's stored fields as the engine's result (``EnteredDeal.result``; a
+    season's export reads the fields alone). Results are immutable and few (about 6,000), so
+    each is made once."""
     if passed_out:
         return PassedOut()
-    return make_result(contract=f"{level}{strain}{doubling}", declarer=declarer, tricks=tricks)
+    assert level is not None and tricks is not None  # the table's constraints hold it
+    return Played(Contract(level, Strain(strain), Doubling(doubling)), Seat(declarer), tricks)

@@ -33,16 +33,18 @@ from clubs.signals import club_changed, seasons_changed
 from clubs.transactions import retried
 from clubs.validators import as_date, field_error
 from matches.messages import engine_message
-from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus, MatchSubmission
+from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus, MatchSubmission, entered_fields
 from matches.selectors import sheet_of
 from matches.signals import changes_batched, deal_changed, match_changed, match_ended
 from scoring.engine import (
+    Contract,
     DealResult,
     DealRow,
     InvalidInput,
     Kind,
     MatchComplete,
     PassedOut,
+    Played,
     Rules,
     Seat,
     Sheet,
@@ -192,27 +194,6 @@ def _refuse_if_abandoned(locked: Locked) -> None:
         raise MatchConflict(_("This match was abandoned; it accepts no change."))
 
 
-def _entered(result: DealResult) -> dict[str, Any]:
-    """The deal's entered fields for a result."""
-    if isinstance(result, PassedOut):
-        return {
-            "passed_out": True,
-            "level": None,
-            "strain": "",
-            "doubling": "",
-            "declarer": "",
-            "tricks": None,
-        }
-    return {
-        "passed_out": False,
-        "level": result.contract.level,
-        "strain": result.contract.strain.value,
-        "doubling": result.contract.doubling.value,
-        "declarer": result.declarer.value,
-        "tricks": result.tricks,
-    }
-
-
 def _score(
     locked: Locked,
     results: Sequence[DealResult],
@@ -299,10 +280,31 @@ def _deals(locked: Locked) -> list[Deal]:
     return list(Deal.objects.filter(match=locked.match).order_by("sequence"))
 
 
-def _result(**entered: Any) -> DealResult:
-    """The engine's result of what was entered (``make_result``'s arguments)."""
+def deal_result(
+    *,
+    passed_out: bool = False,
+    contract: str | Contract | None = None,
+    declarer: str | Seat | None = None,
+    tricks: int | None = None,
+) -> DealResult:
+    """The engine's result of a deal as a person entered it (``make_result``), refused as a
+    ``ValidationError`` naming the field: what forms and the API turn their input into, once,
+    before they call ``deal_record``, ``deal_correct`` or ``deal_check``."""
     with _refusals():
-        return make_result(**entered)
+        return make_result(
+            passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks
+        )
+
+
+def _checked(result: object) -> DealResult:
+    """``result`` when it is the engine's result of a deal, else refused naming ``result``."""
+    if not isinstance(result, (Played, PassedOut)):
+        raise field_error(
+            "result",
+            _("A deal's result is played (contract, declarer, tricks) or passed out."),
+            "not_a_result",
+        )
+    return result
 
 
 # --- matches -------------------------------------------------------------------------------
@@ -532,21 +534,19 @@ class ScoredDeal:
 def deal_record(
     *,
     match: Match | int,
-    passed_out: bool = False,
-    contract: str | None = None,
-    declarer: str | None = None,
-    tricks: int | None = None,
+    result: DealResult,
     expected_sequence: int | None = None,
     actor: Actor | str = None,
 ) -> ScoredDeal:
-    """Record the next deal of ``match``: passed out, or ``contract`` ("4SX"), ``declarer``
-    (N, E, S, W) and ``tricks`` (taken by declarer, 0 to 13).
+    """Record the next deal of ``match``: its ``result``, the engine's ``Played`` (contract,
+    declarer, tricks taken by declarer's side) or ``PassedOut`` (``deal_result`` reads one
+    from what a person entered).
 
     ``expected_sequence``, when given, must be the next sequence number: a client that
     shows deal k sends k, and whoever records deal k second gets a ``MatchConflict``.
     """
     locked = _lock(match)
-    result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
+    result = _checked(result)
     _refuse_if_abandoned(locked)
     deals = _deals(locked)
     sequence = len(deals) + 1
@@ -566,7 +566,7 @@ def deal_record(
                 % {"expected": expected_sequence, "next": sequence}
             )
     sheet = _score(locked, [deal.result for deal in deals], new=result)
-    deal = Deal(match=locked.match, sequence=sequence, **_entered(result))
+    deal = Deal(match=locked.match, sequence=sequence, **entered_fields(result))
     _attribute(deal, actor, _("deal recorded"))
     deal.save()
     completed = _store_totals(
@@ -582,17 +582,14 @@ def deal_check(
     *,
     match: Match | int,
     sequence: int,
-    passed_out: bool = False,
-    contract: str | None = None,
-    declarer: str | None = None,
-    tricks: int | None = None,
+    result: DealResult,
 ) -> DealRow:
     """The row deal ``sequence`` would have if recorded (one past the last deal) or corrected
     (an earlier deal) now, refused as ``deal_record`` or ``deal_correct`` would refuse it;
     nothing is written. A deal entered at the table is checked so before the opponents are
     asked to confirm it."""
     locked = _lock(match)
-    result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
+    result = _checked(result)
     _refuse_if_abandoned(locked)
     results = [deal.result for deal in _deals(locked)]
     if isinstance(sequence, bool) or not isinstance(sequence, int):
@@ -615,10 +612,7 @@ def deal_correct(
     *,
     match: Match | int,
     sequence: int,
-    passed_out: bool = False,
-    contract: str | None = None,
-    declarer: str | None = None,
-    tricks: int | None = None,
+    result: DealResult,
     last_only: bool = False,
     actor: Actor | str = None,
 ) -> ScoredDeal:
@@ -630,7 +624,7 @@ def deal_correct(
     ``MatchConflict``.
     """
     locked = _lock(match)
-    result = _result(passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks)
+    result = _checked(result)
     _refuse_if_abandoned(locked)
     deals = _deals(locked)
     if isinstance(sequence, bool) or not isinstance(sequence, int):
@@ -655,8 +649,7 @@ def deal_correct(
         if sheet.rows[later] != was[later]
     ]
     corrected = deals[index]
-    for name, value in _entered(result).items():
-        setattr(corrected, name, value)
+    corrected.result = result
     _attribute(corrected, actor, _("deal corrected"))
     corrected.save()
     completed = _store_totals(

@@ -179,7 +179,9 @@ def _table_context(
     if form is None and open_for_deals:
         form = DealForm(match=match, initial={"expected_sequence": len(deals) + 1})
     if fix_form is None and fixed is not None:  # fixed is None only when last is
-        fix_form = DealForm(match=match, prefix="fix", initial=DealForm.initial_from_deal(fixed))
+        fix_form = DealForm(
+            match=match, prefix="fix", initial=DealForm.initial_from(fixed, sequence=fixed.sequence)
+        )
     last_row = sheet.rows[-1] if sheet.rows else None
     counted = sum(1 for row in sheet.rows if row.number is not None)
     context.update(

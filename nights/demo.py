@@ -74,12 +74,12 @@ def _live_night(
     north, east = first.seat_ids["N"], first.seat_ids["E"]
     for sequence in (1, 2, 3):
         entry = table_entry_submit(
-            code=code, sequence=sequence, entered_by=north, **random_deal(rng)
+            code=code, sequence=sequence, entered_by=north, result=random_deal(rng)
         )
         if sequence < 3:
             table_entry_answer(code=code, entry=entry.pk, player=east, accept=True)
     # Table 2: one deal, recorded by the director.
-    deal_record(match=at[2], actor=actor, **random_deal(rng))
+    deal_record(match=at[2], result=random_deal(rng), actor=actor)
     return night
 
 

@@ -11,8 +11,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import NIGHT_MIN_MATCHES_MAX, NightRanking, Player, Session
-from matches.models import Deal, Match
-from scoring.engine import DealResult, PassedOut, make_result
+from matches.models import Deal, EnteredDeal, Match, entered_constraints
 
 MAX_ROUNDS = 60
 MAX_PRIZES = 60
@@ -215,7 +214,7 @@ class EntryState(models.TextChoices):
     RESOLVED = "resolved", _("set aside by the director")
 
 
-class TableEntry(models.Model):
+class TableEntry(EnteredDeal):
     """A deal entered at the table through its code: it counts only once a player of the other
     side confirms it (then it is recorded through ``matches.services``, and ``deal`` is the
     deal it became). A deal for ``sequence`` one past the match's last is a new deal; an
@@ -230,10 +229,7 @@ class TableEntry(models.Model):
     sequence = models.PositiveSmallIntegerField(_("sequence"))
     # A correction of deal ``sequence`` as recorded, not the next deal.
     correction = models.BooleanField(_("correction"), default=False)
-    passed_out = models.BooleanField(_("passed out"), default=False)
-    contract = models.CharField(_("contract"), max_length=4, blank=True)
-    declarer = models.CharField(_("declarer"), max_length=1, blank=True)
-    tricks = models.PositiveSmallIntegerField(_("tricks"), null=True, blank=True)
+    # What was entered: ``EnteredDeal``'s fields, as a recorded deal stores them.
     side = models.CharField(_("entered by side"), max_length=2, choices=Side.choices)
     entered_by = models.ForeignKey(
         Player, verbose_name=_("entered by"), on_delete=models.PROTECT, related_name="+"
@@ -285,6 +281,7 @@ class TableEntry(models.Model):
             models.UniqueConstraint(
                 fields=["match"], condition=Q(state="waiting"), name="entry_one_waiting"
             ),
+            *entered_constraints("entry"),
         ]
 
     def __str__(self) -> str:
@@ -296,10 +293,3 @@ class TableEntry(models.Model):
     @property
     def other_side(self) -> str:
         return Side.EW if self.side == Side.NS else Side.NS
-
-    @property
-    def result(self) -> DealResult:
-        """What was entered, as the engine's result."""
-        if self.passed_out:
-            return PassedOut()
-        return make_result(contract=self.contract, declarer=self.declarer, tricks=self.tricks)

@@ -10,7 +10,6 @@ redirects to ``/table/``. The pad polls its panel every 5 s (static/js/pad.js, w
 poll while a deal is being typed); without JavaScript a reload shows the same.
 """
 
-import re
 from typing import Any
 
 from django.conf import settings
@@ -111,25 +110,6 @@ def _session_code(request: HttpRequest) -> tuple[TableCode | None, bool]:
 
 def _side_of_seat(seat: str) -> str:
     return Side.NS if seat in "NS" else Side.EW
-
-
-ENTRY = re.compile(r"^(?P<level>[1-7])(?P<strain>NT|[CDHS])(?P<doubling>X{0,2})$")
-
-
-def _initial_from_entry(entry: TableEntry) -> dict[str, object]:
-    """A deal entered at the table (a rejected one, to correct) as the deal form's initial
-    values, as ``DealForm.initial_from_deal`` gives a recorded deal's."""
-    if entry.passed_out:
-        return {"expected_sequence": entry.sequence, "passed_out": True}
-    initial: dict[str, object] = {"expected_sequence": entry.sequence, "declarer": entry.declarer}
-    found = ENTRY.match(entry.contract)
-    if found:
-        initial.update(
-            level=int(found["level"]), strain=found["strain"], doubling=found["doubling"]
-        )
-    if entry.tricks is not None:
-        initial["tricks"] = entry.tricks
-    return initial
 
 
 def _entered_by(match: Match, entry: TableEntry) -> str:
@@ -284,7 +264,7 @@ def _pad_context(
     if form is None and open_for_deals:
         again = rejected_at.get(len(deals) + 1)
         values = (
-            _initial_from_entry(again)
+            DealForm.initial_from(again, sequence=again.sequence)
             if again is not None
             else {"expected_sequence": len(deals) + 1}
         )
@@ -294,9 +274,7 @@ def _pad_context(
     if fix_form is None and waiting is None and fix.isdigit() and 1 <= int(fix) <= len(deals):
         deal = deals[int(fix) - 1]
         again = rejected_at.get(deal.sequence)
-        values = (
-            _initial_from_entry(again) if again is not None else DealForm.initial_from_deal(deal)
-        )
+        values = DealForm.initial_from(again or deal, sequence=deal.sequence)
         initial = _deal_initial(request, match, **values)
         fix_form = PadDealForm(match=match, prefix="fix", initial=initial)
     if waiting is not None:

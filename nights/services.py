@@ -15,7 +15,6 @@ import secrets
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from enum import Enum
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -33,7 +32,7 @@ from clubs.signals import club_changed
 from clubs.transactions import retried
 from clubs.validators import clean_name, field_error, folded
 from matches.messages import engine_message
-from matches.models import Deal, Match, MatchStatus
+from matches.models import Deal, Match, MatchStatus, entered_fields
 from matches.services import (
     MatchConflict,
     deal_check,
@@ -62,7 +61,7 @@ from nights.movements import movement_of
 from nights.selectors import night_plan
 from nights.signals import round_started
 from nights.table_selectors import PENDING_STATES, current_match, current_match_id
-from scoring.engine import InvalidInput, Kind, check_round
+from scoring.engine import DealResult, InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
 from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
 
@@ -927,16 +926,14 @@ def table_entry_submit(
     code: TableCode,
     sequence: int,
     entered_by: int,
-    passed_out: bool = False,
-    contract: str | None = None,
-    declarer: str | None = None,
-    tricks: int | None = None,
+    result: DealResult,
 ) -> TableEntry:
     """A deal entered at the table: deal ``sequence`` of the match now at the code's table
     (the next deal, or a correction of an earlier one), entered by player ``entered_by``. It
     waits for a player of the other side (``table_entry_answer``); the deal is checked now as
-    ``matches.services`` will check it then. Errors name ``entered_by``, ``sequence``, the
-    deal's fields, or ``match`` (as ``MatchConflict``: another deal waits, the match is over)."""
+    ``matches.services`` will check it then. Errors name ``entered_by``, ``sequence``,
+    ``result`` or the deal's field the engine refused, or ``match`` (as ``MatchConflict``:
+    another deal waits, the match is over)."""
     match = _current(code)
     if Match.objects.select_for_update().filter(pk=match.pk).first() is None:
         # Its round was taken back meanwhile (``night_round_undo``).
@@ -950,22 +947,12 @@ def table_entry_submit(
     if waiting is not None:
         message = _("Deal %(n)s is waiting for the opponents to confirm it.")
         raise MatchConflict(message % {"n": waiting.sequence})
-    deal_check(
-        match=match,
-        sequence=sequence,
-        passed_out=passed_out,
-        contract=contract,
-        declarer=declarer,
-        tricks=tricks,
-    )
+    deal_check(match=match, sequence=sequence, result=result)
     entry = TableEntry.objects.create(
         code=code,
         match=match,
         sequence=sequence,
-        passed_out=bool(passed_out),
-        contract="" if passed_out else (contract or "").upper(),
-        declarer="" if passed_out else (declarer or "").upper(),
-        tricks=None if passed_out else tricks,
+        **entered_fields(result),
         side=side,
         entered_by_id=entered_by,
         correction=sequence <= match.deals.count(),
@@ -998,17 +985,16 @@ def _waiting(code: TableCode, entry_id: int) -> TableEntry:
 def _record(entry: TableEntry, actor: Actor | str) -> None:
     """Record what the entry says: the next deal, or a correction of its deal. Refused as
     ``matches.services`` refuses it (the entry keeps waiting: the table withdraws it)."""
-    entered: dict[str, Any] = {
-        "passed_out": entry.passed_out,
-        "contract": entry.contract or None,
-        "declarer": entry.declarer or None,
-        "tricks": entry.tricks,
-    }
     if entry.correction:
-        scored = deal_correct(match=entry.match_id, sequence=entry.sequence, actor=actor, **entered)
+        scored = deal_correct(
+            match=entry.match_id, sequence=entry.sequence, result=entry.result, actor=actor
+        )
     else:
         scored = deal_record(
-            match=entry.match_id, expected_sequence=entry.sequence, actor=actor, **entered
+            match=entry.match_id,
+            expected_sequence=entry.sequence,
+            result=entry.result,
+            actor=actor,
         )
     entry.deal = scored.deal
     # A dispute over the same deal is over once the table agrees on it.

@@ -17,7 +17,7 @@ import pytest
 
 import scoring.engine.match as engine_match
 from clubs.models import SCORING_OPTIONS, Club
-from scoring.engine import DEFAULT_RULES, ChicagoVulnerability, InvalidInput, Rules
+from scoring.engine import DEFAULT_RULES, ChicagoVulnerability, InvalidInput, Played, Rules
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, make_user, seats_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,11 +187,11 @@ def world(db):
         club=club, kind="chicago", seats=seats_of(players), played_on=PLAY_DATE, actor=director
     )
     for contract, declarer, tricks in (("2H", "N", 8), ("1S", "W", 6), ("2D", "S", 8)):
-        deal_record(match=chicago, contract=contract, declarer=declarer, tricks=tricks)
+        deal_record(match=chicago, result=Played(contract, declarer, tricks))
     rubber = match_create(
         club=club, kind="rubber", seats=seats_of(players), played_on=PLAY_DATE, actor=director
     )
-    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)
+    deal_record(match=rubber, result=Played("4S", "N", 10))
     return club, director, players, chicago, rubber
 
 
@@ -199,9 +199,9 @@ def test_a_deal_recorded_and_corrected(world, received) -> None:
     from matches.services import deal_correct, deal_record
 
     club, _director, _players, chicago, rubber = world
-    deal_record(match=chicago, contract="1NT", declarer="E", tricks=7)
-    deal_correct(match=chicago, sequence=1, contract="3H", declarer="N", tricks=9)
-    deal_record(match=rubber, contract="2C", declarer="E", tricks=8)
+    deal_record(match=chicago, result=Played("1NT", "E", 7))
+    deal_correct(match=chicago, sequence=1, result=Played("3H", "N", 9))
+    deal_record(match=rubber, result=Played("2C", "E", 8))
     _all_tomorrows(received, club)
     chicago.refresh_from_db()
     assert chicago.status == "complete"
@@ -227,7 +227,7 @@ def test_the_statistics(world, received, settings) -> None:
 
     settings.API_READ_CACHE = False
     club, _director, players, chicago, _rubber = world
-    deal_record(match=chicago, contract="1NT", declarer="E", tricks=7)
+    deal_record(match=chicago, result=Played("1NT", "E", 7))
     received.clear()
     statistics = player_statistics(club=club, player_id=players[0].pk)
     _all_tomorrows(received, club)
@@ -295,9 +295,7 @@ def test_a_deal_entered_at_the_table(db, received) -> None:
         code=code,
         sequence=1,
         entered_by=match.seats["N"].pk,
-        contract="4S",
-        declarer="N",
-        tricks=10,
+        result=Played("4S", "N", 10),
     )
     received.clear()
     board = night_board(night=night)

@@ -26,8 +26,9 @@ from api.serializers.tables import DealEntrySerializer, deal_entry
 from matches.messages import engine_message
 from matches.models import KindChoice, MatchStatus, WinnerChoice
 from matches.selectors import deals_updated
+from matches.services import deal_result
 from nights.table_selectors import deal_confirmations
-from scoring.engine import InvalidInput, PassedOut, parse_contract
+from scoring.engine import DealResult, InvalidInput, PassedOut, Played, parse_contract
 
 # Engine fields that are parts of the API's `contract`.
 CONTRACT_PARTS = {"level": "contract", "strain": "contract", "doubling": "contract"}
@@ -198,6 +199,8 @@ class ScoreSheetSerializer(serializers.Serializer):
 # where the engine would read it ("3 NT", "1♥").
 CONTRACT_PATTERN = r"^[1-7]([CcDdHhSs]|[Nn][Tt]?)([Xx][Xx]?)?$"
 _CONTRACT_RE = re.compile(CONTRACT_PATTERN)
+ENTERED = ("passed_out", "contract", "declarer", "tricks")
+"""A deal's fields as the API takes them (``matches.services.deal_result``'s arguments)."""
 
 
 class DealInputSerializer(StrictInput, serializers.Serializer):
@@ -227,7 +230,7 @@ class DealInputSerializer(StrictInput, serializers.Serializer):
 
     def validate_contract(self, value):
         try:
-            contract = str(parse_contract(value))
+            contract = parse_contract(value)
         except InvalidInput as error:
             raise serializers.ValidationError(engine_message(error)) from None
         if not _CONTRACT_RE.fullmatch(value):
@@ -235,6 +238,24 @@ class DealInputSerializer(StrictInput, serializers.Serializer):
                 _('Write the contract as a level, a strain and X or XX if doubled: "4S", "3NTX".')
             )
         return contract
+
+    def result(self, *, kept: DealResult | None = None) -> DealResult:
+        """The engine's result of what was sent (``matches.services.deal_result``: refused
+        naming the field). With ``kept``, a partial change, what is not sent stays as it was
+        entered; sending nothing keeps a passed-out deal passed out."""
+        sent = {name: self.validated_data[name] for name in ENTERED if name in self.validated_data}
+        if kept is not None and (
+            sent.get("passed_out") or (not sent and isinstance(kept, PassedOut))
+        ):
+            sent = {"passed_out": True}
+        elif kept is not None:
+            was = (
+                {"contract": kept.contract, "declarer": kept.declarer, "tricks": kept.tricks}
+                if isinstance(kept, Played)
+                else {}
+            )
+            sent = {**was, **sent, "passed_out": False}
+        return deal_result(**sent)
 
 
 class DealCreateSerializer(DealInputSerializer):

@@ -245,7 +245,12 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         match = self.get_match()
         serializer = DealCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        scored = services.deal_record(match=match, **serializer.validated_data, actor=self.actor)
+        scored = services.deal_record(
+            match=match,
+            result=serializer.result(),
+            expected_sequence=serializer.validated_data.get("expected_sequence"),
+            actor=self.actor,
+        )
         return self._deal_response(match, scored.row, status.HTTP_201_CREATED, scored.deal)
 
     def _stale(self, request, match_id, sequence) -> Response | None:
@@ -267,18 +272,9 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         deal = self._stored_deal(match, sequence)
         serializer = DealInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        entry: dict[str, Any] = serializer.validated_data
-        if partial and (entry.get("passed_out") or (not entry and deal.passed_out)):
-            entry = {"passed_out": True}  # also an empty change to a passed-out deal
-        elif partial:  # what is not given stays as it was entered
-            kept = {
-                "contract": deal.contract,
-                "declarer": deal.declarer or None,
-                "tricks": deal.tricks,
-            }
-            entry = {**kept, **entry, "passed_out": False}
+        result = serializer.result(kept=deal.result if partial else None)
         scored = services.deal_correct(
-            match=match, sequence=deal.sequence, **entry, actor=self.actor
+            match=match, sequence=deal.sequence, result=result, actor=self.actor
         )
         return self._deal_response(match, scored.row, deal=scored.deal)
 

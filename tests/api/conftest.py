@@ -16,6 +16,7 @@ from api.models import ClubAPIKey, KeyAccess
 from clubs import services as club_services
 from matches import services as match_services
 from nights.services import night_round_start, night_start
+from scoring.engine import Played
 
 PLAYED_ON = date(2025, 3, 14)
 ROLES = ["anonymous", "player_a", "director_a", "director_b", "read_key_a", "write_key_a"]
@@ -52,7 +53,7 @@ def build_club(name: str, slug: str, director_name: str, *, public=False) -> Sid
         played_on=PLAYED_ON,
         actor=director,
     )
-    match_services.deal_record(match=match, contract="4S", declarer="N", tricks=10)
+    match_services.deal_record(match=match, result=Played("4S", "N", 10))
     return Side(club=club, director=director, season=season, players=players, match=match)
 
 

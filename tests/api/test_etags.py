@@ -9,6 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from matches import services as match_services
+from scoring.engine import Played
 from scoring.services import standings_recalculate
 from tests.api.conftest import build_club
 from tests.api.test_nights import create
@@ -66,7 +67,7 @@ def test_a_new_deal_makes_the_next_poll_a_200_with_the_new_content(public_side):
     client = APIClient()
     urls = match_urls(public_side)
     before = {url: client.get(url) for url in urls}
-    match_services.deal_record(match=public_side.match, contract="3NT", declarer="E", tricks=9)
+    match_services.deal_record(match=public_side.match, result=Played("3NT", "E", 9))
     for url in urls:
         after = polled(client, url, before[url]["ETag"])
         if "/deals/1/" in url:  # deal 1 is as it was: its ETag is its data's (If-Match)
@@ -92,12 +93,12 @@ def test_the_ladder_is_a_304_until_it_is_recalculated(public_side):
     standings_recalculate(season_id=public_side.season.pk)
     first = client.get(url)
     assert polled(client, url, first["ETag"]).status_code == 304
-    match_services.deal_record(match=public_side.match, contract="1NT", declarer="N", tricks=7)
+    match_services.deal_record(match=public_side.match, result=Played("1NT", "N", 7))
     standings_recalculate(season_id=public_side.season.pk)
     # The match is not complete yet: the ladder came out as it was (issue 28).
     assert polled(client, url, first["ETag"]).status_code == 304
     while public_side.match.deals.count() < 4:
-        match_services.deal_record(match=public_side.match, contract="1NT", declarer="N", tricks=7)
+        match_services.deal_record(match=public_side.match, result=Played("1NT", "N", 7))
     standings_recalculate(season_id=public_side.season.pk)
     after = polled(client, url, first["ETag"])
     assert after.status_code == 200 and after.json() != first.json()
@@ -139,7 +140,7 @@ def test_with_the_read_cache_off_the_etag_is_the_bodys(public_side, settings):
     assert first.status_code == 200 and first["ETag"]
     assert client.get(url)["ETag"] == first["ETag"]  # the same bytes
     assert polled(client, url, first["ETag"]).status_code == 304
-    match_services.deal_record(match=public_side.match, contract="3NT", declarer="E", tricks=9)
+    match_services.deal_record(match=public_side.match, result=Played("3NT", "E", 9))
     after = polled(client, url, first["ETag"])
     assert after.status_code == 200 and after["ETag"] != first["ETag"]
 

@@ -5,6 +5,7 @@ import pytest
 
 from api.models import Delivery, Event, WebhookEndpoint
 from matches import services as match_services
+from scoring.engine import Played
 from scoring.services import standings_recalculate
 from tests.api.conftest import PLAYED_ON
 from tests.api.test_nights import NS_WIN, create, eight, start_round  # noqa: F401
@@ -124,7 +125,7 @@ def test_an_event_and_its_deliveries_are_written_with_the_change(world):
     WebhookEndpoint.objects.create(
         club=world.b.club, url="https://hooks.example/c", events=["deal.recorded"], secret="s"
     )
-    match_services.deal_record(match=world.a.match, contract="1NT", declarer="S", tricks=7)
+    match_services.deal_record(match=world.a.match, result=Played("1NT", "S", 7))
     event = Event.objects.latest("id")
     [delivery] = Delivery.objects.filter(event=event)
     assert delivery.endpoint == chosen
@@ -319,7 +320,7 @@ def _chicago(world, deals):
         played_on=PLAYED_ON,
     )
     for contract, declarer, tricks in deals:
-        match_services.deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+        match_services.deal_record(match=match, result=Played(contract, declarer, tricks))
     return match
 
 

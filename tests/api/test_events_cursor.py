@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from api.events import event_record
 from api.models import Event, EventType
 from matches import services as match_services
+from scoring.engine import PassedOut
 from tests.api.conftest import PLAYED_ON, build_world
 
 EVENTS = "/api/v1/events/"
@@ -166,7 +167,7 @@ def test_concurrent_writers_and_a_fast_poller_see_every_event_once(on_postgres):
         try:
             for _ in range(3):
                 with transaction.atomic():
-                    match_services.deal_record(match=match, passed_out=True)
+                    match_services.deal_record(match=match, result=PassedOut())
                     time.sleep(chance.uniform(0, 0.15))
         except BaseException as error:  # reported by the test below
             failures.append(error)

@@ -287,13 +287,13 @@ def test_events_and_webhook_payloads_are_typed(client_package, director_api):
     models = module(client_package, "models")
     match = side.match
     for contract, declarer, tricks in (("1C", "E", 6), ("2H", "S", 8), ("1S", "W", 6)):
-        match_services.deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
-    match_services.deal_correct(match=match, sequence=1, contract="4S", declarer="N", tricks=11)
+        match_services.deal_record(match=match, result=Played(contract, declarer, tricks))
+    match_services.deal_correct(match=match, sequence=1, result=Played("4S", "N", 11))
     seats = dict(zip("NESW", side.players, strict=True))
     other = match_services.match_create(
         club=side.club, kind="chicago", seats=seats, played_on=PLAYED_ON
     )
-    match_services.deal_record(match=other, contract="3NT", declarer="N", tricks=9)
+    match_services.deal_record(match=other, result=Played("3NT", "N", 9))
     match_services.deal_delete_last(match=other)
     match_services.match_abandon(match=other)
     standings_recalculate(season_id=side.season.pk)

@@ -26,6 +26,7 @@ from nights.services import (
     table_entry_submit,
 )
 from nights.table_selectors import current_match
+from scoring.engine import Played
 from scoring.models import Standing
 from scoring.services import standings_recalculate
 from tests.api.conftest import NIGHT_DAY
@@ -34,6 +35,7 @@ pytestmark = pytest.mark.django_db
 
 LISTS = ["clubs", "players", "seasons", "sessions", "tables", "matches", "nights"]
 # Chicago deals 2 to 4 after the world's first: the match is then complete (and counts).
+# As the API takes them; ``Played(**deal)`` for the services.
 THREE_MORE = [
     {"contract": "3NT", "declarer": "E", "tricks": 9},
     {"contract": "2H", "declarer": "S", "tricks": 8},
@@ -157,7 +159,7 @@ def test_every_read_is_a_200_again_once_what_it_shows_changed(clock, world, nigh
     standings_recalculate(season_id=a.season.pk)
     assert director.patch(f"/api/v1/nights/{night.pk}/", {"prizes": 1}).status_code == 200
     night_match = Night.objects.get(pk=night.pk).round_set.get().matches.get()
-    match_services.deal_record(match=night_match, contract="4S", declarer="N", tricks=10)
+    match_services.deal_record(match=night_match, result=Played("4S", "N", 10))
     clock.tick()
     # Nothing changes a table once it exists; the first deal's row is as it was.
     same = {f"/api/v1/tables/{a.match.table_id}/", f"/api/v1/matches/{a.match.pk}/deals/1/"}
@@ -199,7 +201,7 @@ def test_a_change_in_the_second_an_answer_was_read_is_never_a_304(clock, world):
     first = director.get(url)  # in the second of the world's writes
     assert parse_http_date(first["Last-Modified"]) == int(clock.now) - 1
     clock.tick(0.2)
-    match_services.deal_record(match=world.a.match, contract="1NT", declarer="N", tricks=7)
+    match_services.deal_record(match=world.a.match, result=Played("1NT", "N", 7))
     clock.tick()
     again = director.get(url, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
     assert again.status_code == 200
@@ -255,7 +257,7 @@ def test_every_resource_shows_updated_at(world, night, director_a):
         shown = director_a.get(url).json()["updated_at"]
         assert datetime.datetime.fromisoformat(shown.replace("Z", "+00:00")) <= timezone.now()
     for deal in THREE_MORE:  # the match counts: the ladder has lines
-        match_services.deal_record(match=a.match, **deal)
+        match_services.deal_record(match=a.match, result=Played(**deal))
     standings_recalculate(season_id=a.season.pk)
     ladder = director_a.get(f"/api/v1/seasons/{a.season.pk}/ladder/").json()["results"]
     assert ladder and all(row["updated_at"] for row in ladder)
@@ -281,7 +283,7 @@ def since(client, url, moment) -> list[int]:
 def test_every_list_filters_by_updated_since(world, night, director_a):
     a = world.a
     for deal in THREE_MORE:  # the match counts: the ladder has lines
-        match_services.deal_record(match=a.match, **deal)
+        match_services.deal_record(match=a.match, result=Played(**deal))
     standings_recalculate(season_id=a.season.pk)
     moment = timezone.now()
     for name in LISTS:
@@ -368,12 +370,15 @@ def test_a_settled_dispute_moves_the_entries_it_sets_aside_and_the_match(world, 
     code = TableCode.objects.get(night=night, table_number=1, revoked_at=None)
     match = current_match(code=code)
     seats = match.seat_ids
-    entry = {"sequence": 1, "contract": "4S", "declarer": "N", "tricks": 10}
-    rejected = table_entry_submit(code=code, entered_by=seats["N"], **entry)
+    rejected = table_entry_submit(
+        code=code, sequence=1, entered_by=seats["N"], result=Played("4S", "N", 10)
+    )
     table_entry_answer(code=code, entry=rejected.pk, player=seats["E"], accept=False)
     rejected_at = TableEntry.objects.get(pk=rejected.pk).updated_at
     match_at = Match.objects.get(pk=match.pk).updated_at
-    waiting = table_entry_submit(code=code, entered_by=seats["N"], **{**entry, "tricks": 9})
+    waiting = table_entry_submit(
+        code=code, sequence=1, entered_by=seats["N"], result=Played("4S", "N", 9)
+    )
     assert Match.objects.get(pk=match.pk).updated_at > match_at  # its pending entries changed
     table_entry_resolve(entry=waiting, accept=True)
     # The confirmed deal sets the rejected entry aside (a QuerySet update).
@@ -385,7 +390,7 @@ def test_a_recalculation_dates_each_ladder_line(world):
     """The lines are written by COPY on PostgreSQL, which runs no auto_now."""
     season = world.a.season.pk
     for deal in THREE_MORE:
-        match_services.deal_record(match=world.a.match, **deal)
+        match_services.deal_record(match=world.a.match, result=Played(**deal))
     first = standings_recalculate(season_id=season)
     lines = Standing.objects.filter(season_id=season)
     assert lines.exists()
@@ -393,7 +398,7 @@ def test_a_recalculation_dates_each_ladder_line(world):
     dated = dict(lines.values_list("player_id", "updated_at"))
     standings_recalculate(season_id=season)  # nothing changed: each line keeps its date
     assert dict(lines.values_list("player_id", "updated_at")) == dated
-    match_services.deal_correct(match=world.a.match, sequence=4, **{**THREE_MORE[-1], "tricks": 0})
+    match_services.deal_correct(match=world.a.match, sequence=4, result=Played("1S", "W", 0))
     third = standings_recalculate(season_id=season)
     assert all(line.updated_at >= third.started_at for line in lines.all())
 

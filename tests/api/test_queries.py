@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from clubs import services as club_services
 from clubs.models import Membership, Session
 from matches import services as match_services
+from scoring.engine import PassedOut, Played
 from tests.api.conftest import PLAYED_ON
 
 pytestmark = pytest.mark.usefixtures("read_cache_off")
@@ -31,8 +32,8 @@ def busy_world(world):
             seats=dict(zip("NESW", players if n % 2 else a.players, strict=True)),
             played_on=PLAYED_ON,
         )
-        match_services.deal_record(match=match, contract="2S", declarer="S", tricks=8)
-        match_services.deal_record(match=match, passed_out=True)
+        match_services.deal_record(match=match, result=Played("2S", "S", 8))
+        match_services.deal_record(match=match, result=PassedOut())
     club_services.season_create(
         club=a.club, name="2024", start_date="2024-01-01", end_date="2024-12-31"
     )
@@ -86,7 +87,7 @@ def test_a_list_runs_the_same_queries_at_page_size_1_and_100(busy_world, role, u
 def test_the_deals_list_runs_the_same_queries_for_each_page_size(busy_world):
     client = busy_world.client("director_a")
     url = f"/api/v1/matches/{busy_world.a.match.pk}/deals/"
-    match_services.deal_record(match=busy_world.a.match, contract="1NT", declarer="E", tricks=7)
+    match_services.deal_record(match=busy_world.a.match, result=Played("1NT", "E", 7))
     one, rows_one = count_queries(client, f"{url}?page_size=1")
     many, rows_many = count_queries(client, f"{url}?page_size=100")
     assert (rows_one, rows_many) == (1, 2)

@@ -7,6 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches import services as match_services
+from scoring.engine import PassedOut
 
 pytestmark = pytest.mark.usefixtures("read_cache_off")
 
@@ -29,7 +30,7 @@ def test_a_match_list_counts_its_rows_without_reading_deals(world, role):
     match = world.b.match  # club B is private: make it public so anonymous clients list it
     world.b.club.public = True
     world.b.club.save(update_fields=["public"])
-    match_services.deal_record(match=match, passed_out=True)
+    match_services.deal_record(match=match, result=PassedOut())
     body, sql = queries_of(world.client(role), "/api/v1/matches/?page_size=1&ordering=id")
     counts = [query for query in sql if query.startswith("SELECT COUNT(*)")]
     assert len(counts) == 1

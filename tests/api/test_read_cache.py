@@ -14,6 +14,7 @@ from clubs import services as club_services
 from matches import selectors as match_selectors
 from matches import services as match_services
 from matches.models import Match
+from scoring.engine import Played
 from scoring.services import standings_recalculate
 from tests.api.conftest import PLAYED_ON, build_club, make_user
 
@@ -72,7 +73,7 @@ def test_the_cache_is_off_without_a_shared_cache(public_side, settings):
 def test_a_recorded_deal_is_on_the_next_read(public_side):
     client, url = APIClient(), sheet_url(public_side.match)
     assert len(read(client, url)["deals"]) == 1
-    match_services.deal_record(match=public_side.match, contract="3NT", declarer="E", tricks=9)
+    match_services.deal_record(match=public_side.match, result=Played("3NT", "E", 9))
     assert len(read(client, url)["deals"]) == 2
 
 
@@ -149,7 +150,7 @@ def test_the_ladder_is_fresh_after_each_recalculation(public_side, django_assert
     first = read(client, url)
     read(client, url, django_assert_num_queries, 0)
     for _ in range(3):
-        match_services.deal_record(match=public_side.match, contract="1NT", declarer="N", tricks=7)
+        match_services.deal_record(match=public_side.match, result=Played("1NT", "N", 7))
     standings_recalculate(season_id=public_side.season.pk)
     second = read(client, url)
     assert second["computed_at"] != first["computed_at"]
@@ -223,7 +224,7 @@ def test_a_deal_at_one_table_leaves_the_other_matches_cached(
     client, list_url = APIClient(), f"/api/v1/matches/?season={public_side.season.pk}"
     read(client, sheet_url(other))
     assert [m["deals"] for m in read(client, list_url)["results"]] == [0, 1]
-    match_services.deal_record(match=public_side.match, contract="3NT", declarer="E", tricks=9)
+    match_services.deal_record(match=public_side.match, result=Played("3NT", "E", 9))
     read(client, sheet_url(other), django_assert_num_queries, 0)
     assert [m["deals"] for m in read(client, list_url)["results"]] == [0, 2]
 
@@ -231,13 +232,13 @@ def test_a_deal_at_one_table_leaves_the_other_matches_cached(
 def test_a_players_season_history_follows_a_corrected_deal(public_side):
     match = public_side.match
     for _ in range(3):
-        match_services.deal_record(match=match, contract="1NT", declarer="N", tricks=7)
+        match_services.deal_record(match=match, result=Played("1NT", "N", 7))
     standings_recalculate(season_id=public_side.season.pk)
     player = public_side.players[0]
     client = APIClient()
     url = f"/api/v1/seasons/{public_side.season.pk}/players/{player.pk}/history/"
     before = read(client, url)["results"][0]
-    match_services.deal_correct(match=match, sequence=1, contract="4S", declarer="N", tricks=11)
+    match_services.deal_correct(match=match, sequence=1, result=Played("4S", "N", 11))
     after = read(client, url)["results"][0]
     assert after != before
 
@@ -268,7 +269,7 @@ def test_a_deal_refreshes_the_lists_it_is_in_and_leaves_the_others_cached(
     ]
     for url in current + past:
         read(client, url)
-    match_services.deal_record(match=match, contract="3NT", declarer="E", tricks=9)
+    match_services.deal_record(match=match, result=Played("3NT", "E", 9))
     for url in past:
         read(client, url, django_assert_num_queries, 0)
     for url in current:

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import Match
+from scoring.engine import Played
 from tests.scoring.factories import make_club, make_players, make_season
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,7 @@ def play(club, kind, seats, played_on, deals):
         club=club, kind=kind, seats=dict(zip("NESW", seats, strict=False)), played_on=played_on
     )
     for contract, declarer, tricks in deals:
-        services.deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+        services.deal_record(match=match, result=Played(contract, declarer, tricks))
     return match
 
 
@@ -190,7 +191,7 @@ def test_a_new_deal_refreshes_the_cached_answer(club, settings, django_assert_nu
         assert client.get(url).json() == before
         assert client.get(all_url).json() == all_before
     match = Match.objects.get(season=season)
-    services.deal_correct(match=match, sequence=2, contract="3NT", declarer="N", tricks=10)
+    services.deal_correct(match=match, sequence=2, result=Played("3NT", "N", 10))
     after = client.get(url).json()
     assert after["as_declarer"]["points"] == before["as_declarer"]["points"] + 30
     assert client.get(all_url).json()["as_declarer"]["points"] == (

@@ -19,6 +19,7 @@ from nights.services import (
     table_entry_submit,
 )
 from nights.table_selectors import LONG_WAIT, current_match
+from scoring.engine import Played
 from tests.api.conftest import ROLES
 from tests.nights.test_services import play
 
@@ -41,9 +42,7 @@ def enter(code, side="N", contract="4S", declarer="N", tricks=10, sequence=None)
         code=code,
         sequence=sequence or match.deals.count() + 1,
         entered_by=match.seat_ids[side],
-        contract=contract,
-        declarer=declarer,
-        tricks=tricks,
+        result=Played(contract, declarer, tricks),
     )
 
 

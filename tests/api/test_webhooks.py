@@ -20,6 +20,7 @@ from api import webhooks
 from api.models import WEBHOOK_EVENT_TYPES, Delivery, DeliveryStatus, Event, WebhookEndpoint
 from api.tasks import deliver_due
 from matches import services as match_services
+from scoring.engine import PassedOut, Played
 
 ROOT = Path(__file__).resolve().parents[2]
 WEBHOOKS = "/api/v1/webhooks/"
@@ -288,7 +289,7 @@ def an_endpoint(world, url, events=("deal.recorded",)):
 
 
 def a_delivery(world, endpoint) -> Delivery:
-    match_services.deal_record(match=world.a.match, contract="2H", declarer="E", tricks=8)
+    match_services.deal_record(match=world.a.match, result=Played("2H", "E", 8))
     return Delivery.objects.get(endpoint=endpoint)
 
 
@@ -366,7 +367,7 @@ def test_after_a_day_it_gives_up_disables_the_endpoint_and_mails_the_directors(w
     assert message.to == ["director@alpha.example"]
     assert server.url in message.body
     # A disabled endpoint gets nothing, even when a change chooses it.
-    match_services.deal_record(match=world.a.match, passed_out=True)
+    match_services.deal_record(match=world.a.match, result=PassedOut())
     assert Delivery.objects.filter(endpoint=endpoint).count() == 1
 
 
@@ -507,7 +508,7 @@ def test_enabling_a_disabled_endpoint_makes_what_it_missed_due(world, director_a
 
 def deals_recorded(world, count):
     for _ in range(count):
-        match_services.deal_record(match=world.a.match, passed_out=True)
+        match_services.deal_record(match=world.a.match, result=PassedOut())
 
 
 def test_enabling_an_endpoint_a_director_disabled_sends_what_happened_meanwhile(
@@ -626,7 +627,7 @@ def test_rotating_a_secret_signs_with_both_during_the_grace_period(world, direct
     WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
         previous_secret_expires_at=timezone.now() - timedelta(seconds=1)
     )
-    match_services.deal_record(match=world.a.match, passed_out=True)
+    match_services.deal_record(match=world.a.match, result=PassedOut())
     latest = Delivery.objects.filter(endpoint=endpoint).order_by("-id").first()
     assert webhooks.delivery_attempt(latest.pk) == DeliveryStatus.SUCCEEDED
     headers, body = server.received[-1]
@@ -732,7 +733,7 @@ def test_an_endpoint_cannot_choose_the_test_event(world, director_a):
 def test_events_are_written_only_once_per_change(world):
     endpoint = an_endpoint(world, "https://hooks.example/in")
     before = Event.objects.count()
-    match_services.deal_record(match=world.a.match, passed_out=True)
+    match_services.deal_record(match=world.a.match, result=PassedOut())
     assert Event.objects.count() == before + 1
     assert Delivery.objects.filter(endpoint=endpoint).count() == 1
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from api.models import Delivery, DeliveryStatus, WebhookEndpoint
 from matches import services as match_services
+from scoring.engine import PassedOut
 
 
 @pytest.fixture
@@ -124,8 +125,8 @@ def test_send_again_and_enable(world, admin_client, django_capture_on_commit_cal
     other = WebhookEndpoint.objects.create(
         club=world.b.club, url="https://hooks.example/b", events=["deal.recorded"], secret="s"
     )
-    match_services.deal_record(match=world.a.match, passed_out=True)
-    match_services.deal_record(match=world.b.match, passed_out=True)
+    match_services.deal_record(match=world.a.match, result=PassedOut())
+    match_services.deal_record(match=world.b.match, result=PassedOut())
     mine, theirs = Delivery.objects.get(endpoint=endpoint), Delivery.objects.get(endpoint=other)
     Delivery.objects.update(status=DeliveryStatus.GAVE_UP, next_attempt_at=None)
     page = admin_client.get("/admin/api/delivery/").content.decode()

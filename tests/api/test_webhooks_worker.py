@@ -21,6 +21,7 @@ from api import webhooks
 from api.models import Delivery, DeliveryStatus, Event, WebhookEndpoint
 from config.celery import app as celery_app
 from matches import services as match_services
+from scoring.engine import Played
 from scoring.models import RunStatus, StandingsRun
 from scoring.tasks import pending_key
 from tests.api.conftest import build_club
@@ -171,7 +172,7 @@ def test_a_receiver_answering_500_gets_the_event_after_retries(hook_workers, rec
     server = receiver([500, 500])
     an_endpoint(a_match.club, server.url)
     hook_workers("retrying")
-    match_services.deal_record(match=a_match.match, contract="3NT", declarer="N", tricks=9)
+    match_services.deal_record(match=a_match.match, result=Played("3NT", "N", 9))
     event = Event.objects.filter(type="deal.recorded").latest("id")
     wait_until(lambda: str(event.pk) in server.delivered(), "the event delivered")
     assert [code for _event, code in server.received] == [500, 500, 200]
@@ -188,12 +189,8 @@ def test_a_worker_killed_while_sending_loses_no_event(hook_workers, receiver, a_
     server.hold = True  # the first request waits: its worker is killed meanwhile
     an_endpoint(a_match.club, server.url)
     first = hook_workers("doomed")
-    for deal in [
-        {"contract": "1C", "declarer": "E", "tricks": 6},
-        {"contract": "2H", "declarer": "S", "tricks": 8},
-        {"contract": "1S", "declarer": "W", "tricks": 6},
-    ]:
-        match_services.deal_record(match=a_match.match, **deal)
+    for deal in [Played("1C", "E", 6), Played("2H", "S", 8), Played("1S", "W", 6)]:
+        match_services.deal_record(match=a_match.match, result=deal)
     expected = {
         str(pk)
         for pk in Event.objects.filter(club=a_match.club).values_list("pk", flat=True)
@@ -315,11 +312,11 @@ def test_a_slow_receiver_does_not_delay_a_ladder(
         WebhookEndpoint.objects.create(
             club=side.club, url=receiver.url, events=["deal.recorded"], secret="whsec_s"
         )
-        match_services.deal_record(match=side.match, contract="2H", declarer="E", tricks=8)
+        match_services.deal_record(match=side.match, result=Played("2H", "E", 8))
         wait_until(lambda: receiver.requests == 1, "the receiver to be sent the first deal")
         # A worker now waits on the receiver; more deliveries queue up behind it.
-        match_services.deal_record(match=side.match, contract="1NT", declarer="S", tricks=7)
-        match_services.deal_record(match=side.match, contract="3C", declarer="W", tricks=9)
+        match_services.deal_record(match=side.match, result=Played("1NT", "S", 7))
+        match_services.deal_record(match=side.match, result=Played("3C", "W", 9))
         committed_at = timezone.now()  # the fourth deal, which completes the match, is in
         run = wait_until(
             lambda: StandingsRun.objects.filter(

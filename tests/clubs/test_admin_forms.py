@@ -20,6 +20,7 @@ from rest_framework.authtoken.models import Token
 from api.models import ClubAPIKey, KeyAccess
 from clubs.services import membership_set, session_get_or_create, table_create
 from matches.services import deal_record, match_create
+from scoring.engine import Played
 from scoring.services import standings_recalculate
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, make_user, seats_of
 
@@ -160,7 +161,7 @@ def world():
     match = match_create(
         club=alpha, kind="chicago", seats=seats_of(players), played_on=PLAY_DATE, actor=director
     )
-    deal_record(match=match, contract="4S", declarer="N", tricks=10, actor=director)
+    deal_record(match=match, result=Played("4S", "N", 10), actor=director)
     standings_recalculate(season_id=match.season_id)
     ClubAPIKey.objects.create_key(name="scoreboard", club=alpha, access=KeyAccess.READ)
     Token.objects.create(user=director)

@@ -19,6 +19,7 @@ from clubs.transactions import ATTEMPTS
 from config.errors import database_unavailable
 from matches.models import Deal, Match
 from matches.services import deal_record, match_create
+from scoring.engine import Played
 from tests.clubs.factories import make_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -196,7 +197,7 @@ def test_a_503_never_hides_a_half_written_match_or_deal(club):
         seats=dict(zip("NESW", club.players, strict=True)),
         played_on=date(2025, 5, 2),
     )
-    deal_record(match=match, contract="4S", declarer="N", tricks=10)
+    deal_record(match=match, result=Played("4S", "N", 10))
     with connection.execute_wrapper(fail_after_insert_into("matches_deal")):
         response = client.post(
             f"/api/v1/matches/{match.pk}/deals/",

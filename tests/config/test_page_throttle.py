@@ -12,6 +12,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from config.cache import SharedClientRedisCache
 from matches.services import deal_record, match_create
+from scoring.engine import Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, make_user, seats_of
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,7 @@ def match(director):
         club=club, kind="chicago", seats=seats_of(make_players(club)), played_on=PLAY_DATE
     )
     for _ in range(4):
-        deal_record(match=match, contract="1NT", declarer="N", tricks=7)
+        deal_record(match=match, result=Played("1NT", "N", 7))
     return match
 
 

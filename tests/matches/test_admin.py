@@ -10,6 +10,7 @@ from clubs.services import player_create
 from matches.models import Deal, Match, MatchStatus
 from matches.selectors import match_sheet
 from matches.services import deal_record, match_create
+from scoring.engine import PassedOut, Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, make_user, seats_of
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ def bravo_match():
     club = make_club(creator=make_user("bravo_boss"), name="Bravoclub")
     players = [player_create(club=club, name=f"Bravoplayer {seat}") for seat in "NESW"]
     match = match_create(club=club, kind="rubber", seats=seats_of(players), played_on=PLAY_DATE)
-    deal_record(match=match, contract="2C", declarer="N", tricks=8)
+    deal_record(match=match, result=Played("2C", "N", 8))
     return match
 
 
@@ -45,9 +46,9 @@ def post_deal(client, match, **fields):
 
 
 def test_the_match_page_shows_the_score_sheet(as_director, chicago):
-    deal_record(match=chicago, contract="4S", declarer="N", tricks=10)
-    deal_record(match=chicago, passed_out=True)
-    deal_record(match=chicago, contract="3NTX", declarer="E", tricks=7)
+    deal_record(match=chicago, result=Played("4S", "N", 10))
+    deal_record(match=chicago, result=PassedOut())
+    deal_record(match=chicago, result=Played("3NTX", "E", 7))
     page = as_director.get(url(chicago)).content.decode()
     sheet = page[page.index('id="score-sheet"') :]
     assert sheet.count('class="deal-line"') == 3
@@ -98,7 +99,7 @@ def test_bad_input_is_shown_beside_its_field(as_director, chicago):
 
 
 def test_a_deal_someone_else_entered_first_is_a_clear_conflict(as_director, chicago):
-    deal_record(match=chicago, contract="1C", declarer="N", tricks=7)  # another director
+    deal_record(match=chicago, result=Played("1C", "N", 7))  # another director
     response = post_deal(
         as_director, chicago, expected_sequence=1, contract="2C", declarer="N", tricks=8
     )
@@ -109,8 +110,8 @@ def test_a_deal_someone_else_entered_first_is_a_clear_conflict(as_director, chic
 
 
 def test_a_correction_on_the_page_rescores_later_deals(as_director, rubber):
-    deal_record(match=rubber, contract="2S", declarer="N", tricks=8)
-    second = deal_record(match=rubber, contract="2H", declarer="S", tricks=8)  # game
+    deal_record(match=rubber, result=Played("2S", "N", 8))
+    second = deal_record(match=rubber, result=Played("2H", "S", 8))  # game
     assert second.row.partscore_ns == 0
     response = post_deal(as_director, rubber, sequence=1, contract="2S", declarer="N", tricks=7)
     assert response.status_code == 302
@@ -120,8 +121,8 @@ def test_a_correction_on_the_page_rescores_later_deals(as_director, rubber):
 
 
 def test_delete_last_finish_and_abandon_buttons(as_director, rubber, club, players):
-    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)
-    deal_record(match=rubber, contract="1NT", declarer="E", tricks=7)
+    deal_record(match=rubber, result=Played("4S", "N", 10))
+    deal_record(match=rubber, result=Played("1NT", "E", 7))
     assert as_director.post(url(rubber, "delete-last-deal"), {"sequence": 2}).status_code == 302
     assert rubber.deals.count() == 1
     assert as_director.post(url(rubber, "finish")).status_code == 302
@@ -175,7 +176,7 @@ def test_adding_a_match_through_the_admin(as_director, club, players):
 
 
 def test_matches_and_deals_of_another_club_are_out_of_reach(as_director, chicago, bravo_match):
-    deal_record(match=chicago, contract="1S", declarer="N", tricks=7)
+    deal_record(match=chicago, result=Played("1S", "N", 7))
     for listing in ("/admin/matches/match/", "/admin/matches/deal/", "/admin/matches/match/add/"):
         page = as_director.get(listing).content.decode()
         assert "Bravo" not in page, listing
@@ -225,7 +226,7 @@ def test_filters_and_search_by_player_name(as_director, director, club, chicago,
 
 
 def test_deals_are_read_only_with_history_that_cannot_revert(as_director, chicago, director):
-    deal = deal_record(match=chicago, contract="4H", declarer="S", tricks=10, actor=director).deal
+    deal = deal_record(match=chicago, result=Played("4H", "S", 10), actor=director).deal
     page = as_director.get(f"/admin/matches/deal/{deal.pk}/change/").content.decode()
     assert 'name="tricks"' not in page
     history = as_director.get(f"/admin/matches/deal/{deal.pk}/history/").content.decode()
@@ -241,7 +242,7 @@ def test_deals_are_read_only_with_history_that_cannot_revert(as_director, chicag
 def test_a_directors_choices_of_matches_are_their_clubs_through_the_match_admin(
     director, chicago, bravo_match
 ):
-    deal = deal_record(match=chicago, contract="1NT", declarer="N", tricks=7).deal
+    deal = deal_record(match=chicago, result=Played("1NT", "N", 7)).deal
     assert list(scoped_choices(Match, director)) == [chicago]
     assert list(scoped_choices(Deal, director)) == [deal]  # not Bravoclub's
     assert scoped_choices(Match, make_user("root", is_superuser=True)) is None

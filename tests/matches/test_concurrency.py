@@ -8,6 +8,7 @@ from django.db import connection
 
 from matches.models import Deal, Match
 from matches.services import MatchConflict, ScoredDeal, deal_record, match_create
+from scoring.engine import Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, seats_of
 
 
@@ -44,8 +45,8 @@ def match(transactional_db, on_postgres):
 
 
 def test_two_recordings_of_deal_one_exactly_one_wins(match):
-    entry = {"contract": "4S", "declarer": "N", "tricks": 10, "expected_sequence": 1}
-    other = {"contract": "3NT", "declarer": "E", "tricks": 9, "expected_sequence": 1}
+    entry = {"result": Played("4S", "N", 10), "expected_sequence": 1}
+    other = {"result": Played("3NT", "E", 9), "expected_sequence": 1}
     outcomes = record_at_once(match.pk, [entry, other])
     deals = [o for o in outcomes if isinstance(o, ScoredDeal)]
     conflicts = [o for o in outcomes if isinstance(o, MatchConflict)]
@@ -58,7 +59,7 @@ def test_two_recordings_of_deal_one_exactly_one_wins(match):
 
 
 def test_recordings_without_expected_sequence_queue_up(match):
-    entries = [{"contract": "1C", "declarer": seat, "tricks": 7} for seat in "NESW"]
+    entries = [{"result": Played("1C", seat, 7)} for seat in "NESW"]
     outcomes = record_at_once(match.pk, entries)
     assert all(isinstance(o, ScoredDeal) for o in outcomes), outcomes
     assert sorted(o.deal.sequence for o in outcomes) == [1, 2, 3, 4]

@@ -8,6 +8,7 @@ from clubs.models import Session, Table
 from clubs.services import season_create
 from matches.models import Deal, Match
 from matches.services import deal_record
+from scoring.engine import Played
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +114,7 @@ def test_bulk_created_deals_are_checked_too(chicago):
 
 
 def test_two_deals_with_one_sequence_are_refused(chicago):
-    deal_record(match=chicago, contract="1C", declarer="N", tricks=7)
+    deal_record(match=chicago, result=Played("1C", "N", 7))
     refused(lambda: deal_row(chicago, sequence=1).save())
 
 

@@ -4,16 +4,17 @@ import pytest
 
 from matches.models import Deal
 from matches.services import deal_correct, deal_delete_last, deal_record
+from scoring.engine import Played
 from tests.clubs.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_correction_keeps_the_old_and_new_values_and_who_made_it(chicago, director):
-    deal = deal_record(match=chicago, contract="4S", declarer="N", tricks=10, actor=director).deal
-    later = deal_record(match=chicago, contract="2H", declarer="E", tricks=8, actor=director).deal
+    deal = deal_record(match=chicago, result=Played("4S", "N", 10), actor=director).deal
+    later = deal_record(match=chicago, result=Played("2H", "E", 8), actor=director).deal
     fixer = make_user("fixer")
-    deal_correct(match=chicago, sequence=1, contract="4S", declarer="N", tricks=9, actor=fixer)
+    deal_correct(match=chicago, sequence=1, result=Played("4S", "N", 9), actor=fixer)
 
     records = list(Deal.history.filter(id=deal.pk).order_by("history_date", "history_id"))
     assert [r.history_type for r in records] == ["+", "~"]
@@ -33,7 +34,7 @@ def test_a_correction_keeps_the_old_and_new_values_and_who_made_it(chicago, dire
 
 
 def test_a_deleted_deal_stays_in_the_history(chicago, director):
-    deal = deal_record(match=chicago, contract="3NT", declarer="S", tricks=9, actor=director).deal
+    deal = deal_record(match=chicago, result=Played("3NT", "S", 9), actor=director).deal
     deal_delete_last(match=chicago, actor=director)
     last = Deal.history.filter(id=deal.pk).latest("history_date")
     assert last.history_type == "-"

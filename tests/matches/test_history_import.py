@@ -14,6 +14,7 @@ from matches.history_import import HistoryRefused, season_history_import
 from matches.models import Deal, Match, MatchStatus
 from matches.selectors import season_deals_export
 from matches.services import deal_record, match_create, match_finish
+from scoring.engine import PassedOut, Played
 from scoring.models import Standing, StandingsRun
 from scoring.tasks import pending_key
 from tests.clubs.factories import make_club, make_user
@@ -86,9 +87,9 @@ def test_a_good_file_is_written_as_the_services_would_one_deal_at_a_time(club, s
         for row in rows:
             if row[0] == day and int(row[1]) == table:
                 if row[7] == "pass":
-                    deal_record(match=match, passed_out=True)
+                    deal_record(match=match, result=PassedOut())
                 else:
-                    deal_record(match=match, contract=row[7], declarer=row[8], tricks=int(row[9]))
+                    deal_record(match=match, result=Played(row[7], row[8], int(row[9])))
         by_hand.append(match)
     match_finish(match=by_hand[2])
 
@@ -332,9 +333,9 @@ def test_a_seasons_deals_export_imports_again_with_its_dealers(club, season, dir
         first_dealer="E",
     )
     for contract, declarer, tricks in [("4S", "N", 10), ("3NT", "E", 9), ("4H", "S", 10)]:
-        deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
-    deal_record(match=match, passed_out=True)
-    deal_record(match=match, contract="2C", declarer="W", tricks=8)
+        deal_record(match=match, result=Played(contract, declarer, tricks))
+    deal_record(match=match, result=PassedOut())
+    deal_record(match=match, result=Played("2C", "W", 8))
     match.refresh_from_db()
     export = season_deals_export(season=season)
     data = b"".join(csv_chunks(export.headers, export.rows))

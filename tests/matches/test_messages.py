@@ -11,8 +11,8 @@ from django.utils.translation import gettext, override
 
 from api.errors import Conflict, convert
 from matches.messages import engine_message
-from matches.services import MatchConflict, deal_record, match_create
-from scoring.engine import InvalidInput, MatchComplete
+from matches.services import MatchConflict, deal_record, deal_result, match_create
+from scoring.engine import InvalidInput, MatchComplete, PassedOut, Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, seats_of
 
 TRICKS = "tricks must be 0 to 13, got %(value)s"
@@ -57,15 +57,15 @@ def chicago(db):
 
 def _bad_tricks(match) -> str:
     with pytest.raises(ValidationError) as error:
-        deal_record(match=match, contract="4S", declarer="N", tricks=14)
+        deal_record(match=match, result=deal_result(contract="4S", declarer="N", tricks=14))
     return error.value.message_dict["tricks"][0]
 
 
 def _fifth_deal(match) -> str:
     for declarer in "NESW":
-        deal_record(match=match, contract="1NT", declarer=declarer, tricks=7)
+        deal_record(match=match, result=Played("1NT", declarer, 7))
     with pytest.raises(MatchConflict) as error:
-        deal_record(match=match, passed_out=True)
+        deal_record(match=match, result=PassedOut())
     return str(error.value)
 
 

@@ -3,13 +3,14 @@ import pytest
 from clubs.models import Club
 from matches.selectors import match_with_players, matches_counted, matches_of
 from matches.services import deal_record
+from scoring.engine import PassedOut
 from tests.clubs.factories import make_club
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_matches_of_the_clubs_given(chicago, club, django_assert_num_queries):
-    deal_record(match=chicago, passed_out=True)
+    deal_record(match=chicago, result=PassedOut())
     mine, others = Club.objects.filter(pk=club.pk), Club.objects.filter(pk=make_club().pk)
 
     assert list(matches_of(clubs=mine)) == [chicago]

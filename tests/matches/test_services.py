@@ -21,11 +21,12 @@ from matches.services import (
     deal_correct,
     deal_delete_last,
     deal_record,
+    deal_result,
     match_abandon,
     match_create,
     match_finish,
 )
-from scoring.engine import Rules, make_result, score_match
+from scoring.engine import PassedOut, Played, Rules, make_result, score_match
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, seats_of
 
 pytestmark = pytest.mark.django_db
@@ -218,16 +219,16 @@ def test_a_failed_match_create_leaves_no_session_or_table(club, players, monkeyp
 
 
 def test_recording_a_chicago_stores_the_engines_figures(chicago, director):
-    deal = deal_record(match=chicago, contract="4S", declarer="N", tricks=10, actor=director)
+    deal = deal_record(match=chicago, result=Played("4S", "N", 10), actor=director)
     assert (deal.deal.sequence, deal.row.number, deal.row.dealer) == (1, 1, "N")
     assert (deal.row.ns, deal.row.ew) == (420, 0)  # 120 + a non-vulnerable game, 300
     chicago.refresh_from_db()
     assert chicago.total_ns == 420
-    passed = deal_record(match=chicago, passed_out=True)
+    passed = deal_record(match=chicago, result=PassedOut())
     assert (passed.deal.sequence, passed.row.number, passed.row.dealer) == (2, None, "E")
-    deal_record(match=chicago, contract="3NTX", declarer="E", tricks=7, actor=director)
-    deal_record(match=chicago, contract="2H", declarer="S", tricks=9)
-    deal_record(match=chicago, contract="6CXX", declarer="W", tricks=12)
+    deal_record(match=chicago, result=Played("3NTX", "E", 7), actor=director)
+    deal_record(match=chicago, result=Played("2H", "S", 9))
+    deal_record(match=chicago, result=Played("6CXX", "W", 12))
     sheet = assert_matches_engine(chicago)
     assert sheet.complete and chicago.status == MatchStatus.COMPLETE
     assert chicago.winner in ("NS", "EW", "tie")
@@ -241,8 +242,8 @@ def test_the_clubs_chicago_vulnerability_option_is_used(director):
         match = match_create(
             club=club, kind="chicago", seats=seats_of(make_players(club)), played_on=PLAY_DATE
         )
-        deal_record(match=match, contract="1C", declarer="N", tricks=7)
-        deal = deal_record(match=match, contract="3NT", declarer="E", tricks=5)  # dealer E
+        deal_record(match=match, result=Played("1C", "N", 7))
+        deal = deal_record(match=match, result=Played("3NT", "E", 5))  # dealer E
         assert_matches_engine(match)
         results.append((deal.row.vulnerable, deal.row.ns))
     assert results[0][0] == ("EW",)  # the dealer's side
@@ -252,33 +253,33 @@ def test_the_clubs_chicago_vulnerability_option_is_used(director):
 
 def test_a_fifth_counted_chicago_deal_is_a_conflict(chicago):
     for declarer in "NESW":
-        deal_record(match=chicago, contract="1NT", declarer=declarer, tricks=7)
+        deal_record(match=chicago, result=Played("1NT", declarer, 7))
     before = snapshot(chicago)
     with pytest.raises(MatchConflict) as conflict:
-        deal_record(match=chicago, contract="1NT", declarer="N", tricks=7)
+        deal_record(match=chicago, result=Played("1NT", "N", 7))
     assert "4" in str(conflict.value)
     with pytest.raises(MatchConflict):
-        deal_record(match=chicago, passed_out=True)
+        deal_record(match=chicago, result=PassedOut())
     assert snapshot(chicago) == before
 
 
 def test_a_deal_after_the_rubber_ended_is_a_conflict(rubber):
-    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)
-    deal_record(match=rubber, contract="3NT", declarer="S", tricks=9)
+    deal_record(match=rubber, result=Played("4S", "N", 10))
+    deal_record(match=rubber, result=Played("3NT", "S", 9))
     rubber.refresh_from_db()
     assert (rubber.status, rubber.winner) == (MatchStatus.COMPLETE, "NS")
     assert_matches_engine(rubber)
     with pytest.raises(MatchConflict):
-        deal_record(match=rubber, contract="1C", declarer="E", tricks=7)
+        deal_record(match=rubber, result=Played("1C", "E", 7))
     assert Deal.objects.filter(match=rubber).count() == 2
 
 
 def test_a_service_takes_a_match_or_its_id(chicago):
-    deal_record(match=chicago.pk, contract="1C", declarer="N", tricks=7)
+    deal_record(match=chicago.pk, result=Played("1C", "N", 7))
     assert Deal.objects.filter(match=chicago).count() == 1
     missing = Match.objects.order_by("-pk").first().pk + 1
     with pytest.raises(ValidationError) as error:
-        deal_record(match=missing, passed_out=True)
+        deal_record(match=missing, result=PassedOut())
     assert "match" in error.value.message_dict
 
 
@@ -287,10 +288,10 @@ def test_two_player_deals_are_declared_by_north_or_east(club, players):
         club=club, kind="two_player", seats=seats_of(players[:2]), played_on=PLAY_DATE
     )
     with pytest.raises(ValidationError) as error:
-        deal_record(match=match, contract="2S", declarer="S", tricks=8)
+        deal_record(match=match, result=Played("2S", "S", 8))
     assert "declarer" in error.value.message_dict
-    deal_record(match=match, contract="4H", declarer="E", tricks=10)
-    deal = deal_record(match=match, contract="2S", declarer="N", tricks=8)
+    deal_record(match=match, result=Played("4H", "E", 10))
+    deal = deal_record(match=match, result=Played("2S", "N", 8))
     assert deal.row.dealer == "E"  # N and E deal in turn
     assert_matches_engine(match)
 
@@ -310,17 +311,21 @@ def test_two_player_deals_are_declared_by_north_or_east(club, players):
 def test_bad_deal_input_names_the_field_and_writes_nothing(chicago, entry, field):
     before = snapshot(chicago)
     with pytest.raises(ValidationError) as error:
-        deal_record(match=chicago, **entry)
+        deal_record(match=chicago, result=deal_result(**entry))
     assert field in error.value.message_dict
     assert snapshot(chicago) == before
 
 
 def test_expected_sequence_must_be_the_next_one(chicago):
-    deal_record(match=chicago, contract="2D", declarer="W", tricks=8, expected_sequence=1)
+    deal_record(match=chicago, result=Played("2D", "W", 8), expected_sequence=1)
     with pytest.raises(MatchConflict) as conflict:
-        deal_record(match=chicago, contract="2D", declarer="W", tricks=8, expected_sequence=1)
+        deal_record(
+            match=chicago,
+            result=Played("2D", "W", 8),
+            expected_sequence=1,
+        )
     assert "2" in str(conflict.value)
-    deal_record(match=chicago, contract="2D", declarer="W", tricks=8, expected_sequence=2)
+    deal_record(match=chicago, result=Played("2D", "W", 8), expected_sequence=2)
     assert Deal.objects.filter(match=chicago).count() == 2
 
 
@@ -328,16 +333,16 @@ def test_expected_sequence_must_be_the_next_one(chicago):
 
 
 def test_a_correction_rescores_every_later_deal(chicago, director):
-    deal_record(match=chicago, contract="2S", declarer="N", tricks=8)  # 60 below
-    deal_record(match=chicago, contract="2H", declarer="S", tricks=8)  # 60 more: game
-    deal_record(match=chicago, contract="1NT", declarer="N", tricks=7)  # 40 partscore
+    deal_record(match=chicago, result=Played("2S", "N", 8))  # 60 below
+    deal_record(match=chicago, result=Played("2H", "S", 8))  # 60 more: game
+    deal_record(match=chicago, result=Played("1NT", "N", 7))  # 40 partscore
 
     def figures():
         rows = match_sheet(match=chicago).rows
         return [(r.number, r.ns, r.ew, r.partscore_ns, r.partscore_ew) for r in rows]
 
     before = figures()
-    corrected = deal_correct(match=chicago, sequence=1, passed_out=True, actor=director)
+    corrected = deal_correct(match=chicago, sequence=1, result=PassedOut(), actor=director)
     assert corrected.deal.passed_out and corrected.row.number is None
     after = figures()
     assert after[1] != before[1] and after[2] != before[2]  # later deals changed too
@@ -347,46 +352,46 @@ def test_a_correction_rescores_every_later_deal(chicago, director):
 
 def test_a_correction_can_complete_or_reopen_a_match(chicago):
     for declarer in "NES":
-        deal_record(match=chicago, contract="1NT", declarer=declarer, tricks=7)
-    deal_record(match=chicago, passed_out=True)
+        deal_record(match=chicago, result=Played("1NT", declarer, 7))
+    deal_record(match=chicago, result=PassedOut())
     chicago.refresh_from_db()
     assert chicago.status == MatchStatus.IN_PROGRESS
-    deal_correct(match=chicago, sequence=4, contract="3C", declarer="W", tricks=9)
+    deal_correct(match=chicago, sequence=4, result=Played("3C", "W", 9))
     chicago.refresh_from_db()
     assert chicago.status == MatchStatus.COMPLETE and chicago.winner
-    deal_correct(match=chicago, sequence=4, passed_out=True)
+    deal_correct(match=chicago, sequence=4, result=PassedOut())
     chicago.refresh_from_db()
     assert (chicago.status, chicago.winner) == (MatchStatus.IN_PROGRESS, "")
     assert_matches_engine(chicago)
 
 
 def test_a_correction_that_makes_later_deals_impossible_changes_nothing(rubber):
-    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)  # NS game
-    deal_record(match=rubber, contract="1C", declarer="E", tricks=7)
-    deal_record(match=rubber, contract="4H", declarer="S", tricks=10)  # NS rubber
+    deal_record(match=rubber, result=Played("4S", "N", 10))  # NS game
+    deal_record(match=rubber, result=Played("1C", "E", 7))
+    deal_record(match=rubber, result=Played("4H", "S", 10))  # NS rubber
     before = snapshot(rubber)
     with pytest.raises(MatchConflict):  # the rubber would end on deal 2
-        deal_correct(match=rubber, sequence=2, contract="3NT", declarer="N", tricks=9)
+        deal_correct(match=rubber, sequence=2, result=Played("3NT", "N", 9))
     assert snapshot(rubber) == before
 
 
 def test_a_correction_of_the_last_deal_is_refused_once_it_is_not_the_last(chicago):
-    deal_record(match=chicago, contract="2S", declarer="N", tricks=8)
-    deal_record(match=chicago, contract="4H", declarer="E", tricks=10)
+    deal_record(match=chicago, result=Played("2S", "N", 8))
+    deal_record(match=chicago, result=Played("4H", "E", 10))
     before = snapshot(chicago)
     with pytest.raises(MatchConflict) as conflict:
-        deal_correct(match=chicago, sequence=1, passed_out=True, last_only=True)
+        deal_correct(match=chicago, sequence=1, result=PassedOut(), last_only=True)
     assert "the last is 2" in str(conflict.value)
     assert snapshot(chicago) == before
-    corrected = deal_correct(match=chicago, sequence=2, passed_out=True, last_only=True)
+    corrected = deal_correct(match=chicago, sequence=2, result=PassedOut(), last_only=True)
     assert corrected.deal.passed_out
 
 
 def test_correcting_a_deal_that_does_not_exist(chicago):
-    deal_record(match=chicago, passed_out=True)
+    deal_record(match=chicago, result=PassedOut())
     for sequence in (0, 2, "1"):
         with pytest.raises(ValidationError) as error:
-            deal_correct(match=chicago, sequence=sequence, passed_out=True)
+            deal_correct(match=chicago, sequence=sequence, result=PassedOut())
         assert "sequence" in error.value.message_dict
 
 
@@ -395,7 +400,7 @@ def test_correcting_a_deal_that_does_not_exist(chicago):
 
 def test_delete_last_rescores_the_match(chicago):
     for declarer in "NESW":
-        deal_record(match=chicago, contract="2NT", declarer=declarer, tricks=8)
+        deal_record(match=chicago, result=Played("2NT", declarer, 8))
     chicago.refresh_from_db()
     assert chicago.status == MatchStatus.COMPLETE
     with pytest.raises(MatchConflict):  # not the last deal any more
@@ -417,8 +422,8 @@ def test_delete_last_rescores_the_match(chicago):
 
 
 def test_finishing_an_unfinished_rubber_scores_it_by_the_laws(rubber):
-    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)  # NS game: 120
-    deal_record(match=rubber, contract="2H", declarer="E", tricks=8)  # EW partscore: 60
+    deal_record(match=rubber, result=Played("4S", "N", 10))  # NS game: 120
+    deal_record(match=rubber, result=Played("2H", "E", 8))  # EW partscore: 60
     finished = match_finish(match=rubber)
     assert finished.status == MatchStatus.COMPLETE and finished.finished_early
     sheet = assert_matches_engine(rubber)
@@ -427,17 +432,17 @@ def test_finishing_an_unfinished_rubber_scores_it_by_the_laws(rubber):
     assert (rubber.total_ns, rubber.total_ew) == (120 + 300, 60 + 100)
     assert rubber.winner == "NS"
     with pytest.raises(MatchConflict):
-        deal_record(match=rubber, contract="1C", declarer="N", tricks=7)
+        deal_record(match=rubber, result=Played("1C", "N", 7))
     with pytest.raises(MatchConflict):
         match_finish(match=rubber)
     assert match_sheet(match=rubber).total_ns == rubber.total_ns
 
 
 def test_corrections_and_deletions_keep_a_finished_rubber_finished(rubber):
-    deal_record(match=rubber, contract="4S", declarer="N", tricks=10)
-    deal_record(match=rubber, contract="2H", declarer="E", tricks=8)
+    deal_record(match=rubber, result=Played("4S", "N", 10))
+    deal_record(match=rubber, result=Played("2H", "E", 8))
     match_finish(match=rubber)
-    deal_correct(match=rubber, sequence=2, contract="2H", declarer="E", tricks=6)  # now down
+    deal_correct(match=rubber, sequence=2, result=Played("2H", "E", 6))  # now down
     assert_matches_engine(rubber)
     assert rubber.finished_early and rubber.status == MatchStatus.COMPLETE
     deal_delete_last(match=rubber)
@@ -452,13 +457,13 @@ def test_a_chicago_cannot_be_finished_early(chicago):
 
 
 def test_an_abandoned_match_accepts_no_change(chicago):
-    deal_record(match=chicago, contract="1S", declarer="N", tricks=7)
+    deal_record(match=chicago, result=Played("1S", "N", 7))
     abandoned = match_abandon(match=chicago)
     assert (abandoned.status, abandoned.winner) == (MatchStatus.ABANDONED, "")
     before = snapshot(chicago)
     for attempt in (
-        lambda: deal_record(match=chicago, passed_out=True),
-        lambda: deal_correct(match=chicago, sequence=1, passed_out=True),
+        lambda: deal_record(match=chicago, result=PassedOut()),
+        lambda: deal_correct(match=chicago, sequence=1, result=PassedOut()),
         lambda: deal_delete_last(match=chicago),
         lambda: match_abandon(match=chicago),
     ):
@@ -468,8 +473,8 @@ def test_an_abandoned_match_accepts_no_change(chicago):
 
 
 def test_a_complete_match_cannot_be_abandoned(rubber):
-    deal_record(match=rubber, contract="7NT", declarer="N", tricks=13)
-    deal_record(match=rubber, contract="7NT", declarer="S", tricks=13)
+    deal_record(match=rubber, result=Played("7NT", "N", 13))
+    deal_record(match=rubber, result=Played("7NT", "S", 13))
     with pytest.raises(MatchConflict):
         match_abandon(match=rubber)
 
@@ -478,8 +483,8 @@ def test_a_complete_match_cannot_be_abandoned(rubber):
 
 
 def test_changing_the_vulnerability_option_rescores_the_clubs_chicagos(club, chicago):
-    deal_record(match=chicago, contract="1C", declarer="N", tricks=7)
-    deal_record(match=chicago, contract="3NT", declarer="E", tricks=5)
+    deal_record(match=chicago, result=Played("1C", "N", 7))
+    deal_record(match=chicago, result=Played("3NT", "E", 5))
     chicago.refresh_from_db()
     before = chicago.total_ns
     club_update(club=club, chicago_vulnerability="non_dealer")
@@ -491,12 +496,12 @@ def test_every_service_tells_the_ladders_once(chicago, rubber, monkeypatch):
     calls = []
     monkeypatch.setattr(services, "_seasons_changed", lambda ids: calls.append(set(ids)))
     season_id = chicago.table.session.season_id
-    deal_record(match=chicago, contract="1C", declarer="N", tricks=7)
-    deal_record(match=chicago, contract="1C", declarer="E", tricks=7)
-    deal_correct(match=chicago, sequence=1, contract="1C", declarer="N", tricks=8)
+    deal_record(match=chicago, result=Played("1C", "N", 7))
+    deal_record(match=chicago, result=Played("1C", "E", 7))
+    deal_correct(match=chicago, sequence=1, result=Played("1C", "N", 8))
     deal_delete_last(match=chicago)
     match_abandon(match=chicago)
-    deal_record(match=rubber, contract="1C", declarer="N", tricks=7)
+    deal_record(match=rubber, result=Played("1C", "N", 7))
     match_finish(match=rubber)
     assert calls == [{season_id}] * 7
 
@@ -509,7 +514,7 @@ def test_batched_season_changes_tell_the_ladders_once(chicago, rubber, monkeypat
     )
     with services.season_changes_batched():
         with services.season_changes_batched():  # nested blocks report at the outer end
-            deal_record(match=chicago, contract="1C", declarer="N", tricks=7)
-        deal_record(match=rubber, contract="1C", declarer="N", tricks=7)
+            deal_record(match=chicago, result=Played("1C", "N", 7))
+        deal_record(match=rubber, result=Played("1C", "N", 7))
         assert calls == []
     assert calls == [chicago.table.session.season_id]

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from nights.services import night_round_start, night_start
+from scoring.engine import Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +40,7 @@ def test_table_codes_and_entries_read_in_the_admin_without_the_token(admin_clien
     code = TableCode.objects.get(night=night)
     match = current_match(code=code)
     entry = table_entry_submit(
-        code=code, sequence=1, entered_by=match.north_id, contract="3NT", declarer="N", tricks=9
+        code=code, sequence=1, entered_by=match.north_id, result=Played("3NT", "N", 9)
     )
     listing = admin_client.get(reverse("admin:nights_tablecode_changelist")).content.decode()
     assert code.short_code in listing

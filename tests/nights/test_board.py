@@ -22,6 +22,7 @@ from nights.services import (
     table_entry_submit,
 )
 from nights.table_selectors import LONG_WAIT, current_match
+from scoring.engine import PassedOut, Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_user
 from tests.nights.tables import code_of, started_night
 from tests.nights.test_services import play
@@ -75,9 +76,7 @@ def enter(code, side="N", contract="4S", declarer="N", tricks=10):
         code=code,
         sequence=match.deals.count() + 1,
         entered_by=match.seat_ids[side],
-        contract=contract,
-        declarer=declarer,
-        tricks=tricks,
+        result=Played(contract, declarer, tricks),
     )
 
 
@@ -139,7 +138,7 @@ def test_the_night_page_links_the_board_for_directors_only(client, director, nig
 def test_the_board_shows_every_table_its_code_match_and_deals(client, director, night):
     code = code_of(night)
     match = current_match(code=code)
-    deal_record(match=match, contract="3NT", declarer="N", tricks=9)
+    deal_record(match=match, result=Played("3NT", "N", 9))
     enter(code)
     client.force_login(director)
     response = client.get(url(night))
@@ -235,9 +234,7 @@ def test_an_earlier_rounds_entry_left_waiting_is_settled_from_the_board(client, 
         code=code,
         sequence=1,
         entered_by=old.seat_ids["N"],
-        contract="3NT",
-        declarer="N",
-        tricks=10,
+        result=Played("3NT", "N", 10),
     )
     night_round_start(night=night)
     assert current_match(code=code).pk != old.pk
@@ -410,13 +407,13 @@ def test_the_board_counts_the_deals_played_and_passed_out(client, director, nigh
         return tuple(found)
 
     assert said() == ("(no deal yet)", "(no deal yet)")
-    deal_record(match=match, passed_out=True)
+    deal_record(match=match, result=PassedOut())
     assert said()[0] == "(1 passed out)"
-    deal_record(match=match, contract="3NT", declarer="N", tricks=9)
+    deal_record(match=match, result=Played("3NT", "N", 9))
     assert said() == ("(1 deal played, 1 passed out)", "(no deal yet)")
     assert said("pl")[0] == "(1 rozdanie rozegrane, 1 przepasowane)"
-    deal_record(match=match, passed_out=True)
-    deal_record(match=match, contract="2H", declarer="E", tricks=8)
+    deal_record(match=match, result=PassedOut())
+    deal_record(match=match, result=Played("2H", "E", 8))
     assert said()[0] == "(2 deals played, 2 passed out)"
     assert said("pl")[0] == "(2 rozdania rozegrane, 2 przepasowane)"
     assert said("el")[0] == "(2 μοιρασιές παίχτηκαν, 2 περάστηκαν)"

@@ -27,6 +27,7 @@ from nights.services import (
     table_code_renew,
     table_entry_submit,
 )
+from scoring.engine import PassedOut, Played
 from tests.nights.test_services import play, play_round, start
 
 pytestmark = pytest.mark.django_db
@@ -106,7 +107,7 @@ def test_a_round_with_a_deal_or_a_waiting_entry_is_not_taken_back(club):
     round = night_round_start(night=night)
     one, two = round.matches.order_by("table__number")
     code = TableCode.objects.get(night=night, table_number=2)
-    table_entry_submit(code=code, sequence=1, entered_by=two.north_id, passed_out=True)
+    table_entry_submit(code=code, sequence=1, entered_by=two.north_id, result=PassedOut())
     with pytest.raises(ValidationError) as error:
         night_round_undo(night=night, number=1)
     assert field(error, "round") == [
@@ -114,7 +115,7 @@ def test_a_round_with_a_deal_or_a_waiting_entry_is_not_taken_back(club):
     ]
     assert error.value.error_dict["round"][0].code == "entry_waiting"
     TableEntry.objects.update(state=EntryState.WITHDRAWN)
-    deal_record(match=one, passed_out=True)
+    deal_record(match=one, result=PassedOut())
     with pytest.raises(ValidationError) as error:
         night_round_undo(night=night, number=1)
     assert error.value.error_dict["round"][0].code == "deal_recorded"
@@ -142,7 +143,7 @@ def test_only_the_last_round_of_an_open_night_is_taken_back(club):
 def test_a_match_with_a_deal_is_never_deleted(club):
     night, _ = start(club, 4)
     match = night_round_start(night=night).matches.get()
-    deal_record(match=match, passed_out=True)
+    deal_record(match=match, result=PassedOut())
     with pytest.raises(MatchConflict):
         match_delete(match=match)
     with pytest.raises(MatchConflict):
@@ -156,7 +157,7 @@ def test_an_entry_sent_for_a_match_taken_back_is_refused(club):
     code = TableCode.objects.get(night=night)
     night_round_undo(night=night, number=1)
     with pytest.raises(ValidationError):
-        table_entry_submit(code=code, sequence=1, entered_by=match.north_id, passed_out=True)
+        table_entry_submit(code=code, sequence=1, entered_by=match.north_id, result=PassedOut())
 
 
 # --- a wrong seat put right --------------------------------------------------------------------
@@ -203,7 +204,7 @@ def test_a_seat_is_not_put_right_after_the_tables_first_deal(club):
     round = night_round_start(night=night)
     one, two = round.matches.order_by("table__number")
     [out] = round.sitting_out
-    deal_record(match=one, passed_out=True)
+    deal_record(match=one, result=PassedOut())
     with pytest.raises(ValidationError) as error:
         night_seats_swap(night=night, number=1, player=two.north_id, other=one.north_id)
     assert field(error, "other") == [
@@ -247,7 +248,7 @@ def test_an_abandoned_match_lets_the_next_round_start_and_counts_for_nothing(clu
     round = night_round_start(night=night)
     one, two = round.matches.order_by("table__number")
     play(one)
-    deal_record(match=two, contract="7NT", declarer="N", tricks=13)
+    deal_record(match=two, result=Played("7NT", "N", 13))
     assert night_plan(night=night).next.waiting
     match_abandon(match=two)
     assert not night_plan(night=night).next.waiting

@@ -25,6 +25,7 @@ from matches.models import Deal
 from nights.models import EntryState, TableCode, TableEntry
 from nights.services import night_round_start, night_start, table_entry_submit
 from nights.table_selectors import current_match
+from scoring.engine import Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +113,7 @@ def world(request):
     match2 = current_match(code=codes[2])
     player = next(iter(match2.seats.values()))
     table_entry_submit(
-        code=codes[2], sequence=1, entered_by=player.pk, contract="1NT", declarer="N", tricks=7
+        code=codes[2], sequence=1, entered_by=player.pk, result=Played("1NT", "N", 7)
     )
     return {
         "club": club.pk,

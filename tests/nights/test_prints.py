@@ -18,6 +18,7 @@ from nights.models import TableCode
 from nights.prints import cards_per_page, table_entry
 from nights.selectors import guide_cards, night_plan
 from nights.services import night_round_start, night_start, night_update
+from scoring.engine import Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +76,7 @@ def night_of(club, players, rounds=3, **options):
 def play_round(round):
     for match in round.matches.all():
         for contract, declarer, tricks in NS_WIN:
-            deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+            deal_record(match=match, result=Played(contract, declarer, tricks))
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from matches.models import Match, MatchStatus
 from matches.services import deal_record
 from nights.selectors import night_ranking, night_results, night_results_export
 from nights.services import night_round_start, night_start, night_update
+from scoring.engine import Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +62,7 @@ def night():
             seated = (match.north_id, match.east_id, match.south_id, match.west_id)
             assert tuple(number[pk] for pk in seated) == seats
             for contract, declarer, tricks in RESULTS[round_number, table]:
-                deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+                deal_record(match=match, result=Played(contract, declarer, tricks))
     night.players_by_number = dict(enumerate(players, 1))
     return night
 

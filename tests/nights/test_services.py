@@ -10,8 +10,8 @@ from matches.services import deal_record, match_abandon
 from nights.models import Night, Round
 from nights.selectors import MovedUp, guide_cards, night_plan, night_results
 from nights.services import night_round_start, night_start, night_update
+from scoring.engine import Played, Side
 from scoring.engine import Round as PlannedRound
-from scoring.engine import Side
 from scoring.engine import Table as PlannedTable
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 
@@ -36,7 +36,7 @@ def start(club, count, movement="round_robin", rounds=3, **options):
 
 def play(match, deals=NS_WIN):
     for contract, declarer, tricks in deals:
-        deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+        deal_record(match=match, result=Played(contract, declarer, tricks))
 
 
 def play_round(round):

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from matches.models import Deal, Match
-from matches.services import MatchConflict, deal_record
+from matches.services import MatchConflict, deal_record, deal_result
 from nights.models import EntryState, TableCode, TableEntry
 from nights.services import (
     CODE_LENGTH,
@@ -24,6 +24,7 @@ from nights.services import (
     table_entry_submit,
 )
 from nights.table_selectors import LONG_WAIT, current_match, night_board
+from scoring.engine import PassedOut, Played
 from tests.nights.tables import code_of, started_night
 from tests.nights.test_services import NS_WIN, play
 
@@ -49,9 +50,7 @@ def enter(code, by, contract="4S", declarer="N", tricks=10, sequence=None, **mor
         code=code,
         sequence=sequence,
         entered_by=by,
-        contract=contract,
-        declarer=declarer,
-        tricks=tricks,
+        result=deal_result(contract=contract, declarer=declarer, tricks=tricks),
         **more,
     )
 
@@ -178,7 +177,7 @@ def test_a_new_deal_overtaken_by_the_directors_entry_is_not_recorded_twice(night
     code = code_of(night)
     match, seats = seated(code)
     entry = enter(code, seats["N"])
-    deal_record(match=match, contract="1C", declarer="E", tricks=7)  # the director, meanwhile
+    deal_record(match=match, result=Played("1C", "E", 7))  # the director, meanwhile
     with pytest.raises(MatchConflict):
         table_entry_answer(code=code, entry=entry.pk, player=seats["E"], accept=True)
     entry.refresh_from_db()
@@ -197,7 +196,7 @@ def test_a_code_answers_only_for_its_own_table(night):
     assert "entry" in error.value.message_dict
     _other, other_seats = seated(two)
     with pytest.raises(ValidationError):  # a player of table 2 at table 1's code
-        table_entry_submit(code=one, sequence=1, entered_by=other_seats["N"], passed_out=True)
+        table_entry_submit(code=one, sequence=1, entered_by=other_seats["N"], result=PassedOut())
 
 
 def test_a_long_wait_is_flagged(night):

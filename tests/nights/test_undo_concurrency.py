@@ -14,6 +14,7 @@ from matches.models import Deal, Match
 from matches.services import deal_record
 from nights.models import Round, TableCode, TableEntry
 from nights.services import night_round_undo, table_entry_submit
+from scoring.engine import PassedOut
 from tests.nights.tables import started_night
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,7 +47,7 @@ def test_a_deal_recorded_first_stops_the_round_being_taken_back(on_postgres):
 
     def record():
         with transaction.atomic():
-            deal_record(match=match.pk, passed_out=True)
+            deal_record(match=match.pk, result=PassedOut())
             locked.set()
             time.sleep(HOLD)  # the undo waits on the match's row meanwhile
 
@@ -81,10 +82,10 @@ def test_a_round_taken_back_first_leaves_no_deal_nor_entry_behind(on_postgres):
             time.sleep(HOLD)  # the deal and the entry wait on the matches' rows meanwhile
 
     def record():
-        deal_record(match=one.pk, passed_out=True)
+        deal_record(match=one.pk, result=PassedOut())
 
     def enter():
-        table_entry_submit(code=code, sequence=1, entered_by=two.north_id, passed_out=True)
+        table_entry_submit(code=code, sequence=1, entered_by=two.north_id, result=PassedOut())
 
     undoer = in_thread(undo, raised_undo)
     locked.wait(timeout=30)

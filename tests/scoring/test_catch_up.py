@@ -18,6 +18,7 @@ from kombu.exceptions import OperationalError
 from config.celery import app
 from matches import services as match_services
 from matches.models import Match
+from scoring.engine import Played
 from scoring.models import RunStatus, Standing, StandingsRun
 from scoring.selectors import seasons_behind
 from scoring.services import standings_recalculate
@@ -94,7 +95,7 @@ def test_a_deal_recorded_while_the_broker_is_down_reaches_the_ladder_by_the_catc
         played_on=date(2025, 3, 1),
     )  # fmt: skip
     for contract in ("1NT", "2S", "3H"):
-        match_services.deal_record(match=match, contract=contract, declarer="N", tricks=9)
+        match_services.deal_record(match=match, result=Played(contract, "N", 9))
     standings_recalculate(season_id=season.id)
     cache.delete(pending_key(season.id))
 
@@ -105,7 +106,7 @@ def test_a_deal_recorded_while_the_broker_is_down_reaches_the_ladder_by_the_catc
         patched.setattr(recalculate_season, "delay", broker_down)
         with django_capture_on_commit_callbacks(execute=True):
             # The deal completes the match; its own recalculation cannot be queued.
-            match_services.deal_record(match=match, contract="4S", declarer="E", tricks=10)
+            match_services.deal_record(match=match, result=Played("4S", "E", 10))
     match.refresh_from_db()
     assert match.status == "complete"
     assert not Standing.objects.filter(season=season, matches__gt=0).exists()

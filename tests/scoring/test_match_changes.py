@@ -14,6 +14,7 @@ from matches.services import (
     match_create,
     match_finish,
 )
+from scoring.engine import PassedOut, Played
 from scoring.models import Standing, StandingsRun
 
 pytestmark = pytest.mark.django_db
@@ -22,11 +23,11 @@ PLAYED_ON = datetime.date(2025, 3, 14)
 
 # docs/rules.md, "Worked examples", first dealer North: NS 500, EW 120.
 WORKED_EXAMPLE = [
-    {"contract": "2S", "declarer": "N", "tricks": 8},
-    {"passed_out": True},
-    {"contract": "2H", "declarer": "S", "tricks": 9},
-    {"contract": "3NT", "declarer": "E", "tricks": 8},
-    {"contract": "1C", "declarer": "W", "tricks": 7},
+    Played("2S", "N", 8),
+    PassedOut(),
+    Played("2H", "S", 9),
+    Played("3NT", "E", 8),
+    Played("1C", "W", 7),
 ]
 
 
@@ -62,11 +63,11 @@ def test_recording_correcting_and_deleting_deals_keeps_the_ladder_current(
     with django_capture_on_commit_callbacks(execute=True):
         match = match_create(club=club, kind="chicago", seats=seats, played_on=PLAYED_ON)
         for deal in WORKED_EXAMPLE[:-1]:
-            deal_record(match=match, **deal)
+            deal_record(match=match, result=deal)
     assert ladder(club) == []  # three counted deals: the match does not count yet
 
     with django_capture_on_commit_callbacks(execute=True):
-        deal_record(match=match, **WORKED_EXAMPLE[-1])
+        deal_record(match=match, result=WORKED_EXAMPLE[-1])
     assert ladder(club) == [
         ("Ann", 1, 1, 0, 380),
         ("Cid", 1, 1, 0, 380),
@@ -76,7 +77,7 @@ def test_recording_correcting_and_deleting_deals_keeps_the_ladder_current(
 
     # Deal 3 was 3NT by East making 9: 400 to EW instead of 50 to NS -> NS 450, EW 520.
     with django_capture_on_commit_callbacks(execute=True):
-        deal_correct(match=match, sequence=4, contract="3NT", declarer="E", tricks=9)
+        deal_correct(match=match, sequence=4, result=Played("3NT", "E", 9))
     assert ladder(club) == [
         ("Bob", 1, 1, 0, 70),
         ("Dot", 1, 1, 0, 70),
@@ -96,9 +97,9 @@ def test_an_abandoned_match_leaves_the_ladder(
     with django_capture_on_commit_callbacks(execute=True):
         match = match_create(club=club, kind="chicago", seats=seats, played_on=PLAYED_ON)
         for deal in WORKED_EXAMPLE:
-            deal_record(match=match, **deal)
+            deal_record(match=match, result=deal)
         other = match_create(club=club, kind="rubber", seats=seats, played_on=PLAYED_ON)
-        deal_record(match=other, contract="4S", declarer="N", tricks=10)
+        deal_record(match=other, result=Played("4S", "N", 10))
     assert len(ladder(club)) == 4
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -112,8 +113,8 @@ def test_a_rubber_finished_early_counts_by_the_laws(
     with django_capture_on_commit_callbacks(execute=True):
         match = match_create(club=club, kind="rubber", seats=seats, played_on=PLAYED_ON)
         # NS game (4S making: 120 below), then EW partscore 2C (40 below).
-        deal_record(match=match, contract="4S", declarer="N", tricks=10)
-        deal_record(match=match, contract="2C", declarer="E", tricks=8)
+        deal_record(match=match, result=Played("4S", "N", 10))
+        deal_record(match=match, result=Played("2C", "E", 8))
     assert ladder(club) == []
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -132,8 +133,8 @@ def test_a_two_player_rubber(club, seats, eager_tasks, django_capture_on_commit_
     with django_capture_on_commit_callbacks(execute=True):
         match = match_create(club=club, kind="two_player", seats=two, played_on=PLAYED_ON)
         # N wins two games, not vulnerable then vulnerable: 120 + 120 + 700 bonus.
-        deal_record(match=match, contract="4S", declarer="N", tricks=10)
-        deal_record(match=match, contract="4H", declarer="N", tricks=10)
+        deal_record(match=match, result=Played("4S", "N", 10))
+        deal_record(match=match, result=Played("4H", "N", 10))
     assert ladder(club) == [("Ann", 1, 1, 0, 940), ("Bob", 1, 0, 1, -940)]
 
 
@@ -143,7 +144,7 @@ def test_changing_a_ladder_option_recalculates_the_clubs_ladders(
     with django_capture_on_commit_callbacks(execute=True):
         match = match_create(club=club, kind="chicago", seats=seats, played_on=PLAYED_ON)
         for deal in WORKED_EXAMPLE:
-            deal_record(match=match, **deal)
+            deal_record(match=match, result=deal)
     assert set(Standing.objects.filter(season__club=club).values_list("qualified", flat=True)) == {
         True
     }

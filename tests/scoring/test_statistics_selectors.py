@@ -13,7 +13,7 @@ from clubs.models import Player
 from matches import services
 from matches.models import Match, MatchStatus
 from matches.selectors import match_sheet
-from scoring.engine import Played, Side
+from scoring.engine import PassedOut, Played, Side
 from scoring.ladder import round_net
 from scoring.selectors import player_statistics
 from tests.scoring.factories import make_club, make_players, make_season
@@ -26,10 +26,10 @@ D1, D2, D3 = date(2025, 3, 4), date(2025, 3, 11), date(2026, 2, 3)
 def play(match, deals):
     for deal in deals:
         if deal is None:
-            services.deal_record(match=match, passed_out=True)
+            services.deal_record(match=match, result=PassedOut())
         else:
             contract, declarer, tricks = deal
-            services.deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+            services.deal_record(match=match, result=Played(contract, declarer, tricks))
     match.refresh_from_db()
     return match
 
@@ -245,7 +245,7 @@ def test_kept_in_the_read_cache_until_a_deal_changes_them(settings, django_asser
         assert player_statistics(club=club, player_id=anna.pk) == all_time
     # A correction in one of her matches: both are computed again, and differ.
     match = Match.objects.filter(season=first, kind="two_player", north=anna).get()
-    services.deal_correct(match=match, sequence=1, contract="4S", declarer="N", tricks=9)
+    services.deal_correct(match=match, sequence=1, result=Played("4S", "N", 9))
     after = player_statistics(club=club, player_id=anna.pk, season_id=first.pk)
     assert after != season_stats
     assert after == player_statistics(club=club, player_id=anna.pk, season_id=first.pk)

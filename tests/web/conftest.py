@@ -12,6 +12,7 @@ from django.utils.translation import trans_real
 from clubs.management.commands.compile_catalogs import catalog_compile
 from clubs.services import club_create, player_create, season_create
 from matches.services import deal_record, match_create
+from scoring.engine import PassedOut, Played
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -34,10 +35,10 @@ def play(match, deals):
     """Record ``deals`` (contract, declarer, tricks), None for a passed-out deal."""
     for deal in deals:
         if deal is None:
-            deal_record(match=match, passed_out=True)
+            deal_record(match=match, result=PassedOut())
         else:
             contract, declarer, tricks = deal
-            deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+            deal_record(match=match, result=Played(contract, declarer, tricks))
     match.refresh_from_db()
     return match
 

@@ -12,6 +12,7 @@ from nights.services import (
     table_entry_submit,
 )
 from nights.table_selectors import current_match
+from scoring.engine import Played
 from tests.web.conftest import DAY, WORKED_CHICAGO, play
 
 PLAYED_TWO = [("3NT", "N", 9), ("3NT", "N", 9)]
@@ -27,9 +28,7 @@ def _enter(code, seat, contract="4S", declarer="N", tricks=10):
         code=code,
         sequence=match.deals.count() + 1,
         entered_by=match.seat_ids[seat],
-        contract=contract,
-        declarer=declarer,
-        tricks=tricks,
+        result=Played(contract, declarer, tricks),
     )
 
 

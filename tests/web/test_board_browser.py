@@ -8,6 +8,7 @@ import pytest
 from nights.models import TableCode
 from nights.services import night_round_start, night_start, table_entry_answer, table_entry_submit
 from nights.table_selectors import current_match
+from scoring.engine import Played
 from tests.web.conftest import DAY, while_polled
 from tests.web.test_browser import browser, new_page  # noqa: F401 (the browser fixture)
 
@@ -39,7 +40,7 @@ def test_the_board_refreshes_itself_and_keeps_the_focus(
     seats = current_match(code=code).seat_ids
     entry = while_polled(
         lambda: table_entry_submit(
-            code=code, sequence=1, entered_by=seats["N"], contract="4S", declarer="N", tricks=10
+            code=code, sequence=1, entered_by=seats["N"], result=Played("4S", "N", 10)
         )
     )
     while_polled(
@@ -86,7 +87,7 @@ def test_an_entry_link_keeps_the_focus_across_a_changing_poll(
     seats = current_match(code=code).seat_ids
     while_polled(
         lambda: table_entry_submit(
-            code=code, sequence=1, entered_by=seats["N"], contract="4S", declarer="N", tricks=10
+            code=code, sequence=1, entered_by=seats["N"], result=Played("4S", "N", 10)
         )
     )
     expect(page.locator("#table-1")).to_contain_text("Waiting for the opponents", timeout=12_000)
@@ -118,7 +119,7 @@ def test_the_board_starts_the_next_round(browser, live_server, client, director,
     ]:
         while_polled(
             lambda c=contract, d=declarer, t=tricks: deal_record(
-                match=match, contract=c, declarer=d, tricks=t
+                match=match, result=Played(c, d, t)
             )
         )
     expect(page.locator("#board-round-start")).to_have_text("Start round 2", timeout=12_000)

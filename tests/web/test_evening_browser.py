@@ -28,6 +28,7 @@ from matches.selectors import match_sheet
 from matches.services import deal_record
 from nights.models import Night
 from nights.selectors import night_plan
+from scoring.engine import Played
 from tests.web.conftest import while_polled
 from tests.web.test_a11y import violations
 from tests.web.test_browser import browser, new_page  # noqa: F401  (the fixture)
@@ -62,7 +63,7 @@ def record(match: Match, deals) -> None:
     for level, strain, declarer, tricks in deals:
         while_polled(
             lambda level=level, strain=strain, declarer=declarer, tricks=tricks: deal_record(
-                match=match.pk, contract=f"{level}{strain}", declarer=declarer, tricks=tricks
+                match=match.pk, result=Played(f"{level}{strain}", declarer, tricks)
             )
         )
 

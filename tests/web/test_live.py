@@ -13,6 +13,7 @@ from django.utils.http import http_date
 from clubs.services import club_update
 from matches.services import deal_record
 from nights.services import night_round_start, night_start
+from scoring.engine import Played
 from scoring.services import standings_recalculate
 from tests.web.conftest import DAY, play
 
@@ -82,7 +83,7 @@ def test_the_score_sheet_refreshes_itself(client, new_match):
     url = reverse("matches:sheet", args=[match.pk])
 
     def a_deal():
-        deal_record(match=match, contract="3NT", declarer="N", tricks=10)
+        deal_record(match=match, result=Played("3NT", "N", 10))
 
     after = assert_live(
         client, url, "live-sheet", a_deal, "No deal has been played yet.", "N-S 430"
@@ -103,7 +104,7 @@ def test_the_score_sheet_honours_if_modified_since(client, new_match):
     later = datetime.now(UTC) + timedelta(seconds=2)
     from matches.models import Match
 
-    deal_record(match=match, contract="1NT", declarer="E", tricks=7)
+    deal_record(match=match, result=Played("1NT", "E", 7))
     Match.objects.filter(pk=match.pk).update(updated_at=later)
     assert poll(client, url, HTTP_IF_MODIFIED_SINCE=last_modified).status_code == 200
 
@@ -165,7 +166,7 @@ def test_with_the_read_cache_off_the_etag_is_the_bodys(client, settings, new_mat
     page = client.get(reverse("matches:sheet", args=[match.pk])).content.decode()
     url, etag = region(page, "live-sheet")
     assert poll(client, url, etag).status_code == 304
-    deal_record(match=match, contract="3NT", declarer="N", tricks=10)
+    deal_record(match=match, result=Played("3NT", "N", 10))
     after = poll(client, url, etag)
     assert after.status_code == 200 and after["ETag"] != etag
     assert "N-S 430" in after.content.decode()

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from matches.services import deal_record
+from scoring.engine import Played
 from tests.web.conftest import while_polled
 from tests.web.test_browser import browser, new_page  # noqa: F401  (the fixture)
 
@@ -41,7 +42,7 @@ def test_the_score_sheet_follows_the_table_without_a_reload(browser, live_server
     # Not swapped: the very nodes the page had are still there.
     assert page.evaluate("document.querySelector('#live-sheet h1').dataset.mark") == "kept"
 
-    while_polled(lambda: deal_record(match=match, contract="3NT", declarer="N", tricks=10))
+    while_polled(lambda: deal_record(match=match, result=Played("3NT", "N", 10)))
     expect(page.locator("#live-sheet")).to_contain_text("N-S 430", timeout=12000)
     assert (200, shown_etag) in polls
     assert page.locator("#live-sheet").get_attribute("data-etag") != shown_etag

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from matches.models import Match
 from matches.services import deal_record
+from scoring.engine import PassedOut
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,7 @@ def test_the_form_sent_again_from_history_answers_the_match_started(
     assert Match.objects.count() == 2
 
     match = Match.objects.earliest("pk")
-    deal_record(match=match, passed_out=True)
+    deal_record(match=match, result=PassedOut())
     _url, after = form_of(client, club, players)
     third = client.post(url, after)
     assert third.status_code == 302 and third["Location"] != first["Location"]

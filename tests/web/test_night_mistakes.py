@@ -11,6 +11,7 @@ from matches.models import Match, MatchStatus
 from matches.services import deal_record
 from nights.models import Round, TableCode
 from nights.services import night_close, night_round_start
+from scoring.engine import PassedOut
 from tests.clubs.factories import make_club, make_user
 from tests.nights.tables import started_night
 from tests.nights.test_services import play
@@ -79,7 +80,7 @@ def test_a_round_is_taken_back_asked_first(client, director, night):
 
 def test_no_take_back_once_a_deal_is_recorded(client, director, night):
     client.force_login(director)
-    deal_record(match=matches(night)[1], passed_out=True)
+    deal_record(match=matches(night)[1], result=PassedOut())
     page = client.get(url(night)).content.decode()
     assert 'id="undo-ask"' not in page
     refused = client.post(url(night, "nights:round_undo", 1), {"confirm": "1"}, follow=True)
@@ -109,7 +110,7 @@ def test_a_seat_is_put_right_asked_first(client, director, night):
 def test_a_seat_at_a_table_with_a_deal_is_not_offered_nor_changed(client, director, night):
     client.force_login(director)
     one, two = matches(night)
-    deal_record(match=one, passed_out=True)
+    deal_record(match=one, result=PassedOut())
     page = client.get(url(night)).content.decode()
     assert f'value="{two.north_id}"' in page and f'value="{one.north_id}"' not in page
     data = {"player": one.north_id, "other": two.east_id, "confirm": "1"}

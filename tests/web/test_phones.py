@@ -142,14 +142,15 @@ def disputes_and_waits(night):
     from nights.models import TableCode
     from nights.services import table_entry_answer, table_entry_submit
     from nights.table_selectors import current_match
+    from scoring.engine import Played
 
     code = TableCode.objects.get(night=night, table_number=1, revoked_at=None)
     seats = current_match(code=code).seat_ids
-    deal = {"sequence": 1, "contract": "4S", "declarer": "N", "tricks": 10}
-    entry = table_entry_submit(code=code, entered_by=seats["N"], **deal)
+    entry = table_entry_submit(
+        code=code, sequence=1, entered_by=seats["N"], result=Played("4S", "N", 10)
+    )
     table_entry_answer(code=code, entry=entry.pk, player=seats["E"], accept=False)
-    deal = {"sequence": 1, "contract": "3NT", "declarer": "S", "tricks": 9}
-    table_entry_submit(code=code, entered_by=seats["S"], **deal)
+    table_entry_submit(code=code, sequence=1, entered_by=seats["S"], result=Played("3NT", "S", 9))
 
 
 def problems_here(page) -> list[str]:

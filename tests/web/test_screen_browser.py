@@ -15,6 +15,7 @@ from clubs.services import player_create
 from matches.services import deal_record
 from nights.selectors import night_plan
 from nights.services import night_round_start, night_start
+from scoring.engine import Played
 from tests.web.conftest import DAY, while_polled
 from tests.web.test_a11y import violations
 from tests.web.test_browser import browser  # noqa: F401 (the browser fixture)
@@ -41,7 +42,7 @@ def evening(club, count):
         for index, match in enumerate(matches[: None if number == 1 else 1]):
             shift = index % len(deals)
             for contract, declarer, tricks in (deals[shift:] + deals[:shift])[:played]:
-                deal_record(match=match, contract=contract, declarer=declarer, tricks=tricks)
+                deal_record(match=match, result=Played(contract, declarer, tricks))
     return night
 
 
@@ -135,9 +136,7 @@ def test_the_screen_fits_a_tv(browser, live_server, club, count, request):  # no
             # A deal recorded meanwhile: the poll swaps in the new copy, the page shown stays.
             etag = page.locator("#live-screen").get_attribute("data-etag")
             match = current.tables[1].match
-            while_polled(
-                lambda m=match: deal_record(match=m, contract="2S", declarer="N", tricks=8)
-            )
+            while_polled(lambda m=match: deal_record(match=m, result=Played("2S", "N", 8)))
             page.clock.run_for(5_000)
             expect(page.locator("#live-screen")).not_to_have_attribute("data-etag", etag)
             expect(page.locator("#screen-round tbody tr").nth(1)).to_contain_text("1 of 4 played")

@@ -8,6 +8,7 @@ from pypdf import PdfReader
 
 from clubs.services import club_update, player_create
 from matches.services import deal_correct, match_create
+from scoring.engine import Played
 from tests.web.conftest import DAY, WORKED_CHICAGO, play
 
 pytestmark = pytest.mark.django_db
@@ -178,7 +179,7 @@ def test_a_complete_matchs_pdf_is_drawn_once_until_it_changes(client, worked_chi
     assert len(drawn) == 3
 
     # A correction: drawn afresh, with the new figures.
-    deal_correct(match=worked_chicago, sequence=5, contract="1C", declarer="W", tricks=6)
+    deal_correct(match=worked_chicago, sequence=5, result=Played("1C", "W", 6))
     corrected = client.get(url, {"paper": "a4"}, HTTP_ACCEPT_LANGUAGE="en")
     assert len(drawn) == 4
     worked_chicago.refresh_from_db()
