@@ -7,7 +7,8 @@ docs/rules.md; each module's docstring cites its section.
 ``movements`` plans a club night's seating (docs/nights.md): ``round_robin``, ``first_round`` and
 ``winners_move``, with ``check_round`` for a round seated by hand; ``night`` ranks the
 night's results (``rank_night``: by total, average or a sit-out scored as the
-player's average), sharing places as the ladder does (``shared_ranks``).
+player's average), sharing places as the ladder does (``shared_ranks``). ``par`` reads a
+played deal against its cards (``par_deal``: high-card points, a ``ParTable``, IMPs).
 """
 
 from .chicago import chicago_schedule, score_chicago
@@ -53,12 +54,14 @@ from .notation import (
     parse_contract,
     parse_seat,
 )
+from .par import DEFAULT_PAR_TABLE, ParDeal, ParTable, imps, par_deal
 from .ranks import shared_ranks
 from .rubber import score_rubber
 from .rules import DEFAULT_RULES, Rules
 from .sheet import ChicagoVulnerability, DealRow, Kind, NextDeal, Sheet, Winner, side_net
 
 __all__ = [
+    "DEFAULT_PAR_TABLE",
     "DEFAULT_RULES",
     "NIGHT_RANKINGS",
     "RANK_AVERAGE",
@@ -78,6 +81,8 @@ __all__ = [
     "NextDeal",
     "NightLine",
     "NightMatch",
+    "ParDeal",
+    "ParTable",
     "Party",
     "PassedOut",
     "Played",
@@ -96,8 +101,10 @@ __all__ = [
     "check_round",
     "chicago_schedule",
     "first_round",
+    "imps",
     "make_result",
     "moving_side",
+    "par_deal",
     "parse_contract",
     "parse_kind",
     "parse_seat",
