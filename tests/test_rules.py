@@ -138,11 +138,11 @@ def test_club_rules_are_the_clubs_options() -> None:
 
 
 class Tomorrow(Rules):
-    """The club's rules with an option the engine does not know yet (as par scoring will be)."""
+    """The club's rules with an option the engine does not know yet (as par scoring was)."""
 
-    def __init__(self, *, par: str, **options: object) -> None:
+    def __init__(self, *, tomorrow: str, **options: object) -> None:
         Rules.__init__(self, **options)  # type: ignore[arg-type]
-        object.__setattr__(self, "par", par)
+        object.__setattr__(self, "tomorrow", tomorrow)
 
 
 @pytest.fixture
@@ -153,7 +153,7 @@ def received(monkeypatch: pytest.MonkeyPatch) -> list[Rules]:
     monkeypatch.setattr(
         Club,
         "rules",
-        lambda club: Tomorrow(par="tomorrow", vulnerability=rules_of(club).vulnerability),
+        lambda club: Tomorrow(tomorrow="tomorrow", vulnerability=rules_of(club).vulnerability),
     )
     arrived: list[Rules] = []
     for name in ("score_chicago", "score_rubber"):
@@ -170,7 +170,7 @@ def received(monkeypatch: pytest.MonkeyPatch) -> list[Rules]:
 def _all_tomorrows(arrived: list[Rules], club: Club) -> None:
     assert arrived, "nothing was scored"
     assert all(type(rules) is Tomorrow for rules in arrived), arrived
-    assert {(rules.par, rules.vulnerability) for rules in arrived} == {  # type: ignore[attr-defined]
+    assert {(rules.tomorrow, rules.vulnerability) for rules in arrived} == {  # type: ignore[attr-defined]
         ("tomorrow", ChicagoVulnerability.NON_DEALER)
     }
 

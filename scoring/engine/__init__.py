@@ -54,7 +54,7 @@ from .notation import (
     parse_contract,
     parse_seat,
 )
-from .par import DEFAULT_PAR_TABLE, ParDeal, ParTable, imps, par_deal
+from .par import DEFAULT_PAR_TABLE, ParDeal, ParSheet, ParTable, imps, par_deal, read_par
 from .ranks import shared_ranks
 from .rubber import score_rubber
 from .rules import DEFAULT_RULES, Rules
@@ -82,6 +82,7 @@ __all__ = [
     "NightLine",
     "NightMatch",
     "ParDeal",
+    "ParSheet",
     "ParTable",
     "Party",
     "PassedOut",
@@ -109,6 +110,7 @@ __all__ = [
     "parse_kind",
     "parse_seat",
     "rank_night",
+    "read_par",
     "round_robin",
     "score_chicago",
     "score_contract",

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .chicago import check_players, score_chicago
 from .errors import InvalidInput, MatchComplete, gettext_noop
-from .notation import DealResult, Seat
+from .notation import DealResult, Played, Seat
 from .rubber import score_rubber
 from .rules import DEFAULT_RULES, Rules
 from .sheet import Kind, Sheet
@@ -104,6 +104,19 @@ def check_next(
                     "the rubber was finished early, after deal %(deal)s; it accepts no further deal"
                 )
             raise MatchComplete(template, deal=len(sheet.rows))
+    if (
+        rules.par is not None
+        and parse_kind(kind) is Kind.CHICAGO
+        and isinstance(new, Played)
+        and new.hcp is None
+    ):
+        raise InvalidInput(
+            "hcp",
+            gettext_noop(
+                "with par scoring, a played deal is entered with the declaring side's "
+                "high-card points, 0 to 40"
+            ),
+        )
     return score_match(
         kind,
         [*results, new],

@@ -183,6 +183,21 @@ def check_tricks(tricks: object) -> int:
     return tricks
 
 
+HCP_TOTAL = 40
+"""High-card points in the pack: ace 4, king 3, queen 2, jack 1 in each suit."""
+
+
+def check_hcp(hcp: object, *, field: str = "hcp") -> int:
+    """``hcp`` when it is a whole number 0 to 40, else ``InvalidInput`` on ``field``."""
+    if type(hcp) is not int or not 0 <= hcp <= HCP_TOTAL:
+        raise InvalidInput(
+            field,
+            gettext_noop("high-card points must be 0 to 40, got %(value)s"),
+            value=repr(hcp),
+        )
+    return hcp
+
+
 _STRAIN_ORDER = (Strain.C, Strain.D, Strain.H, Strain.S, Strain.NT)
 _DOUBLING_ORDER = (Doubling.NONE, Doubling.DOUBLED, Doubling.REDOUBLED)
 
@@ -263,17 +278,21 @@ def parse_contract(text: str | Contract) -> Contract:
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """A deal played in ``contract`` by ``declarer``, whose side took ``tricks`` (0 to 13).
+    """A deal played in ``contract`` by ``declarer``, whose side took ``tricks`` (0 to 13);
+    ``hcp``, when entered, the declaring side's high-card points (0 to 40, for par scoring).
     The contract and declarer may be given as text."""
 
     contract: Contract
     declarer: Seat
     tricks: int
+    hcp: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "contract", parse_contract(self.contract))
         object.__setattr__(self, "declarer", parse_seat(self.declarer))
         check_tricks(self.tricks)
+        if self.hcp is not None:
+            check_hcp(self.hcp)
 
     @property
     def overtricks(self) -> int:
@@ -311,10 +330,12 @@ def make_result(
     contract: str | Contract | None = None,
     declarer: str | Seat | None = None,
     tricks: int | None = None,
+    hcp: int | None = None,
 ) -> DealResult:
     """Build a deal result from form-like input, raising ``InvalidInput`` naming the field.
 
-    A passed-out deal has no contract, declarer or tricks; a played deal needs all three.
+    A passed-out deal has no contract, declarer, tricks or high-card points; a played deal
+    needs the first three, and may give the declaring side's ``hcp``.
     """
     if type(passed_out) is not bool:
         raise InvalidInput(
@@ -324,12 +345,13 @@ def make_result(
         )
     given = {"contract": contract, "declarer": declarer, "tricks": tricks}
     if passed_out:
-        extra = [name for name, value in given.items() if value is not None]
+        extra = [name for name, value in {**given, "hcp": hcp}.items() if value is not None]
         if extra:
             raise InvalidInput(
                 "passed_out",
                 gettext_noop(
-                    "a passed-out deal has no contract, declarer or tricks; got %(fields)s"
+                    "a passed-out deal has no contract, declarer, tricks or high-card points; got "
+                    "%(fields)s"
                 ),
                 fields=", ".join(extra),
             )
@@ -344,7 +366,12 @@ def make_result(
                 field=name,
             )
     assert contract is not None and declarer is not None and tricks is not None
-    return Played(parse_contract(contract), parse_seat(declarer), check_tricks(tricks))
+    return Played(
+        parse_contract(contract),
+        parse_seat(declarer),
+        check_tricks(tricks),
+        None if hcp is None else check_hcp(hcp),
+    )
 
 
 def not_a_result(value: object, sequence: int) -> InvalidInput:

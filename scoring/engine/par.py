@@ -15,9 +15,9 @@ from itertools import pairwise
 
 from .contract import score_contract
 from .errors import InvalidInput, gettext_noop
-from .notation import Played, Side
+from .notation import HCP_TOTAL, Played, Side, check_hcp
+from .sheet import Kind, Sheet
 
-HCP_TOTAL = 40
 LOWEST = 20
 """The table's rows: the stronger side's HCP from 20 (the even split) to 40."""
 ROWS = HCP_TOTAL - LOWEST + 1
@@ -37,17 +37,6 @@ def imps(difference: int) -> int:
     size = abs(difference)
     won = sum(1 for step in IMP_STEPS if size > step)
     return won if difference >= 0 else -won
-
-
-def check_hcp(hcp: object, *, field: str = "hcp") -> int:
-    """``hcp`` when it is a whole number 0 to 40, else ``InvalidInput`` on ``field``."""
-    if type(hcp) is not int or not 0 <= hcp <= HCP_TOTAL:
-        raise InvalidInput(
-            field,
-            gettext_noop("high-card points must be 0 to 40, got %(value)s"),
-            value=repr(hcp),
-        )
-    return hcp
 
 
 def _column(values: Sequence[object], field: str) -> tuple[int, ...]:
@@ -155,3 +144,39 @@ def par_deal(
     side_vulnerable = side in vulnerable
     expected = table.expected(held, vulnerable=side_vulnerable)
     return ParDeal(side, held, side_vulnerable, expected, actual, imps(actual - expected))
+
+
+@dataclass(frozen=True, slots=True)
+class ParSheet:
+    """A Chicago's par reading under ``table``: ``deals`` has one entry per row of the sheet,
+    None for a passed-out deal or one entered without high-card points (``missing`` counts
+    those); ``imps_ns`` and ``imps_ew`` are each side's IMPs over the match."""
+
+    table: ParTable
+    deals: tuple[ParDeal | None, ...]
+    imps_ns: int
+    imps_ew: int
+    missing: int
+
+    def imps(self, side: Side) -> int:
+        return self.imps_ns if side is Side.NS else self.imps_ew
+
+
+def read_par(sheet: Sheet, table: ParTable | None) -> ParSheet | None:
+    """The par reading of a Chicago's sheet under ``table`` (a club's ``Rules.par``); None
+    without a table or for a rubber, which par scoring does not read."""
+    if table is None or sheet.kind is not Kind.CHICAGO:
+        return None
+    deals: list[ParDeal | None] = []
+    missing = 0
+    for row in sheet.rows:
+        result = row.result
+        if not isinstance(result, Played):
+            deals.append(None)
+        elif result.hcp is None:
+            deals.append(None)
+            missing += 1
+        else:
+            deals.append(par_deal(result, hcp=result.hcp, vulnerable=row.vulnerable, table=table))
+    ns = sum(deal.imps_of(Side.NS) for deal in deals if deal is not None)
+    return ParSheet(table, tuple(deals), ns, -ns, missing)

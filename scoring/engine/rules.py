@@ -8,6 +8,7 @@ A match is always scored under its club's ``Rules``: every scoring entry point o
 from dataclasses import dataclass
 
 from .errors import InvalidInput, gettext_noop
+from .par import ParTable
 from .sheet import ChicagoVulnerability
 
 
@@ -27,15 +28,27 @@ def parse_vulnerability(value: ChicagoVulnerability | str) -> ChicagoVulnerabili
 @dataclass(frozen=True, slots=True, init=False)
 class Rules:
     """The scoring options of a club. ``vulnerability``: who is vulnerable on Chicago deals 2
-    and 3, the dealer's side (the rules' default) or the other side. A bad option raises
-    ``InvalidInput`` keyed by its name."""
+    and 3, the dealer's side (the rules' default) or the other side. ``par``: the table a
+    Chicago is read against by high-card points (``read_par``), or None (the default) for no
+    par scoring. A bad option raises ``InvalidInput`` keyed by its name."""
 
     vulnerability: ChicagoVulnerability
+    par: ParTable | None
 
     def __init__(
-        self, *, vulnerability: ChicagoVulnerability | str = ChicagoVulnerability.DEALER
+        self,
+        *,
+        vulnerability: ChicagoVulnerability | str = ChicagoVulnerability.DEALER,
+        par: ParTable | None = None,
     ) -> None:
         object.__setattr__(self, "vulnerability", parse_vulnerability(vulnerability))
+        if par is not None and not isinstance(par, ParTable):
+            raise InvalidInput(
+                "par",
+                gettext_noop("par must be a par table or nothing, got %(value)s"),
+                value=repr(par),
+            )
+        object.__setattr__(self, "par", par)
 
 
 DEFAULT_RULES = Rules()

@@ -11,6 +11,7 @@ import pytest
 
 import scoring.engine
 from scoring.engine import (
+    DEFAULT_PAR_TABLE,
     Contract,
     InvalidInput,
     MatchComplete,
@@ -44,6 +45,7 @@ from .helpers import PASS, deal, deals
 ENGINE = Path(scoring.engine.__file__).parent
 
 # One call per raise site (each raises a different template).
+PAR_RULES = Rules(par=DEFAULT_PAR_TABLE)
 RAISES: list[Callable[[], object]] = [
     lambda: Seat.S.next(2),
     lambda: Seat.N.next(3),
@@ -71,6 +73,8 @@ RAISES: list[Callable[[], object]] = [
     lambda: check_next("rubber", deals("1NT N 7"), PASS, first_dealer="N", finished=True),
     lambda: check_next("two_player", deals("1NT N 7"), PASS, first_dealer="N", finished=True),
     lambda: Rules(vulnerability="sometimes"),
+    lambda: Rules(par="default"),  # type: ignore[arg-type]
+    lambda: check_next("chicago", [], deal("4S N 10"), first_dealer="N", rules=PAR_RULES),
     lambda: par_deal(Played("1NT", "N", 7), hcp=41, vulnerable=()),
     lambda: ParTable(not_vulnerable=[0] * 20, vulnerable=[0] * 21),
     lambda: ParTable(not_vulnerable=[0] * 21, vulnerable=[0, 50] + [0] * 19),

@@ -180,12 +180,12 @@ NEEDS = "a played deal needs a contract, a declarer and tricks"
         (
             {"passed_out": True, "contract": "4S"},
             "passed_out",
-            "a passed-out deal has no contract, declarer or tricks; got contract",
+            "a passed-out deal has no contract, declarer, tricks or high-card points; got contract",
         ),
         (
             {"passed_out": True, "declarer": "N", "tricks": 7},
             "passed_out",
-            "a passed-out deal has no contract, declarer or tricks; got declarer, tricks",
+            "a passed-out deal has no contract, declarer, tricks or high-card points; got declarer, tricks",
         ),
         (
             {"declarer": "N", "tricks": 7},

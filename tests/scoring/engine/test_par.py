@@ -5,7 +5,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.engine import InvalidInput, Played, Seat, Side
+from scoring.engine import (
+    InvalidInput,
+    PassedOut,
+    Played,
+    Rules,
+    Seat,
+    Side,
+    check_next,
+    make_result,
+    read_par,
+    score_match,
+)
 from scoring.engine.contract import ALL_CONTRACTS
 from scoring.engine.par import (
     DEFAULT_PAR_TABLE,
@@ -138,3 +149,48 @@ def test_high_card_points_are_a_whole_number_0_to_40(hcp):
     with pytest.raises(InvalidInput) as error:
         par_deal(Played("1NT", "N", 7), hcp=hcp, vulnerable=())
     assert error.value.field == "hcp"
+
+
+def test_a_played_deal_may_carry_the_declaring_sides_points_a_passed_out_one_none():
+    assert make_result(contract="4S", declarer="N", tricks=10, hcp=26).hcp == 26
+    assert make_result(contract="4S", declarer="N", tricks=10).hcp is None
+    with pytest.raises(InvalidInput) as passed:
+        make_result(passed_out=True, hcp=20)
+    assert passed.value.field == "passed_out"
+    with pytest.raises(InvalidInput) as wrong:
+        Played("4S", "N", 10, hcp=41)
+    assert wrong.value.field == "hcp"
+
+
+PAR = Rules(par=DEFAULT_PAR_TABLE)
+
+
+def test_a_chicago_read_against_par_beside_its_sheet():
+    # North deals: deal 2 (East deals) has East-West vulnerable, deal 3 North-South.
+    results = [
+        Played("2D", "E", 8, hcp=15),  # deal 1, nobody: NS 25 expected 300, -90: NS -9
+        PassedOut(),
+        Played("4S", "N", 10, hcp=26),  # deal 2, EW vulnerable: +70, NS +2
+        Played("3NT", "S", 8),  # deal 3 without its points: not read
+        Played("2H", "E", 9, hcp=23),  # deal 4, both: +30, EW +1
+    ]
+    sheet = score_match("chicago", results, first_dealer="N", rules=PAR)
+    par = read_par(sheet, PAR.par)
+    assert par is not None and par.table is DEFAULT_PAR_TABLE
+    assert [deal and deal.imps_of(NS) for deal in par.deals] == [-9, None, 2, None, -1]
+    assert (par.imps(NS), par.imps(EW), par.missing) == (-8, 8, 1)
+    # The sheet itself is the same as without par scoring.
+    assert sheet == score_match("chicago", results, first_dealer="N")
+    assert read_par(sheet, None) is None
+    rubber = score_match("rubber", [Played("4S", "N", 10, hcp=26)], first_dealer="N", rules=PAR)
+    assert read_par(rubber, PAR.par) is None
+
+
+def test_with_par_scoring_a_new_chicago_deal_needs_its_points():
+    with pytest.raises(InvalidInput) as error:
+        check_next("chicago", [], Played("4S", "N", 10), first_dealer="N", rules=PAR)
+    assert error.value.field == "hcp"
+    sheet = check_next("chicago", [], Played("4S", "N", 10, hcp=22), first_dealer="N", rules=PAR)
+    assert len(sheet.rows) == 1
+    check_next("chicago", [], PassedOut(), first_dealer="N", rules=PAR)
+    check_next("rubber", [], Played("4S", "N", 10), first_dealer="N", rules=PAR)
