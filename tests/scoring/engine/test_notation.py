@@ -185,7 +185,8 @@ NEEDS = "a played deal needs a contract, a declarer and tricks"
         (
             {"passed_out": True, "declarer": "N", "tricks": 7},
             "passed_out",
-            "a passed-out deal has no contract, declarer, tricks or high-card points; got declarer, tricks",
+            "a passed-out deal has no contract, declarer, tricks or high-card points; "
+            "got declarer, tricks",
         ),
         (
             {"declarer": "N", "tricks": 7},
