@@ -149,7 +149,8 @@ class DealBodyExtension(OpenApiSerializerExtension):
         if direction != "request" or auto_schema.method == "PATCH":
             return schema
         played = ["contract", "declarer", "tricks"]
-        common = {k: v for k, v in properties.items() if k not in ("passed_out", *played)}
+        # The declaring side's high-card points go with a played deal only.
+        common = {k: v for k, v in properties.items() if k not in ("passed_out", "hcp", *played)}
         # Each body's variants are named apart (a generated client makes a class of each).
         name = type(self.target).__name__.removesuffix("Serializer")
 
@@ -174,7 +175,7 @@ class DealBodyExtension(OpenApiSerializerExtension):
                 variant(
                     f"{name}PassedOut", str(_("true: all players passed.")), [], ["passed_out"]
                 ),
-                variant(f"{name}Played", str(_("false, or not given.")), played, played),
+                variant(f"{name}Played", str(_("false, or not given.")), [*played, "hcp"], played),
             ],
             "description": str(_("Passed out, or a contract, its declarer and the tricks.")),
         }

@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from clubs.validators import validate_api_origins
-from scoring.engine import ChicagoVulnerability, Rules
+from clubs.validators import par_table_of, validate_api_origins, validate_par_table
+from scoring.engine import DEFAULT_PAR_TABLE, ChicagoVulnerability, Rules
 
 if TYPE_CHECKING:
     from django.db.models.expressions import Combinable
@@ -104,7 +104,7 @@ LADDER_OPTIONS = (
 """The club's fields that change a ladder computed from the same matches: each is the option
 of ``scoring.ladder.LadderOptions`` named after ``ladder_``."""
 
-SCORING_OPTIONS = ("chicago_vulnerability",)
+SCORING_OPTIONS = ("chicago_vulnerability", "par_scoring", "par_table")
 """The club's fields that change how its matches score: what ``Club.rules`` reads (and a query
 that makes a club's rules without the whole club selects)."""
 
@@ -116,6 +116,8 @@ CLUB_SETTINGS = (
     "timezone",
     "public",
     "chicago_vulnerability",
+    "par_scoring",
+    "par_table",
     *LADDER_OPTIONS,
     "night_ranking",
     "night_min_matches",
@@ -150,6 +152,24 @@ class Club(models.Model):
         max_length=16,
         choices=VulnerabilityOrder.choices,
         default=VulnerabilityOrder.DEALER,
+    )
+    par_scoring = models.BooleanField(
+        _("par scoring"),
+        default=False,
+        help_text=_(
+            "Each Chicago deal is entered with the declaring side's high-card points and read "
+            "against par beside its score."
+        ),
+    )
+    par_table = models.JSONField(
+        _("par table"),
+        null=True,
+        blank=True,
+        validators=[validate_par_table],
+        help_text=_(
+            'The expected scores for 20 to 40 HCP: {"not_vulnerable": [21 figures], '
+            '"vulnerable": [21 figures]}; empty for the default table.'
+        ),
     )
     ladder_min_matches = models.PositiveSmallIntegerField(
         _("ladder qualification minimum"),
@@ -280,7 +300,10 @@ class Club(models.Model):
         """The club's scoring options as the engine's one value, ``Rules``: the only place that
         reads them (``SCORING_OPTIONS``) off a club. Every score of the club's matches is made
         under it."""
-        return Rules(vulnerability=self.chicago_vulnerability)
+        par = None
+        if self.par_scoring:
+            par = DEFAULT_PAR_TABLE if self.par_table is None else par_table_of(self.par_table)
+        return Rules(vulnerability=self.chicago_vulnerability, par=par)
 
     def today(self) -> datetime.date:
         """Today's date in the club's time zone (UTC if the zone is unknown here)."""

@@ -23,6 +23,8 @@ from django.core.exceptions import ValidationError
 from django.forms import DateField
 from django.utils.translation import gettext as _
 
+from scoring.engine import InvalidInput, ParTable
+
 _T = TypeVar("_T")
 
 _JOINERS = frozenset("\u200c\u200d")
@@ -187,3 +189,31 @@ def folded(text: str) -> str:
         for char in unicodedata.normalize("NFKD", text.casefold())
         if not unicodedata.combining(char)
     )
+
+
+def par_table_of(value: object) -> ParTable:
+    """A club's stored par table (``{"not_vulnerable": [...], "vulnerable": [...]}``, 21
+    figures each for 20 to 40 HCP) as the engine's ``ParTable``; ``ValidationError`` on
+    ``par_table`` otherwise, in the engine's words."""
+    message = None
+    if not isinstance(value, dict) or set(value) != {"not_vulnerable", "vulnerable"}:
+        message = _(
+            'Give the par table as {"not_vulnerable": [...], "vulnerable": [...]}, 21 figures '
+            "each, for 20 to 40 HCP."
+        )
+    else:
+        try:
+            return ParTable(**value)
+        except InvalidInput as error:
+            text = _(error.template)
+            message = text % error.params if error.params else text
+    raise field_error("par_table", message, "invalid")
+
+
+def validate_par_table(value: object) -> None:
+    """The par table field's check (the club's ``full_clean``): ``par_table_of``'s words."""
+    if value is not None:
+        try:
+            par_table_of(value)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["par_table"], code="invalid") from None

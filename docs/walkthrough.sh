@@ -32,6 +32,7 @@ api 201 /clubs/ -d '{"name": "Athens Bridge Club", "slug": "athens", "country": 
   "timezone": "Europe/Athens", "public": true}'
 # 201 {"id":2,"name":"Athens Bridge Club","slug":"athens","country":"GR","language":"en",
 #  "timezone":"Europe/Athens","public":true,"chicago_vulnerability":"dealer",
+#  "par_scoring":false,"par_table":null,
 #  "ladder_min_matches":0,"ladder_rounding":"none","ladder_ranking":"net",
 #  "ladder_points_win":3,"ladder_points_draw":1,"ladder_points_loss":0,
 #  "ladder_best_matches":0,"night_ranking":"total","night_min_matches":0,"api_origins":[],

@@ -156,6 +156,11 @@ class DealEntryForm(forms.Form):
     tricks = forms.IntegerField(
         label=_("Tricks"), required=False, help_text=_("Tricks taken by declarer, 0 to 13.")
     )
+    hcp = forms.IntegerField(
+        label=_("High-card points"),
+        required=False,
+        help_text=_("The declaring side's, 0 to 40: asked at clubs that play par scoring."),
+    )
 
     FIELD_OF_ENGINE_ERROR = {"level": "contract", "strain": "contract", "doubling": "contract"}
 
@@ -186,6 +191,7 @@ class DealEntryForm(forms.Form):
             contract=data.get("contract") or None,
             declarer=data.get("declarer") or None,
             tricks=data.get("tricks"),
+            hcp=data.get("hcp"),
         )
         return {"result": result}
 

@@ -20,8 +20,9 @@ from clubs.models import Club, Player
 from clubs.selectors import active_players_of
 from matches.models import SEAT_FIELDS, EnteredDeal, KindChoice, Match, SeatChoice
 from matches.presenters import DOUBLING_WORDS, SEAT_LETTERS, spoken, strain_html
+from matches.selectors import par_table_of
 from matches.services import SEAT_ERRORS, deal_result
-from scoring.engine import Contract, Doubling, Kind, Seat, Strain
+from scoring.engine import HCP_TOTAL, Contract, Doubling, Kind, Seat, Strain
 
 LEVELS = [(level, str(level)) for level in range(1, 8)]
 TRICKS = [(tricks, str(tricks)) for tricks in range(14)]
@@ -39,6 +40,7 @@ SERVICE_FIELDS = {
     "contract": "level",
     "declarer": "declarer",
     "tricks": "tricks",
+    "hcp": "hcp",
 }
 
 
@@ -73,9 +75,23 @@ class DealForm(forms.Form):
         required=False,
         widget=forms.RadioSelect,
     )
+    # Only at a club that plays par scoring (a Chicago): else the field is removed.
+    hcp = forms.IntegerField(
+        label=_("High-card points of declarer's side"),
+        min_value=0,
+        max_value=HCP_TOTAL,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        help_text=_(
+            "For par scoring: ace 4, king 3, queen 2, jack 1, in declarer's and dummy's hands "
+            "together (0 to 40)."
+        ),
+    )
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if par_table_of(match=match) is None:
+            del self.fields["hcp"]
         cast(forms.ChoiceField, self.fields["declarer"]).choices = [
             (
                 seat,
@@ -87,7 +103,7 @@ class DealForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = self.cleaned_data  # what Form.clean returns
         if data.get("passed_out"):
-            for name in ("level", "strain", "doubling", "declarer", "tricks"):
+            for name in ("level", "strain", "doubling", "declarer", "tricks", "hcp"):
                 data[name] = None
             return data
         missing = {
@@ -96,6 +112,8 @@ class DealForm(forms.Form):
             "declarer": _("Choose the declarer."),
             "tricks": _("Choose the number of tricks declarer took, 0 to 13."),
         }
+        if "hcp" in self.fields:
+            missing["hcp"] = _("Enter the high-card points of declarer's side, 0 to 40.")
         for name, message in missing.items():
             if data.get(name) in (None, "") and name not in self.errors:
                 self.add_error(name, message)
@@ -110,7 +128,10 @@ class DealForm(forms.Form):
         contract = Contract(data["level"], Strain(data["strain"]), Doubling(data["doubling"] or ""))
         return {
             "result": deal_result(
-                contract=contract, declarer=data["declarer"], tricks=data["tricks"]
+                contract=contract,
+                declarer=data["declarer"],
+                tricks=data["tricks"],
+                hcp=data.get("hcp"),
             )
         }
 
@@ -138,6 +159,7 @@ class DealForm(forms.Form):
             "doubling": deal.doubling,
             "declarer": deal.declarer,
             "tricks": deal.tricks,
+            "hcp": deal.hcp,
         }
 
 

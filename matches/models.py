@@ -18,6 +18,7 @@ from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Season, Table
 from scoring.engine import (
+    HCP_TOTAL,
     Contract,
     DealResult,
     Doubling,
@@ -261,6 +262,7 @@ def entered_constraints(prefix: str) -> list[models.BaseConstraint]:
                 declarer="",
                 tricks__isnull=True,
                 doubling="",
+                hcp__isnull=True,
             )
             | Q(
                 passed_out=False,
@@ -281,6 +283,10 @@ def entered_constraints(prefix: str) -> list[models.BaseConstraint]:
         ),
         models.CheckConstraint(
             condition=Q(doubling__in=DoublingChoice.values), name=f"{prefix}_doubling_valid"
+        ),
+        models.CheckConstraint(
+            condition=Q(hcp__isnull=True) | Q(hcp__gte=0, hcp__lte=HCP_TOTAL),
+            name=f"{prefix}_hcp_0_to_40",
         ),
     ]
 
@@ -307,6 +313,13 @@ class EnteredDeal(models.Model):
     tricks = models.PositiveSmallIntegerField(
         _("tricks"), null=True, blank=True, validators=[MaxValueValidator(13)]
     )
+    hcp = models.PositiveSmallIntegerField(
+        _("high-card points"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(HCP_TOTAL)],
+        help_text=_("The declaring side's high-card points, 0 to 40, for par scoring."),
+    )
 
     class Meta:
         abstract = True
@@ -315,7 +328,13 @@ class EnteredDeal(models.Model):
     def result(self) -> DealResult:
         """What was entered, as the engine's result."""
         return stored_result(
-            self.passed_out, self.level, self.strain, self.doubling, self.declarer, self.tricks
+            self.passed_out,
+            self.level,
+            self.strain,
+            self.doubling,
+            self.declarer,
+            self.tricks,
+            self.hcp,
         )
 
     @result.setter
@@ -370,6 +389,7 @@ def entered_fields(result: DealResult) -> dict[str, Any]:
             "doubling": "",
             "declarer": "",
             "tricks": None,
+            "hcp": None,
         }
     return {
         "passed_out": False,
@@ -378,6 +398,7 @@ def entered_fields(result: DealResult) -> dict[str, Any]:
         "doubling": result.contract.doubling.value,
         "declarer": result.declarer.value,
         "tricks": result.tricks,
+        "hcp": result.hcp,
     }
 
 
@@ -389,11 +410,13 @@ def stored_result(
     doubling: str,
     declarer: str,
     tricks: int | None,
+    hcp: int | None = None,
 ) -> DealResult:
     """An entered deal's stored fields as the engine's result (``EnteredDeal.result``; a
-    season's export reads the fields alone). Results are immutable and few (about 6,000), so
-    each is made once."""
+    season's export reads the fields alone). Results are immutable and few (about 6,000, more
+    with high-card points), so each is made once."""
     if passed_out:
         return PassedOut()
     assert level is not None and tricks is not None  # the table's constraints hold it
-    return Played(Contract(level, Strain(strain), Doubling(doubling)), Seat(declarer), tricks)
+    contract = Contract(level, Strain(strain), Doubling(doubling))
+    return Played(contract, Seat(declarer), tricks, hcp)

@@ -19,7 +19,9 @@ from matches.presenters import ITEM_LABELS
 from scoring.engine import (
     DealResult,
     DealRow,
+    Kind,
     NightMatch,
+    ParTable,
     PassedOut,
     Played,
     Rules,
@@ -106,6 +108,14 @@ class StoredMatch(NamedTuple):
     kind: str
     first_dealer: str
     finished_early: bool
+
+
+def par_table_of(*, match: Match) -> ParTable | None:
+    """The table the match's deals are read against by high-card points: its club's, when the
+    club plays par scoring and the match is a Chicago; else None (no points are asked)."""
+    if match.kind != Kind.CHICAGO:
+        return None
+    return match.table.session.club.rules().par
 
 
 def sheet_of(
@@ -445,6 +455,7 @@ _SEASON_DEAL_COLUMNS = (
     "doubling",
     "declarer",
     "tricks",
+    "hcp",
 )
 # Matches whose deals one query reads.
 SEASON_DEALS_BATCH = 1000
@@ -487,7 +498,7 @@ def _season_deal_rows(season: Season) -> Iterator[list[Cell]]:
         sheet = sheet_of(match=stored, results=results, rules=rules)
         head = [day.isoformat(), table, _FILE_KIND.get(kind, kind), *(n or "" for n in names)]
         for deal, row in zip(deals, sheet.rows, strict=True):
-            passed_out, level, strain, doubling, declarer, tricks = deal
+            passed_out, level, strain, doubling, declarer, tricks, _hcp = deal
             yield [
                 *head,
                 "pass" if passed_out else f"{level}{strain}{doubling}",

@@ -169,6 +169,15 @@ _LOCK_SQL = f"""
 """
 
 
+def _option(name: str, value: object) -> object:
+    """A club option read by ``_LOCK_SQL`` as the ORM reads it (a JSON option comes as its
+    text)."""
+    field = Club._meta.get_field(name)
+    if hasattr(field, "from_db_value"):
+        return field.from_db_value(value, None, connection)
+    return value
+
+
 def _lock(match: Match | int) -> Locked:
     """The match (given or by id) read afresh, its row locked until the transaction ends
     (``FOR UPDATE``; on SQLite every transaction is IMMEDIATE, so writers queue)."""
@@ -178,7 +187,7 @@ def _lock(match: Match | int) -> Locked:
     for row in Match.objects.raw(sql, [match.pk if isinstance(match, Match) else match]):
         joined = vars(row)  # the query's columns that are not the match's: taken off it
         club_id = joined.pop("club_id")
-        options = [joined.pop(name) for name in SCORING_OPTIONS]
+        options = [_option(name, joined.pop(name)) for name in SCORING_OPTIONS]
         club = Club.from_db(row._state.db, ["id", *SCORING_OPTIONS], [club_id, *options])
         return Locked(
             match=row,
@@ -286,13 +295,14 @@ def deal_result(
     contract: str | Contract | None = None,
     declarer: str | Seat | None = None,
     tricks: int | None = None,
+    hcp: int | None = None,
 ) -> DealResult:
     """The engine's result of a deal as a person entered it (``make_result``), refused as a
     ``ValidationError`` naming the field: what forms and the API turn their input into, once,
     before they call ``deal_record``, ``deal_correct`` or ``deal_check``."""
     with _refusals():
         return make_result(
-            passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks
+            passed_out=passed_out, contract=contract, declarer=declarer, tricks=tricks, hcp=hcp
         )
 
 

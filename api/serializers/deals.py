@@ -199,7 +199,7 @@ class ScoreSheetSerializer(serializers.Serializer):
 # where the engine would read it ("3 NT", "1♥").
 CONTRACT_PATTERN = r"^[1-7]([CcDdHhSs]|[Nn][Tt]?)([Xx][Xx]?)?$"
 _CONTRACT_RE = re.compile(CONTRACT_PATTERN)
-ENTERED = ("passed_out", "contract", "declarer", "tricks")
+ENTERED = ("passed_out", "contract", "declarer", "tricks", "hcp")
 """A deal's fields as the API takes them (``matches.services.deal_result``'s arguments)."""
 
 
@@ -227,6 +227,16 @@ class DealInputSerializer(StrictInput, serializers.Serializer):
             "max_value": _("must be 0 to 13"),
         },
     )
+    hcp = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=40,
+        help_text=_(
+            "The declaring side's high-card points, 0 to 40: required for a played Chicago "
+            "deal at a club that plays par scoring, else optional."
+        ),
+        error_messages={"min_value": _("must be 0 to 40"), "max_value": _("must be 0 to 40")},
+    )
 
     def validate_contract(self, value):
         try:
@@ -250,7 +260,12 @@ class DealInputSerializer(StrictInput, serializers.Serializer):
             sent = {"passed_out": True}
         elif kept is not None:
             was = (
-                {"contract": kept.contract, "declarer": kept.declarer, "tricks": kept.tricks}
+                {
+                    "contract": kept.contract,
+                    "declarer": kept.declarer,
+                    "tricks": kept.tricks,
+                    "hcp": kept.hcp,
+                }
                 if isinstance(kept, Played)
                 else {}
             )

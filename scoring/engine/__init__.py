@@ -42,6 +42,7 @@ from .night import (
     rank_night,
 )
 from .notation import (
+    HCP_TOTAL,
     Contract,
     DealResult,
     Doubling,
@@ -63,6 +64,7 @@ from .sheet import ChicagoVulnerability, DealRow, Kind, NextDeal, Sheet, Winner,
 __all__ = [
     "DEFAULT_PAR_TABLE",
     "DEFAULT_RULES",
+    "HCP_TOTAL",
     "NIGHT_RANKINGS",
     "RANK_AVERAGE",
     "RANK_SIT_OUT_AVERAGE",

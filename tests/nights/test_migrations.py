@@ -42,8 +42,16 @@ def test_an_entrys_contract_text_becomes_the_deals_fields_and_back():
         Entry = apps.get_model("nights", "TableEntry")
         assert sorted(Entry.objects.values_list("contract", flat=True)) == sorted(entries)
 
-        migrate(AFTER)
-        stored = {entry.sequence: entry.result for entry in TableEntry.objects.all()}
-        assert stored == dict(enumerate(entries.values(), start=1))
+        apps = migrate(AFTER)
+        Entry = apps.get_model("nights", "TableEntry")
+        names = ("passed_out", "level", "strain", "doubling", "declarer", "tricks")
+        stored = {
+            entry.sequence: {name: getattr(entry, name) for name in names}
+            for entry in Entry.objects.all()
+        }
+        assert stored == {
+            sequence: {name: entered_fields(result)[name] for name in names}
+            for sequence, result in enumerate(entries.values(), start=1)
+        }
     finally:
         migrate(latest)
