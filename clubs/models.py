@@ -156,6 +156,7 @@ class Club(models.Model):
     par_scoring = models.BooleanField(
         _("par scoring"),
         default=False,
+        db_default=False,
         help_text=_(
             "Each Chicago deal is entered with the declaring side's high-card points and read "
             "against par beside its score."

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='club',
             name='par_scoring',
-            field=models.BooleanField(default=False, help_text="Each Chicago deal is entered with the declaring side's high-card points and read against par beside its score.", verbose_name='par scoring'),
+            field=models.BooleanField(db_default=False, default=False, help_text="Each Chicago deal is entered with the declaring side's high-card points and read against par beside its score.", verbose_name='par scoring'),
         ),
         migrations.AddField(
             model_name='club',
