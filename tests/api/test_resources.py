@@ -31,6 +31,8 @@ CLUB_KEYS = {
     "public",
     "api_origins",
     "chicago_vulnerability",
+    "par_scoring",
+    "par_table",
     "ladder_min_matches",
     "ladder_rounding",
     "ladder_ranking",
