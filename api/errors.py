@@ -40,9 +40,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from clubs.messages import engine_message
 from clubs.services import NotPermitted
 from clubs.transactions import retryable
-from matches.messages import engine_message
 from matches.services import MatchConflict
 from scoring.engine import InvalidInput, MatchComplete
 

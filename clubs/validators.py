@@ -23,6 +23,7 @@ from django.core.exceptions import ValidationError
 from django.forms import DateField
 from django.utils.translation import gettext as _
 
+from clubs.messages import engine_message
 from scoring.engine import InvalidInput, ParTable
 
 _T = TypeVar("_T")
@@ -205,8 +206,7 @@ def par_table_of(value: object) -> ParTable:
         try:
             return ParTable(**value)
         except InvalidInput as error:
-            text = _(error.template)
-            message = text % error.params if error.params else text
+            message = engine_message(error)
     raise field_error("par_table", message, "invalid")
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from matches.messages import engine_message
+from clubs.messages import engine_message
 from matches.selectors import StoredMatch, sheet_of
 from scoring.engine import (
     DEFAULT_RULES,

@@ -27,12 +27,12 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.messages import engine_message
 from clubs.models import SCORING_OPTIONS, Club, Membership, Player, Session, Table
 from clubs.services import Actor, session_get_or_create, table_create
 from clubs.signals import club_changed, seasons_changed
 from clubs.transactions import retried
 from clubs.validators import as_date, field_error
-from matches.messages import engine_message
 from matches.models import SEAT_FIELDS, Deal, Match, MatchStatus, MatchSubmission, entered_fields
 from matches.selectors import sheet_of
 from matches.signals import changes_batched, deal_changed, match_changed, match_ended

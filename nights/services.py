@@ -26,12 +26,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 
+from clubs.messages import engine_message
 from clubs.models import NIGHT_MIN_MATCHES_MAX, Club, Membership, NightRanking, Player, Table
 from clubs.services import Actor, player_create, session_ensure, table_create
 from clubs.signals import club_changed
 from clubs.transactions import retried
 from clubs.validators import clean_name, field_error, folded
-from matches.messages import engine_message
 from matches.models import Deal, Match, MatchStatus, entered_fields
 from matches.services import (
     MatchConflict,

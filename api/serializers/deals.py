@@ -23,7 +23,7 @@ from api.serializers.common import (
     side_points,
 )
 from api.serializers.tables import DealEntrySerializer, deal_entry
-from matches.messages import engine_message
+from clubs.messages import engine_message
 from matches.models import KindChoice, MatchStatus, WinnerChoice
 from matches.selectors import deals_updated
 from matches.services import deal_result

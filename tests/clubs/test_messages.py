@@ -10,7 +10,7 @@ from django.test import override_settings
 from django.utils.translation import gettext, override
 
 from api.errors import Conflict, convert
-from matches.messages import engine_message
+from clubs.messages import engine_message
 from matches.services import MatchConflict, deal_record, deal_result, match_create
 from scoring.engine import InvalidInput, MatchComplete, PassedOut, Played
 from tests.clubs.factories import PLAY_DATE, make_club, make_players, seats_of
