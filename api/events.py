@@ -25,12 +25,21 @@ commit, and be listed while a younger one holding a smaller id is still open.
 So each event stores its transaction's id (``Event.xact``, set by the database) and the list
 (``events_final``, ``events_after``):
 
-- shows only the events of transactions older than the oldest one still in flight,
-  ``xact < pg_snapshot_xmin(pg_current_snapshot())``, in the statement's own snapshot. Every
-  transaction below that horizon is over (committed: its events are in the snapshot; rolled
-  back: they never will be), and every transaction that has not yet written has a larger id
-  (ids are handed out in increasing order, a transaction gets its own at its first write, and
-  the horizon only rises). So the events below the horizon are final: none joins them later.
+- shows only the events of transactions older than the oldest one still in flight in this
+  database, in the statement's own snapshot: ``xact`` below the least of the snapshot's
+  in-progress transactions (``pg_snapshot_xip``) that are not known to belong to another
+  database, or below its ``xmax`` when there are none. Every transaction of this database
+  below that horizon is over (committed: its events are in the snapshot; rolled back: they
+  never will be), and every transaction that has not yet written has a larger id (ids are
+  handed out in increasing order, a transaction gets its own at its first write, and the
+  horizon only rises). So the events below the horizon are final: none joins them later.
+  Transaction ids are the server's, shared by its databases: a transaction of another
+  database (another site's, a test worker's, a report left open) writes no event here, so it
+  holds nothing back. Which database an in-progress transaction belongs to is read from
+  ``pg_stat_activity`` (``backend_xid``, ``datname``: visible to every role), after the
+  snapshot was taken; one that has ended by then, or is not found there (a prepared
+  transaction), counts as this database's: the horizon can only be lower than the truth,
+  never higher, so an event may wait a little longer but is never stepped over.
 - orders them by (``xact``, ``id``): the events a later poll adds (from transactions at or
   above the earlier horizon) all come after everything an earlier poll could list, so the
   list only ever grows at its end, and ``since`` resumes just after the event named, at its
@@ -75,10 +84,19 @@ def _plain(data: Any) -> Any:
 
 
 class _Horizon(Func):
-    """The oldest transaction still in flight, as the statement's snapshot sees it: every
-    transaction with a smaller id is over. 1 on SQLite (every ``xact`` there is 0)."""
+    """The oldest transaction of this database still in flight, as the statement's snapshot
+    sees it (the module's docstring): every transaction of this database with a smaller id is
+    over. ``mod`` takes the 32-bit ``xid`` of ``pg_stat_activity`` out of the 64-bit ``xid8``
+    (the epoch above it). 1 on SQLite (every ``xact`` there is 0)."""
 
-    template = "(pg_snapshot_xmin(pg_current_snapshot())::text::bigint)"
+    template = (
+        "(SELECT LEAST(pg_snapshot_xmax(s)::text::bigint, ("
+        "SELECT MIN(x::text::bigint) FROM pg_snapshot_xip(s) AS x"
+        " WHERE mod(x::text::bigint, 4294967296) NOT IN ("
+        "SELECT backend_xid::text::bigint FROM pg_stat_activity"
+        " WHERE backend_xid IS NOT NULL AND datname <> current_database())))"
+        " FROM (SELECT pg_current_snapshot() AS s) AS snapshot)"
+    )
     output_field = BigIntegerField()
 
     def as_sqlite(self, compiler, connection, **extra_context):

@@ -10,6 +10,7 @@ import random
 import threading
 import time
 
+import psycopg
 import pytest
 from django.db import connection, transaction
 
@@ -49,7 +50,7 @@ class Poller:
 
     def poll_until(self, wanted: list[int], seconds: float = 30) -> None:
         """Poll until every wanted event was listed (or ``seconds`` passed): an event is
-        listed once every older transaction on the server is over, another test's too."""
+        listed once every older transaction of this database is over, another test's too."""
         deadline = time.monotonic() + seconds
         while not set(wanted) <= set(self.seen) and time.monotonic() < deadline:
             self.poll()
@@ -242,3 +243,33 @@ def test_an_event_held_back_by_an_older_transaction_is_not_hidden_by_a_304(on_po
         time.sleep(0.05)
     assert again.status_code == 200
     assert [e["id"] for e in again.json()["results"]] == [event]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_of_another_database_holds_nothing_back(on_postgres):
+    """Transaction ids are the server's: an older transaction still open in another database
+    on the same server (another site, a parallel test worker) writes no event here, so the
+    list does not wait for it; one of this database, opened the same way, does."""
+    world = build_world()
+    client = world.client("director_a")
+    poller = Poller(client, since=_last_id())
+    params = connection.get_connection_params()
+    elsewhere = psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=False)
+    here = psycopg.connect(**params, autocommit=False)
+    try:
+        for other in (elsewhere, here):
+            other.execute("SELECT pg_current_xact_id()")  # an id, older than the events'
+        first = _write(world.a.club.pk)
+        here.rollback()  # this database's older transaction ends: the event is final
+        poller.poll_until([first])
+        assert poller.seen == [first]
+        here.execute("SELECT pg_current_xact_id()")
+        second = _write(world.a.club.pk)
+        assert poller.poll() == []  # held back by this database's older transaction
+        here.rollback()
+        poller.poll_until([second])
+        assert poller.seen == [first, second]  # the other database's is open all along
+        assert elsewhere.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+    finally:
+        elsewhere.close()
+        here.close()
