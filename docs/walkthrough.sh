@@ -117,7 +117,7 @@ call 200 /matches/$MATCH/score-sheet/; shows '"totals":{"NS":680,"EW":140}'
 #  "below":{"NS":180,"EW":40},"games":{"NS":1,"EW":0},
 #  "seats":{"N":{"id":18,"name":"Eleni"},"E":{"id":19,"name":"Nikos"},
 #           "S":{"id":20,"name":"Maria"},"W":{"id":21,"name":"Yannis"}},
-#  "deals":[…],"closing_items":[],"next_deal":null}
+#  "deals":[…],"closing_items":[],"next_deal":null,"par":null}
 # (the five deals as above)
 
 api 200 "/matches/?club=$CLUB&status=complete&ordering=-played_on"; shows '"count":1,'

@@ -24,6 +24,8 @@ from scoring.engine import (
     DealRow,
     ItemKind,
     NextDeal,
+    ParDeal,
+    ParSheet,
     PassedOut,
     Played,
     ScoreItem,
@@ -299,6 +301,60 @@ def sheet_rows(sheet: Sheet) -> list[SheetRow]:
             )
         )
     return rows
+
+
+@dataclass
+class ParRow:
+    """One played deal's par reading as a sheet shows it (``hcp`` None: entered without its
+    high-card points, so not read). ``side`` is the stronger side, which holds ``hcp``."""
+
+    number: int | None
+    side: str = ""
+    hcp: int | None = None
+    vulnerable: bool = False
+    expected: int = 0
+    actual: str = ""
+    difference: str = ""
+    imps_ns: str = ""
+    imps_ew: str = ""
+
+
+def par_rows(sheet: Sheet, par: ParSheet) -> list[ParRow]:
+    """The played deals of ``sheet`` with their par reading, in order (a passed-out deal has
+    none, so no row)."""
+    rows = []
+    for row, deal in zip(sheet.rows, par.deals, strict=True):
+        if not isinstance(row.result, Played):
+            continue
+        if deal is None:
+            rows.append(ParRow(number=row.number))
+            continue
+        rows.append(
+            ParRow(
+                number=row.number,
+                side=side_short(deal.side),
+                hcp=deal.hcp,
+                vulnerable=deal.vulnerable,
+                expected=deal.expected,
+                actual=signed(deal.actual),
+                difference=signed(deal.difference),
+                imps_ns=signed(imps_ns(deal)),
+                imps_ew=signed(deal.imps_of(Side.EW)),
+            )
+        )
+    return rows
+
+
+def imps_ns(deal: ParDeal) -> int:
+    """North-South's IMPs on a deal read against par (East-West have as many, negative)."""
+    return deal.imps_of(Side.NS)
+
+
+def par_table_name(par: ParSheet) -> str:
+    """Which table read the deals: the standard one (docs/rules.md) or the club's own."""
+    if par.standard_table:
+        return _("the standard par table")
+    return _("the club's own par table")
 
 
 @dataclass

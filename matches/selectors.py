@@ -21,6 +21,7 @@ from scoring.engine import (
     DealRow,
     Kind,
     NightMatch,
+    ParSheet,
     ParTable,
     PassedOut,
     Played,
@@ -30,6 +31,7 @@ from scoring.engine import (
     Side,
     check_next,
     rank_night,
+    read_par,
     score_match,
     side_net,
 )
@@ -116,6 +118,13 @@ def par_table_of(*, match: Match) -> ParTable | None:
     if match.kind != Kind.CHICAGO:
         return None
     return match.table.session.club.rules().par
+
+
+def match_par(*, match: Match, sheet: Sheet) -> ParSheet | None:
+    """The par reading that stands beside the match's ``sheet`` (docs/rules.md, "Par
+    scoring"): under its club's table when the club plays par scoring and the match is a
+    Chicago; else None. The pages, the PDFs and the API all show this one."""
+    return read_par(sheet, par_table_of(match=match))
 
 
 def sheet_of(

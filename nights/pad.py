@@ -28,7 +28,7 @@ from clubs.live import conditional, generation_etag, page_parts
 from matches import presenters
 from matches.forms import DealForm
 from matches.models import Match, MatchStatus
-from matches.selectors import match_sheet
+from matches.selectors import match_par, match_sheet
 from matches.services import MatchConflict
 from nights import selectors, services, table_selectors
 from nights.models import EntryState, Side, TableCode, TableEntry
@@ -292,6 +292,9 @@ def _pad_context(
     if waiting is not None:
         events.append((f"{waiting.entry.pk}-waiting", _waiting_words(match, sheet, waiting)))
     fix_sequence = fix_form["expected_sequence"].value() if fix_form is not None else None
+    # The par reading after each deal, at a par club (matches.selectors.match_par).
+    par = match_par(match=match, sheet=sheet)
+    par_deals = par.deals if par is not None else (None,) * len(sheet.rows)
     context.update(
         {
             "sheet": sheet,
@@ -312,7 +315,11 @@ def _pad_context(
                 if fix_sequence is not None and str(fix_sequence).isdigit()
                 else None
             ),
-            "rows": [(row, presenters.deal_number(sheet, row.sequence)) for row in sheet.rows],
+            "rows": [
+                (row, presenters.deal_number(sheet, row.sequence), read)
+                for row, read in zip(sheet.rows, par_deals, strict=True)
+            ],
+            "par": par,
             "next_deal": sheet.next_deal if in_progress else None,
             "deals_left": (
                 4 - sum(1 for row in sheet.rows if row.number is not None)

@@ -25,10 +25,19 @@ from api.serializers.common import (
 from api.serializers.tables import DealEntrySerializer, deal_entry
 from clubs.messages import engine_message
 from matches.models import KindChoice, MatchStatus, WinnerChoice
-from matches.selectors import deals_updated
+from matches.selectors import deals_updated, match_par
 from matches.services import deal_result
 from nights.table_selectors import deal_confirmations
-from scoring.engine import DealResult, InvalidInput, PassedOut, Played, parse_contract
+from scoring.engine import (
+    DealResult,
+    InvalidInput,
+    ParSheet,
+    PassedOut,
+    Played,
+    Sheet,
+    Side,
+    parse_contract,
+)
 
 # Engine fields that are parts of the API's `contract`.
 CONTRACT_PARTS = {"level": "contract", "strain": "contract", "doubling": "contract"}
@@ -137,6 +146,65 @@ class SheetSeatsSerializer(serializers.Serializer):
     W = PlayerRefSerializer(required=False)
 
 
+class ParDealSerializer(serializers.Serializer):
+    """One played deal read against par (an engine ``ParDeal``), from the view of the stronger
+    side (the declaring side at 20 HCP each)."""
+
+    sequence = serializers.IntegerField(min_value=1, help_text=_("The deal's row of the sheet."))
+    number = serializers.IntegerField(min_value=1, max_value=4)
+    side = serializers.ChoiceField(choices=SIDES, help_text=_("The stronger side."))
+    hcp = serializers.IntegerField(
+        min_value=20, max_value=40, help_text=_("The stronger side's high-card points.")
+    )
+    vulnerable = serializers.BooleanField(help_text=_("Whether the stronger side was vulnerable."))
+    expected = serializers.IntegerField(help_text=_("The table's score for those points."))
+    actual = serializers.IntegerField(
+        help_text=_("The stronger side's score of the deal alone, as at duplicate.")
+    )
+    difference = serializers.IntegerField(help_text=_("actual minus expected."))
+    imps = SidePointsSerializer(help_text=_("The IMPs of each side: they sum to zero."))
+
+
+class ParReadingSerializer(serializers.Serializer):
+    """A Chicago's par reading, beside its unchanged score (docs/rules.md, "Par scoring")."""
+
+    table = serializers.ChoiceField(
+        choices=[("standard", _("the standard table")), ("club", _("the club's own table"))],
+        help_text=_("Which table of expected scores read the deals."),
+    )
+    imps = SidePointsSerializer(help_text=_("Each side's IMPs over the match."))
+    missing = serializers.IntegerField(
+        min_value=0,
+        help_text=_("Played deals entered without high-card points, so not read."),
+    )
+    deals = ParDealSerializer(many=True, help_text=_("The played deals read, in order."))
+
+
+def par_reading(sheet: Sheet, par: ParSheet) -> dict:
+    """``ParReadingSerializer``'s shape of ``par``, the reading of ``sheet``."""
+    deals = [
+        {
+            "sequence": row.sequence,
+            "number": row.number,
+            "side": deal.side.value,
+            "hcp": deal.hcp,
+            "vulnerable": deal.vulnerable,
+            "expected": deal.expected,
+            "actual": deal.actual,
+            "difference": deal.difference,
+            "imps": side_points(deal.imps_of(Side.NS), deal.imps_of(Side.EW)),
+        }
+        for row, deal in zip(sheet.rows, par.deals, strict=True)
+        if deal is not None
+    ]
+    return {
+        "table": "standard" if par.standard_table else "club",
+        "imps": side_points(par.imps_ns, par.imps_ew),
+        "missing": par.missing,
+        "deals": deals,
+    }
+
+
 class ScoreSheetSerializer(serializers.Serializer):
     """A match's score sheet, replayed by the rules engine from its recorded deals."""
 
@@ -164,12 +232,20 @@ class ScoreSheetSerializer(serializers.Serializer):
     next_deal = NextDealSerializer(
         allow_null=True, help_text=_("What the table shows next; null once complete.")
     )
+    par = ParReadingSerializer(
+        allow_null=True,
+        help_text=_(
+            "The deals read against par by high-card points; null unless the club plays par "
+            "scoring and the match is a Chicago."
+        ),
+    )
 
     def to_representation(self, instance):
         match, sheet = instance
         seats = {seat: {"id": p.pk, "name": p.name} for seat, p in match.seats.items()}
         rows_context = {"match": match}  # shared: the table's entries are read once
         nxt = sheet.next_deal
+        par = match_par(match=match, sheet=sheet)
         return {
             "match": match.pk,
             "kind": sheet.kind.value,
@@ -191,6 +267,7 @@ class ScoreSheetSerializer(serializers.Serializer):
                 "dealer": nxt.dealer.value,
                 "vulnerable": [side.value for side in nxt.vulnerable],
             },
+            "par": None if par is None else par_reading(sheet, par),
         }
 
 

@@ -7,6 +7,7 @@ from django import template
 
 from matches import presenters
 from matches.models import Match
+from matches.selectors import match_par
 from scoring.engine import Kind, Sheet
 
 register = template.Library()
@@ -27,6 +28,7 @@ for name in (
     "row_contract_html",
     "row_words",
     "seat_player",
+    "imps_ns",
 ):
     register.filter(name, getattr(presenters, name))
 register.filter("vulnerable", presenters.vulnerable_text)
@@ -41,6 +43,7 @@ def score_sheet(sheet: Sheet, match: Match) -> dict[str, Any]:
     """The whole score sheet of ``match``: Chicago rows, or a rubber's two halves and its
     list of deals."""
     rubber = sheet.kind is not Kind.CHICAGO
+    par = match_par(match=match, sheet=sheet)
     return {
         "sheet": sheet,
         "match": match,
@@ -50,4 +53,7 @@ def score_sheet(sheet: Sheet, match: Match) -> dict[str, Any]:
         "names": presenters.side_players(match),
         "winner": presenters.winner_text(sheet, match),
         "dense": len(sheet.rows) > 12,
+        "par": par,
+        "par_rows": presenters.par_rows(sheet, par) if par else [],
+        "par_table": presenters.par_table_name(par) if par else "",
     }

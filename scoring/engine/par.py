@@ -161,6 +161,12 @@ class ParSheet:
     def imps(self, side: Side) -> int:
         return self.imps_ns if side is Side.NS else self.imps_ew
 
+    @property
+    def standard_table(self) -> bool:
+        """Whether the deals were read with the standard table (``DEFAULT_PAR_TABLE``), not a
+        club's own."""
+        return self.table == DEFAULT_PAR_TABLE
+
 
 def read_par(sheet: Sheet, table: ParTable | None) -> ParSheet | None:
     """The par reading of a Chicago's sheet under ``table`` (a club's ``Rules.par``); None

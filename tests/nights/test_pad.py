@@ -9,6 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
+from clubs.services import club_update
 from config.cache import SharedClientRedisCache
 from matches.models import Deal, MatchStatus
 from matches.services import MatchConflict
@@ -641,3 +642,21 @@ def test_the_panel_lists_what_the_other_phones_did_for_a_poll_to_announce(night)
     second = waiting(match)
     answer(phone, second, by_seat["S"], "reject")
     assert events() == [(f"{second.pk}-rejected", "North-South rejected deal 2.")]
+
+
+def test_at_a_par_club_the_pad_reads_each_deal_against_par(night):
+    """The points are entered with the deal and confirmed with the rest; once accepted, the
+    pad shows the deal's IMPs and the match's: 4S by North made with 26 HCP, not vulnerable,
+    expects 350 and scores 420, +70: 2 IMPs to North-South."""
+    club_update(club=night.session.club, par_scoring=True)
+    north_phone, east_phone = opened(night), opened(night)
+    match, by_seat = seats(night)
+    assert 'id="pad-par"' not in north_phone.get(PAD).content.decode()  # nothing read yet
+    refused = north_phone.post(PAD, deal(match, by_seat["N"]))
+    assert refused.status_code == 400 and "hcp" in refused.context["form"].errors
+    assert north_phone.post(PAD, deal(match, by_seat["N"], hcp="26")).status_code == 302
+    assert answer(east_phone, waiting(match), by_seat["E"]).status_code == 302
+    assert Deal.objects.get(match=match).hcp == 26
+    page = north_phone.get(PAD).content.decode()
+    assert "Par reading: N-S +2 IMPs, E-W \u22122 IMPs." in page
+    assert '<td class="num">+2</td>' in page  # the deal's row
