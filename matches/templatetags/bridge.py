@@ -55,5 +55,5 @@ def score_sheet(sheet: Sheet, match: Match) -> dict[str, Any]:
         "dense": len(sheet.rows) > 12,
         "par": par,
         "par_rows": presenters.par_rows(sheet, par) if par else [],
-        "par_table": presenters.par_table_name(par) if par else "",
+        "read_with": presenters.par_table_name(par) if par else "",
     }
