@@ -71,6 +71,14 @@ class NightRanking(models.TextChoices):
     SIT_OUT_AVERAGE = "sit_out_average", _("A sit-out scored as the player's own average")
 
 
+class RankBy(models.TextChoices):
+    """What a club night ranks its players by (``scoring.engine.night``'s measures): net
+    points, or the IMPs of the par reading, for a club that scores against par."""
+
+    NET = "net", _("Net points")
+    PAR = "par", _("Par IMPs")
+
+
 NIGHT_MIN_MATCHES_MAX = 60
 """The most matches a night may ask of a player to be ranked (a night's most rounds)."""
 
@@ -121,6 +129,7 @@ CLUB_SETTINGS = (
     *LADDER_OPTIONS,
     "night_ranking",
     "night_min_matches",
+    "night_rank_by",
     "api_origins",
 )
 """The club's fields its directors set, in the order they are shown: what
@@ -222,6 +231,17 @@ class Club(models.Model):
             "listed unranked. 0: everyone is ranked."
         ),
     )
+    night_rank_by = models.CharField(
+        _("club night ranked by"),
+        max_length=3,
+        choices=RankBy.choices,
+        default=RankBy.NET,
+        db_default=RankBy.NET,
+        help_text=_(
+            "Net points, or the IMPs each player's sides won against par (with par scoring "
+            "only); a night may rank its own way."
+        ),
+    )
     api_origins = models.JSONField(
         _("API origins"),
         default=list,
@@ -270,6 +290,9 @@ class Club(models.Model):
                 name="club_night_min_matches_range",
             ),
             models.CheckConstraint(
+                condition=Q(night_rank_by__in=RankBy.values), name="club_night_rank_by_valid"
+            ),
+            models.CheckConstraint(
                 condition=Q(language__in=[code for code, _name in settings.LANGUAGES]),
                 name="club_language_valid",
             ),
@@ -284,7 +307,12 @@ class Club(models.Model):
         return self.name
 
     def clean(self) -> None:
-        """League points go down from a win to a draw to a loss (equal is allowed)."""
+        """League points go down from a win to a draw to a loss (equal is allowed); nights
+        rank by par IMPs only with par scoring."""
+        if self.night_rank_by == RankBy.PAR and not self._scores_par():
+            raise ValidationError(
+                {"night_rank_by": [_("Nights can rank by par IMPs only with par scoring on.")]}
+            )
         win, draw, loss = self.ladder_points_win, self.ladder_points_draw, self.ladder_points_loss
         if not all(isinstance(value, int) for value in (win, draw, loss)):
             return  # a value that is no number: its field's own error says so
@@ -296,6 +324,12 @@ class Club(models.Model):
             raise ValidationError(
                 {"ladder_points_loss": [_("A loss cannot earn more points than a draw.")]}
             )
+
+    def _scores_par(self) -> bool:
+        try:
+            return self.rules().par is not None
+        except ValidationError:  # par scoring with a bad table: the table's own error says so
+            return True
 
     def rules(self) -> Rules:
         """The club's scoring options as the engine's one value, ``Rules``: the only place that

@@ -198,6 +198,7 @@ def club_create(
     ladder_best_matches: int | None = 0,
     night_ranking: str = "total",
     night_min_matches: int = 0,
+    night_rank_by: str = "net",
     api_origins: list[str] | None = None,
 ) -> Club:
     """Create a club; the creator becomes its director (their player, linked to the user
@@ -223,6 +224,7 @@ def club_create(
         ladder_best_matches=_best_matches(ladder_best_matches),
         night_ranking=night_ranking,
         night_min_matches=night_min_matches,
+        night_rank_by=night_rank_by,
         api_origins=clean_origins(api_origins, field="api_origins"),
     )
     _full_clean(club)

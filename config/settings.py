@@ -366,6 +366,7 @@ SPECTACULAR_SETTINGS = {
         "EventTypeEnum": "api.models.EventType",
         "DeliveryStatusEnum": "api.models.DeliveryStatus",
         "NightRankingEnum": "clubs.models.NightRanking",  # the club's, a night's and its results'
+        "RankByEnum": "clubs.models.RankBy",
     },
 }
 

@@ -134,6 +134,9 @@ class Match(models.Model):
     # Computed by the rules engine from the deals (matches.services keeps them current).
     total_ns = models.IntegerField(_("total North-South"), default=0)
     total_ew = models.IntegerField(_("total East-West"), default=0)
+    # North-South's IMPs of the par reading (East-West's are as many, negative); null without
+    # one: a rubber, or a club that does not score against par (``scoring.engine.read_par``).
+    par_ns = models.SmallIntegerField(_("par IMPs North-South"), null=True, blank=True)
     winner = models.CharField(
         _("winner"), max_length=3, choices=WinnerChoice.choices, blank=True, default=""
     )

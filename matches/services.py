@@ -51,6 +51,7 @@ from scoring.engine import (
     make_result,
     parse_kind,
     parse_seat,
+    read_par,
     score_match,
 )
 
@@ -221,7 +222,7 @@ def _score(
         )
 
 
-TOTALS = ("status", "winner", "finished_early", "total_ns", "total_ew")
+TOTALS = ("status", "winner", "finished_early", "total_ns", "total_ew", "par_ns")
 """What the services store on a match from its sheet."""
 
 
@@ -236,6 +237,8 @@ def _store_totals(locked: Locked, sheet: Sheet, *, actor: Actor | str, reason: s
         match.finished_early = sheet.finished_early
     match.total_ns = sheet.total_ns
     match.total_ew = sheet.total_ew
+    par = read_par(sheet, locked.rules.par)
+    match.par_ns = None if par is None else par.imps_ns
     _attribute(match, actor, reason)
     match.save(update_fields=[*TOTALS, "updated_at"])
     return not was_complete and match.status == MatchStatus.COMPLETE

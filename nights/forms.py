@@ -14,7 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import QuickSelect, QuickTextInput, ServiceErrorForm, model_label
-from clubs.models import NIGHT_MIN_MATCHES_MAX, Club, NightRanking, Player
+from clubs.models import NIGHT_MIN_MATCHES_MAX, Club, NightRanking, Player, RankBy
 from matches.presenters import seat_name
 from nights.models import MAX_PRIZES, MAX_ROUNDS, Night, NightPlayer, Remainder, TieRule
 from nights.movements import DEFAULT, MOVEMENTS, choices, options_used
@@ -32,6 +32,13 @@ RANKING_HELP = {
     ),
     NightRanking.SIT_OUT_AVERAGE: _(
         "Net points per match played times the rounds: ranks as the average, reads as a total."
+    ),
+}
+RANK_BY_HELP = {
+    RankBy.NET: _("The points of the score sheets: whoever holds the cards wins them."),
+    RankBy.PAR: _(
+        "The IMPs won against par: each deal against what its high-card points were expected "
+        "to make, so the cards count less."
     ),
 }
 REMAINDER_HELP = {
@@ -73,8 +80,16 @@ class RankingFields(ServiceErrorForm):
         required=False,
     )
 
+    rank_by = forms.ChoiceField(
+        label=_("Ranked by"),
+        choices=[("", ""), *RankBy.choices],
+        widget=forms.RadioSelect,
+        required=False,
+    )
+
     def club_ranking(self, club: Club) -> None:
-        """Name the club's own rule and minimum in the choice "as the club"."""
+        """Name the club's own rule, minimum and measure in the choice "as the club"; a club
+        that does not score against par has no choice of measure (the field is dropped)."""
         rule = NightRanking(club.night_ranking).label
         label = _("As the club: %(rule)s") % {"rule": rule}
         field = cast(forms.ChoiceField, self.fields["ranking"])
@@ -83,6 +98,15 @@ class RankingFields(ServiceErrorForm):
             "Only for an average: players with fewer matches are listed unranked. Empty: as "
             "the club (%(count)s)."
         ) % {"count": club.night_min_matches}
+        if club.rules().par is None:
+            del self.fields["rank_by"]
+        else:
+            by = _("As the club: %(rule)s") % {"rule": RankBy(club.night_rank_by).label}
+            cast(forms.ChoiceField, self.fields["rank_by"]).choices = [("", by), *RankBy.choices]
+
+    def rank_by_help(self) -> list[tuple[BoundWidget, str | Promise]]:
+        """Each measure's choice with the line that explains it (as the club: none)."""
+        return [(radio, RANK_BY_HELP.get(radio.data["value"], "")) for radio in self["rank_by"]]
 
     def ranking_help(self) -> list[tuple[BoundWidget, str | Promise]]:
         """Each rule's choice with the line that explains it (as the club: none)."""
@@ -90,10 +114,13 @@ class RankingFields(ServiceErrorForm):
 
     def ranking_data(self) -> dict[str, Any]:
         """The rule and minimum chosen, as the services take them."""
-        return {
+        data = {
             "ranking": self.cleaned_data.get("ranking") or "",
             "min_matches": self.cleaned_data.get("min_matches"),
         }
+        if "rank_by" in self.fields:
+            data["rank_by"] = self.cleaned_data.get("rank_by") or ""
+        return data
 
 
 class NightForm(RankingFields):
@@ -310,6 +337,7 @@ class NightUpdateForm(RankingFields):
         kwargs["initial"].setdefault("prizes", night.prizes)
         kwargs["initial"].setdefault("ranking", night.ranking)
         kwargs["initial"].setdefault("min_matches", night.min_matches)
+        kwargs["initial"].setdefault("rank_by", night.rank_by)
         for pk, player in players.items():
             kwargs["initial"].setdefault(f"group_{pk}", player.group)
         super().__init__(*args, **kwargs)

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import NIGHT_MIN_MATCHES_MAX, NightRanking, Player, Session
+from clubs.models import NIGHT_MIN_MATCHES_MAX, NightRanking, Player, RankBy, Session
 from matches.models import Deal, EnteredDeal, Match, entered_constraints
 
 MAX_ROUNDS = 60
@@ -54,6 +54,10 @@ class Night(models.Model):
     ranking = models.CharField(
         _("ranking"), max_length=16, choices=NightRanking.choices, blank=True, default=""
     )
+    # Net points or par IMPs; blank: as its club ranks its nights (``Club.night_rank_by``).
+    rank_by = models.CharField(
+        _("ranked by"), max_length=3, choices=RankBy.choices, blank=True, default=""
+    )
     # Matches a player needs to be ranked by an average; None: as its club says.
     min_matches = models.PositiveSmallIntegerField(
         _("minimum matches"),
@@ -84,6 +88,9 @@ class Night(models.Model):
             models.CheckConstraint(
                 condition=Q(ranking="") | Q(ranking__in=NightRanking.values),
                 name="night_ranking_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(rank_by="") | Q(rank_by__in=RankBy.values), name="night_rank_by_valid"
             ),
             models.CheckConstraint(
                 condition=Q(min_matches__isnull=True) | Q(min_matches__lte=NIGHT_MIN_MATCHES_MAX),

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.exports import Cell, Export
-from clubs.models import Club, NightRanking
+from clubs.models import Club, NightRanking, RankBy
 from matches.models import Deal, Match, MatchStatus
 from matches.presenters import side_name
 from matches.selectors import match_sheet
@@ -358,15 +358,34 @@ class NightResults:
     ranking: str = NightRanking.TOTAL
     min_matches: int = 0
     rounds: int = 0
+    rank_by: str = RankBy.NET
+    par: bool = False  # whether the club reads its matches against par (an IMPs column)
 
     @property
     def ranking_label(self) -> str:
+        if self.by_par:
+            return str(PAR_RANKING_LABELS[NightRanking(self.ranking)])
         return str(NightRanking(self.ranking).label)
 
     @property
     def by_average(self) -> bool:
         """Whether the lines are ranked by an average (the total's score is its net)."""
         return self.ranking != NightRanking.TOTAL
+
+    @property
+    def by_par(self) -> bool:
+        """Whether the lines are ranked by par IMPs, not net points."""
+        return self.rank_by == RankBy.PAR
+
+
+PAR_RANKING_LABELS = {
+    NightRanking.TOTAL: gettext_lazy("Total par IMPs"),
+    NightRanking.AVERAGE: gettext_lazy("Average par IMPs per match played"),
+    NightRanking.SIT_OUT_AVERAGE: gettext_lazy(
+        "Par IMPs, a sit-out scored as the player's own average"
+    ),
+}
+"""Each rule's name when the night ranks by par IMPs (``NightRanking``'s labels name net)."""
 
 
 SCORE_PLACES = Decimal("0.01")
@@ -377,7 +396,7 @@ def shown_score(line: NightLine, ranking: str) -> Decimal | None:
     away from zero to 2 decimals (the ranking compares the exact values); None for an
     average without a complete match."""
     if ranking == NightRanking.TOTAL:
-        return Decimal(line.net)
+        return Decimal(int(line.score))
     if not line.matches:
         return None
     score = line.score
@@ -393,17 +412,29 @@ def night_ranking(*, night: Night) -> tuple[str, int]:
     return ranking, min_matches
 
 
+def night_rank_by(*, night: Night) -> str:
+    """What ``night`` ranks by: its own choice, or else its club's; net points at a club
+    that no longer scores against par."""
+    club = night.session.club
+    if club.rules().par is None:
+        return RankBy.NET
+    return night.rank_by or club.night_rank_by
+
+
 def _ranked(
     parts: list[NightMatch],
     present: dict[int, Seated],
     prizes: int,
     *,
     ranking: str,
+    rank_by: str,
     min_matches: int,
     rounds: int,
 ) -> list[ResultLine]:
     names = ((pk, player.name) for pk, player in present.items())
-    lines = rank_night(parts, names, ranking=ranking, min_matches=min_matches, rounds=rounds)
+    lines = rank_night(
+        parts, names, ranking=ranking, by=rank_by, min_matches=min_matches, rounds=rounds
+    )
     return [
         ResultLine(
             line,
@@ -420,9 +451,11 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
     (``night_ranking``: total net, average per match, or a sit-out scored as the player's
     average over the rounds started so far; a player who has not played yet: 0, unranked by
     an average), then each prize group ranked on its own (by name). Prizes go to ranked
-    players only."""
+    players only. The lines rank by net points or, at a club that scores against par, by the
+    par IMPs if the night says so (``night_rank_by``)."""
     plan = night_plan(night=night, ahead=1) if plan is None else plan
     ranking, min_matches = night_ranking(night=night)
+    rank_by = night_rank_by(night=night)
     rounds = sum(1 for round in plan.rounds if round.started)
     parts = []
     for round in plan.rounds:
@@ -433,14 +466,21 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
             net = side_net(match.total_ns, match.total_ew, Side.NS)
             complete = match.status == MatchStatus.COMPLETE
             for side, sign in ((Side.NS, 1), (Side.EW, -1)):
+                imps = None if match.par_ns is None else sign * match.par_ns
                 for player in table.side(side):
                     parts.append(
-                        NightMatch(player.id, player.name, sign * net, complete, round.number)
+                        NightMatch(player.id, player.name, sign * net, complete, round.number, imps)
                     )
 
     def ranked(parts: list[NightMatch], players: dict[int, Seated]) -> list[ResultLine]:
         return _ranked(
-            parts, players, night.prizes, ranking=ranking, min_matches=min_matches, rounds=rounds
+            parts,
+            players,
+            night.prizes,
+            ranking=ranking,
+            rank_by=rank_by,
+            min_matches=min_matches,
+            rounds=rounds,
         )
 
     lines = ranked(parts, plan.players)
@@ -448,7 +488,8 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
     for name in sorted({player.group for player in plan.players.values() if player.group}):
         members = {pk: p for pk, p in plan.players.items() if p.group == name}
         by_group[name] = ranked([p for p in parts if p.player_id in members], members)
-    return NightResults(lines, by_group, ranking, min_matches, rounds)
+    par = night.session.club.rules().par is not None
+    return NightResults(lines, by_group, ranking, min_matches, rounds, rank_by, par)
 
 
 _RESULT_HEADERS = (
@@ -464,6 +505,7 @@ _RESULT_HEADERS = (
     gettext_lazy("Prize group"),
     gettext_lazy("Rank in the group"),
     gettext_lazy("Prize"),
+    gettext_lazy("Par IMPs"),
 )
 
 
@@ -472,7 +514,8 @@ def night_results_export(*, night: Night) -> Export:
     by rank (empty: unranked), with net points, complete matches, the rule that ranked them
     and the value it ranks by (an average to 2 decimals), best match and its round,
     unfinished matches, prize group and place in it, and whether the place wins a prize
-    (overall or in the group)."""
+    (overall or in the group), then the par IMPs (empty at a club that does not score against
+    par)."""
     results = night_results(night=night)
     in_group = {
         result.line.player_id: result for lines in results.groups.values() for result in lines
@@ -494,6 +537,7 @@ def night_results_export(*, night: Night) -> Export:
                 result.group,
                 grouped.line.rank if grouped else None,
                 result.prize or bool(grouped and grouped.prize),
+                line.imps if results.par else None,
             ]
         )
     session = night.session

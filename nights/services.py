@@ -27,7 +27,15 @@ from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 
 from clubs.messages import engine_message
-from clubs.models import NIGHT_MIN_MATCHES_MAX, Club, Membership, NightRanking, Player, Table
+from clubs.models import (
+    NIGHT_MIN_MATCHES_MAX,
+    Club,
+    Membership,
+    NightRanking,
+    Player,
+    RankBy,
+    Table,
+)
 from clubs.services import Actor, player_create, session_ensure, table_create
 from clubs.signals import club_changed
 from clubs.transactions import retried
@@ -98,6 +106,18 @@ def _ranking(value: object) -> str:
     return "" if value == "" else _choice(value, NightRanking, "ranking")
 
 
+def _rank_by(value: object, club: Club) -> str:
+    """What a night ranks by: a ``RankBy`` value (par IMPs only at a club that scores against
+    par), or "" for as its club ranks its nights."""
+    if value == "":
+        return ""
+    rank_by = _choice(value, RankBy, "rank_by")
+    if rank_by == RankBy.PAR and club.rules().par is None:
+        message = _("A night can rank by par IMPs only at a club with par scoring on.")
+        raise field_error("rank_by", message, "without_par")
+    return rank_by
+
+
 def _min_matches(value: object) -> int | None:
     """A night's minimum of matches to be ranked by an average, or None for the club's."""
     return None if value is None else _whole(value, "min_matches", 0, NIGHT_MIN_MATCHES_MAX)
@@ -146,12 +166,14 @@ def night_start(
     prizes: int = 3,
     ranking: str = "",
     min_matches: int | None = None,
+    rank_by: str = "",
 ) -> Night:
     """A club night on ``date`` (its session created if needed) for ``players``, in the
     director's order, seated by ``movement`` over ``rounds`` rounds, ranked by ``ranking``
-    ("" or left out: as the club ranks its nights) with ``min_matches`` (None: the club's).
-    Errors name ``date``, ``players``, ``movement``, ``rounds``, ``remainder``, ``tie_rule``,
-    ``prizes``, ``ranking`` or ``min_matches``."""
+    ("" or left out: as the club ranks its nights) with ``min_matches`` (None: the club's),
+    by ``rank_by`` (net points or par IMPs; "": the club's). Errors name ``date``,
+    ``players``, ``movement``, ``rounds``, ``remainder``, ``tie_rule``, ``prizes``,
+    ``ranking``, ``min_matches`` or ``rank_by``."""
     chosen = movement_of(movement)
     remainder = _choice(remainder, Remainder, "remainder")
     tie_rule = _choice(tie_rule, TieRuleChoice, "tie_rule")
@@ -159,6 +181,7 @@ def night_start(
     prizes = _whole(prizes, "prizes", 0, MAX_PRIZES)
     ranking = _ranking(ranking)
     min_matches = _min_matches(min_matches)
+    rank_by = _rank_by(rank_by, club)
     ids = _present(club, players)
     chosen.check_start(players=ids, rounds=rounds, remainder=remainder)
     session, _created = session_ensure(club=club, date=date)
@@ -176,6 +199,7 @@ def night_start(
         prizes=prizes,
         ranking=ranking,
         min_matches=min_matches,
+        rank_by=rank_by,
     )
     NightPlayer.objects.bulk_create(
         NightPlayer(night=night, player_id=pk, position=position)
@@ -285,12 +309,14 @@ def night_update(
     groups: Mapping[int, str] | None = None,
     ranking: str | None = None,
     min_matches: int | Keep | None = KEEP,
+    rank_by: str | None = None,
 ) -> Night:
     """Change the number of rounds (not below those started), the prizes, the players'
     prize groups (``groups`` maps a player present to a group name, "" for none), or how the
     night ranks its players: ``ranking`` ("" for as the club ranks its nights) and
-    ``min_matches`` (None for the club's; ``KEEP``, the default, leaves it). Errors name
-    ``rounds``, ``prizes``, ``groups``, ``ranking`` or ``min_matches``."""
+    ``min_matches`` (None for the club's; ``KEEP``, the default, leaves it) and ``rank_by``
+    ("" for the club's). Errors name ``rounds``, ``prizes``, ``groups``, ``ranking``,
+    ``min_matches`` or ``rank_by``."""
     if rounds is not None:
         started = Round.objects.filter(night=night).count()
         night.rounds = _whole(rounds, "rounds", max(1, started), MAX_ROUNDS)
@@ -300,7 +326,11 @@ def night_update(
         night.ranking = _ranking(ranking)
     if min_matches is not KEEP:
         night.min_matches = _min_matches(min_matches)
-    night.save(update_fields=["rounds", "prizes", "ranking", "min_matches", "updated_at"])
+    if rank_by is not None:
+        night.rank_by = _rank_by(rank_by, night.session.club)
+    night.save(
+        update_fields=["rounds", "prizes", "ranking", "min_matches", "rank_by", "updated_at"]
+    )
     if groups is not None:
         present = {row.player_id: row for row in NightPlayer.objects.filter(night=night)}
         # One group whatever the case or accents it is typed in: its first spelling, the

@@ -53,6 +53,7 @@ CHOICES = (
     "prizes",
     "ranking",
     "min_matches",
+    "rank_by",
 )
 
 

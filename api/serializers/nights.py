@@ -15,7 +15,7 @@ from api.serializers.common import (
     side_points,
 )
 from api.serializers.fields import DistinctListField, WritableClubField
-from clubs.models import NIGHT_MIN_MATCHES_MAX, NightRanking
+from clubs.models import NIGHT_MIN_MATCHES_MAX, NightRanking, RankBy
 from clubs.services import TABLE_NUMBER_MAX
 from matches.models import MatchStatus, WinnerChoice
 from nights.models import MAX_PRIZES, MAX_ROUNDS, Night, Remainder, TieRule
@@ -35,6 +35,11 @@ RANKING_HELP = _(
     'How the night ranks its players: "total" (net), "average" (net per complete '
     'match) or "sit_out_average" (a sit-out scored as the player\'s own average); '
     '"" as the club ranks its nights (the club\'s `night_ranking`).'
+)
+RANK_BY_HELP = _(
+    'What the night ranks by: "net" (net points) or "par" (the IMPs of the par reading, at a '
+    'club that scores against par only); "" as the club ranks its nights (the club\'s '
+    "`night_rank_by`)."
 )
 MIN_MATCHES_HELP = _(
     "Complete matches a player needs to be ranked by an average (the others are listed "
@@ -196,6 +201,9 @@ class NightListSerializer(serializers.ModelSerializer):
         allow_null=True,
         help_text=MIN_MATCHES_HELP,
     )
+    rank_by = serializers.ChoiceField(
+        choices=RankBy.choices, allow_blank=True, help_text=RANK_BY_HELP
+    )
 
     closed_at = serializers.DateTimeField(
         read_only=True,
@@ -216,6 +224,7 @@ class NightListSerializer(serializers.ModelSerializer):
             "prizes",
             "ranking",
             "min_matches",
+            "rank_by",
             "created_at",
             "updated_at",
             "closed_at",
@@ -311,6 +320,9 @@ class NightCreateSerializer(StrictSerializer):
         default=None,
         help_text=MIN_MATCHES_HELP,
     )
+    rank_by = serializers.ChoiceField(
+        choices=RankBy.choices, allow_blank=True, default="", help_text=RANK_BY_HELP
+    )
 
 
 class NightUpdateSerializer(StrictSerializer):
@@ -348,6 +360,9 @@ class NightUpdateSerializer(StrictSerializer):
         allow_null=True,
         required=False,
         help_text=MIN_MATCHES_HELP,
+    )
+    rank_by = serializers.ChoiceField(
+        choices=RankBy.choices, allow_blank=True, required=False, help_text=RANK_BY_HELP
     )
 
     def validate_groups(self, groups: dict) -> dict[int, str]:
@@ -466,6 +481,13 @@ class ClubNightLineSerializer(serializers.Serializer):
     )
     player = PlayerRefSerializer(help_text=_("The player."))
     net = serializers.IntegerField(help_text=_("Net points over the complete matches."))
+    imps = serializers.IntegerField(
+        allow_null=True,
+        help_text=_(
+            "The IMPs the player's sides won against par over the complete matches; null at a "
+            "club that does not score against par."
+        ),
+    )
     matches = serializers.IntegerField(help_text=_("Complete matches played."))
     score = serializers.DecimalField(
         max_digits=12,
@@ -473,9 +495,9 @@ class ClubNightLineSerializer(serializers.Serializer):
         coerce_to_string=True,
         allow_null=True,
         help_text=_(
-            "The value the night's ranking compares, as a decimal string: the net for a total; "
-            "an average rounded to 2 decimals (the ranking compares exact values). Null for an "
-            "average without a complete match."
+            "The value the night's ranking compares, as a decimal string: the net (or the par "
+            "IMPs, ranked by par) for a total; an average rounded to 2 decimals (the ranking "
+            "compares exact values). Null for an average without a complete match."
         ),
     )
     best = serializers.IntegerField(
@@ -497,6 +519,7 @@ class ClubNightLineSerializer(serializers.Serializer):
             "ranked": line.ranked,
             "player": {"id": line.player_id, "name": line.name},
             "net": line.net,
+            "imps": line.imps if self.context.get("par") else None,
             "matches": line.matches,
             "score": None if result.score is None else str(result.score),
             "best": line.best,
@@ -515,6 +538,13 @@ class ClubNightResultsSerializer(serializers.Serializer):
             "The rule that ranked the lines (the night's own, or else its club's): total net, "
             "average net per complete match, or a sit-out scored as the player's own average "
             "(net / matches x rounds started)."
+        ),
+    )
+    rank_by = serializers.ChoiceField(
+        choices=RankBy.choices,
+        help_text=_(
+            "What the lines were ranked by (the night's own choice, or else its club's): net "
+            'points ("net") or the IMPs won against par ("par").'
         ),
     )
     min_matches = serializers.IntegerField(
@@ -536,14 +566,16 @@ class ClubNightResultsSerializer(serializers.Serializer):
 
     def to_representation(self, instance: tuple[Night, NightResults]):
         night, results = instance
+        par = {"par": results.par}
         return {
             "night": night.pk,
             "ranking": results.ranking,
+            "rank_by": results.rank_by,
             "min_matches": results.min_matches,
             "rounds_started": results.rounds,
-            "lines": ClubNightLineSerializer(results.lines, many=True).data,
+            "lines": ClubNightLineSerializer(results.lines, many=True, context=par).data,
             "groups": {
-                name: ClubNightLineSerializer(lines, many=True).data
+                name: ClubNightLineSerializer(lines, many=True, context=par).data
                 for name, lines in results.groups.items()
             },
         }

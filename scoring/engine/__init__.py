@@ -33,6 +33,9 @@ from .movements import (
     winners_move,
 )
 from .night import (
+    BY_NET,
+    BY_PAR,
+    NIGHT_MEASURES,
     NIGHT_RANKINGS,
     RANK_AVERAGE,
     RANK_SIT_OUT_AVERAGE,
@@ -55,17 +58,32 @@ from .notation import (
     parse_contract,
     parse_seat,
 )
-from .par import DEFAULT_PAR_TABLE, ParDeal, ParSheet, ParTable, imps, par_deal, read_par
+from .par import (
+    DEFAULT_PAR_TABLE,
+    IMP_STEPS,
+    PAR_HCP,
+    ParDeal,
+    ParSheet,
+    ParTable,
+    imps,
+    par_deal,
+    read_par,
+)
 from .ranks import shared_ranks
 from .rubber import score_rubber
 from .rules import DEFAULT_RULES, Rules
 from .sheet import ChicagoVulnerability, DealRow, Kind, NextDeal, Sheet, Winner, side_net
 
 __all__ = [
+    "BY_NET",
+    "BY_PAR",
     "DEFAULT_PAR_TABLE",
     "DEFAULT_RULES",
     "HCP_TOTAL",
+    "IMP_STEPS",
+    "NIGHT_MEASURES",
     "NIGHT_RANKINGS",
+    "PAR_HCP",
     "RANK_AVERAGE",
     "RANK_SIT_OUT_AVERAGE",
     "RANK_TOTAL",

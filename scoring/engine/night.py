@@ -13,7 +13,10 @@ one of three rules. Pure: it ranks the lines it is given.
   as the average does (the same factor for everyone) but reads like a total. The same
   ``min_matches`` rule applies.
 
-Each line's ``score`` is the value it is ranked by (for ``"total"`` the net itself)."""
+Each rule ranks by one of two measures: net points (``BY_NET``, the default) or, at a club that
+scores against par, the IMPs of the par reading (``BY_PAR``: docs/rules.md, "Par scoring"), a
+match without a par reading counting 0 IMPs. Each line's ``score`` is the value it is ranked
+by (for ``"total"`` the measure's total itself)."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -26,8 +29,12 @@ RANK_TOTAL = "total"
 RANK_AVERAGE = "average"
 RANK_SIT_OUT_AVERAGE = "sit_out_average"
 NIGHT_RANKINGS = (RANK_TOTAL, RANK_AVERAGE, RANK_SIT_OUT_AVERAGE)
+BY_NET = "net"
+BY_PAR = "par"
+NIGHT_MEASURES = (BY_NET, BY_PAR)
 
 _RANKING_ERROR = gettext_noop("ranking must be one of %(allowed)s, got %(value)s")
+_BY_ERROR = gettext_noop("by must be one of %(allowed)s, got %(value)s")
 _MIN_MATCHES_ERROR = gettext_noop("min_matches must be a whole number from 0, got %(value)s")
 _ROUNDS_ERROR = gettext_noop(
     "rounds must be a whole number, at least each player's matches (%(most)s), got %(value)s"
@@ -37,14 +44,16 @@ _ROUNDS_ERROR = gettext_noop(
 @dataclass(frozen=True)
 class NightMatch:
     """One player's part in one match of the night: their side's net (their total minus the
-    other side's), whether the match is complete (an unfinished one counts for nothing), and
-    the round it was played in (None outside a night's rounds)."""
+    other side's), whether the match is complete (an unfinished one counts for nothing), the
+    round it was played in (None outside a night's rounds) and their side's IMPs of the
+    match's par reading (None without one)."""
 
     player_id: int
     name: str
     net: int
     complete: bool
     round: int | None = None
+    imps: int | None = None
 
 
 @dataclass(frozen=True)
@@ -52,7 +61,8 @@ class NightLine:
     """A player's night: place (shared on equal scores; None when unranked), net over the
     complete matches, how many complete matches, their best single net (None before a
     complete one) and the round of it (the first such round; None outside rounds),
-    unfinished, and ``score``, the exact value the rule ranks by (the net for a total)."""
+    unfinished, ``score``, the exact value the rule ranks by (the measure's total for a
+    total), and ``imps``, the par IMPs over the complete matches."""
 
     rank: int | None
     player_id: int
@@ -63,6 +73,7 @@ class NightLine:
     open: int
     best_round: int | None = None
     score: Fraction = Fraction(0)
+    imps: int = 0
 
     @property
     def ranked(self) -> bool:
@@ -79,6 +90,7 @@ def rank_night(
     present: Iterable[tuple[int, str]] = (),
     *,
     ranking: str = RANK_TOTAL,
+    by: str = BY_NET,
     min_matches: int = 0,
     rounds: int | None = None,
 ) -> list[NightLine]:
@@ -86,28 +98,32 @@ def rank_night(
     name), then the unranked ones (see the module). Each player ``present`` (id, name) has a
     line even before their first match: nothing played, net 0. ``rounds`` (the night's rounds
     so far) is needed by ``"sit_out_average"`` only; ``min_matches`` applies to the averages
-    only. Raises ``InvalidInput`` naming ``ranking``, ``min_matches`` or ``rounds``."""
+    only; ``by`` is the measure (net points or par IMPs). Raises ``InvalidInput`` naming
+    ``ranking``, ``by``, ``min_matches`` or ``rounds``."""
     if ranking not in NIGHT_RANKINGS:
         raise InvalidInput(
             "ranking", _RANKING_ERROR, allowed=", ".join(NIGHT_RANKINGS), value=repr(ranking)
         )
+    if by not in NIGHT_MEASURES:
+        raise InvalidInput("by", _BY_ERROR, allowed=", ".join(NIGHT_MEASURES), value=repr(by))
     if not _whole(min_matches):
         raise InvalidInput("min_matches", _MIN_MATCHES_ERROR, value=repr(min_matches))
-    totals: dict[int, list[int]] = {}
+    totals: dict[int, list[int]] = {}  # net, complete matches, unfinished, IMPs
     names: dict[int, str] = {}
     bests: dict[int, int | None] = {}
     best_rounds: dict[int, int | None] = {}
     for pk, name in present:
-        names[pk], totals[pk], bests[pk] = name, [0, 0, 0], None
+        names[pk], totals[pk], bests[pk] = name, [0, 0, 0, 0], None
     for part in parts:
         names.setdefault(part.player_id, part.name)
-        line = totals.setdefault(part.player_id, [0, 0, 0])
+        line = totals.setdefault(part.player_id, [0, 0, 0, 0])
         bests.setdefault(part.player_id, None)
         if not part.complete:
             line[2] += 1
             continue
         line[0] += part.net
         line[1] += 1
+        line[3] += part.imps or 0
         best, best_round = bests[part.player_id], best_rounds.get(part.player_id)
         earlier = part.round is not None and (best_round is None or part.round < best_round)
         if best is None or part.net > best or (part.net == best and earlier):
@@ -120,23 +136,25 @@ def rank_night(
             raise InvalidInput("rounds", _ROUNDS_ERROR, most=most, value=repr(rounds))
         scale = rounds
 
+    measure = 3 if by == BY_PAR else 0  # the index of the measure's total in a line
+
     def score(pk: int) -> Fraction:
-        net, matches = totals[pk][0], totals[pk][1]
+        value, matches = totals[pk][measure], totals[pk][1]
         if ranking == RANK_TOTAL:
-            return Fraction(net)
-        return Fraction(net * scale, matches) if matches else Fraction(0)
+            return Fraction(value)
+        return Fraction(value * scale, matches) if matches else Fraction(0)
 
     scores = {pk: score(pk) for pk in totals}
     least = 0 if ranking == RANK_TOTAL else max(min_matches, 1)
     ranked = [pk for pk in totals if totals[pk][1] >= least]
     unranked = [pk for pk in totals if totals[pk][1] < least]
     ranked.sort(key=lambda pk: (-scores[pk], names[pk], pk))
-    unranked.sort(key=lambda pk: (-totals[pk][1], -totals[pk][0], names[pk], pk))
+    unranked.sort(key=lambda pk: (-totals[pk][1], -totals[pk][measure], names[pk], pk))
     places: list[int | None] = [*shared_ranks([scores[pk] for pk in ranked])]
     places += [None] * len(unranked)
     lines: list[NightLine] = []
     for rank, pk in zip(places, ranked + unranked, strict=True):
-        net, matches, unfinished = totals[pk]
+        net, matches, unfinished, imps = totals[pk]
         lines.append(
             NightLine(
                 rank,
@@ -148,6 +166,7 @@ def rank_night(
                 unfinished,
                 best_rounds.get(pk),
                 scores[pk],
+                imps,
             )
         )
     return lines

@@ -21,6 +21,8 @@ from .sheet import Kind, Sheet
 LOWEST = 20
 """The table's rows: the stronger side's HCP from 20 (the even split) to 40."""
 ROWS = HCP_TOTAL - LOWEST + 1
+PAR_HCP = range(LOWEST, HCP_TOTAL + 1)
+"""The HCP a table gives a figure for, in its order."""
 
 # The international IMP scale: the highest difference of each step (0-10 is 0 IMPs, 20-40 is
 # 1, ..., 3500-3990 is 23, 4000 and more 24). A difference between two steps (15, of a table

@@ -130,11 +130,74 @@ def test_the_schema_describes_the_ranking():
 
     components = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
     results = components["ClubNightResults"]["properties"]
-    assert {"ranking", "min_matches", "rounds_started"} <= set(results)
+    assert {"ranking", "rank_by", "min_matches", "rounds_started"} <= set(results)
     line = components["ClubNightLine"]["properties"]
     assert {"matches", "score", "ranked", "rank"} <= set(line)
     assert line["rank"].get("nullable") and line["score"].get("nullable")
+    assert line["imps"]["type"] == "integer" and line["imps"].get("nullable")
     assert line["score"]["type"] == "string" and line["score"].get("format") == "decimal"
     assert {"ranking", "min_matches"} <= set(components["PatchedNightUpdateRequest"]["properties"])
-    assert {"ranking", "min_matches"} <= set(components["NightCreateRequest"]["properties"])
+    create = components["NightCreateRequest"]["properties"]
+    assert {"ranking", "min_matches", "rank_by"} <= set(create)
     assert set(components["NightRankingEnum"]["enum"]) == {"total", "average", "sit_out_average"}
+
+
+PAR_DEALS = [  # North-South hold the cards: 30, 23, 27 and 29 HCP
+    {"contract": "3NT", "declarer": "N", "tricks": 9, "hcp": 30},
+    {"contract": "2H", "declarer": "E", "tricks": 8, "hcp": 17},
+    {"contract": "4S", "declarer": "S", "tricks": 10, "hcp": 27},
+    {"contract": "3NT", "declarer": "N", "tricks": 9, "hcp": 29},
+]
+
+
+def test_a_night_ranked_by_par_answers_each_lines_imps(world, five, director_a):
+    response = director_a.post(
+        "/api/v1/nights/",
+        {
+            "club": world.a.club.pk,
+            "date": NIGHT_DATE.isoformat(),
+            "players": [player.pk for player in five[:4]],
+            "movement": "fixed",
+            "rounds": 1,
+            "rank_by": "par",
+        },
+        format="json",
+    )
+    assert response.status_code == 400 and "rank_by" in response.json()["errors"]
+    club_update(club=world.a.club, par_scoring=True)
+    night = create(director_a, world, five, rank_by="par")
+    assert night["rank_by"] == "par"
+    round = director_a.post(f"/api/v1/nights/{night['id']}/rounds/", format="json").json()
+    match = round["tables"][0]["match"]["id"]
+    for deal in PAR_DEALS:
+        response = director_a.post(f"/api/v1/matches/{match}/deals/", deal, format="json")
+        assert response.status_code == 201, response.json()
+    sheet = director_a.get(f"/api/v1/matches/{match}/score-sheet/").json()
+    imps_ns = sheet["par"]["imps"]["NS"]
+    body = director_a.get(f"/api/v1/nights/{night['id']}/results/").json()
+    assert body["rank_by"] == "par"
+    north_south = {seat["id"] for seat in (sheet["seats"]["N"], sheet["seats"]["S"])}
+    shown = {line["player"]["id"]: (line["imps"], line["score"]) for line in body["lines"]}
+    out = round["sitting_out"][0]["id"]
+    assert shown.pop(out) == (0, "0")
+    for pk, (imps, score) in shown.items():
+        assert imps == (imps_ns if pk in north_south else -imps_ns) and score == str(imps)
+    assert imps_ns < 0 < sheet["totals"]["NS"] - sheet["totals"]["EW"]  # won the sheet, not par
+    assert [line["imps"] for line in body["lines"]] == sorted(
+        (line["imps"] for line in body["lines"]), reverse=True
+    )
+    # Back to the club's way, net points: the IMPs stay beside the net.
+    changed = director_a.patch(f"/api/v1/nights/{night['id']}/", {"rank_by": ""}, format="json")
+    assert changed.status_code == 200 and changed.json()["rank_by"] == ""
+    body = director_a.get(f"/api/v1/nights/{night['id']}/results/").json()
+    assert body["rank_by"] == "net"
+    assert all(line["score"] == str(line["net"]) for line in body["lines"])
+    assert {line["player"]["id"]: line["imps"] for line in body["lines"]}[out] == 0
+
+
+def test_a_club_without_par_answers_no_imps(world, five, director_a):
+    night = create(director_a, world, five)
+    play_first_round(director_a, night["id"])
+    body = director_a.get(f"/api/v1/nights/{night['id']}/results/").json()
+    assert body["rank_by"] == "net"
+    assert {line["imps"] for line in body["lines"]} == {None}

@@ -38,6 +38,7 @@ CLUB_KEYS = {
     "ladder_ranking",
     "night_ranking",
     "night_min_matches",
+    "night_rank_by",
     "ladder_points_win",
     "ladder_points_draw",
     "ladder_points_loss",

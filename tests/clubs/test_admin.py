@@ -173,6 +173,7 @@ def test_adding_goes_through_the_services(as_alpha, alpha, alpha_director):
             "ladder_best_matches": "",
             "night_ranking": "total",
             "night_min_matches": 0,
+            "night_rank_by": "net",
         },
     )
     assert response.status_code == 302
@@ -318,6 +319,7 @@ def test_a_director_lists_the_clubs_api_origins_one_per_line(as_alpha, alpha):
         "ladder_best_matches": "",
         "night_ranking": "total",
         "night_min_matches": 0,
+        "night_rank_by": "net",
     }
     url = f"/admin/clubs/club/{alpha.pk}/change/"
     page = as_alpha.get(url).content.decode()

@@ -11,8 +11,10 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from clubs.services import club_update
+from matches.services import deal_record
 from nights.models import Night
 from nights.services import night_round_start, night_start, night_update
+from scoring.engine import Played
 from tests.web.conftest import DAY, play
 
 pytestmark = pytest.mark.django_db
@@ -157,3 +159,50 @@ def test_a_new_night_is_started_with_its_rule(client, director, club, players):
     assert response.status_code == 302
     night = Night.objects.get(session__date=DAY)
     assert (night.ranking, night.min_matches) == ("average", 2)
+
+
+PAR_NS = [  # North-South hold the cards: they win the sheet and lose 10 IMPs against par
+    ("3NT", "N", 9, 30),
+    ("2H", "E", 8, 17),
+    ("4S", "S", 10, 27),
+    ("3NT", "N", 9, 29),
+]
+
+
+def test_ranking_by_par_is_offered_at_a_par_club_and_shown_beside_the_net(
+    client, director, club, players
+):
+    client.force_login(director)
+    new = reverse("nights:new", args=[club.slug])
+    assert 'name="rank_by"' not in client.get(new).content.decode()
+    club_update(club=club, par_scoring=True)
+    html = client.get(new).content.decode()
+    assert 'name="rank_by"' in html and "As the club: Net points" in html
+    data = {
+        "date": DAY.isoformat(),
+        "players": [str(p.pk) for p in players[:4]],
+        "movement": "round_robin",
+        "rounds": "3",
+        "prizes": "1",
+        "rank_by": "par",
+    }
+    assert client.post(new, data).status_code == 302
+    night = Night.objects.get(session__date=DAY)
+    assert night.rank_by == "par"
+    match = night_round_start(night=night).matches.get()
+    for contract, declarer, tricks, hcp in PAR_NS:
+        deal_record(match=match, result=Played(contract, declarer, tricks, hcp=hcp))
+    html = results_html(client.get(url("night", night)).content.decode())
+    assert "Ranked by: Total par IMPs." in html
+    assert ">Par IMPs</th>" in html and ">Net points</th>" in html
+    assert html.count('data-label="Par IMPs">+10<') == 2
+    assert html.count('data-label="Par IMPs">\u221210<') == 2
+    text = PdfReader(io.BytesIO(client.get(url("results_pdf", night)).content)).pages[0]
+    assert "Ranked by: Total par IMPs." in text.extract_text()
+    # Back to the club's way in the night's settings.
+    data = {"rounds": "3", "prizes": "1", "ranking": "", "min_matches": "", "rank_by": ""}
+    assert client.post(url("settings", night), data).status_code == 302
+    night.refresh_from_db()
+    assert night.rank_by == ""
+    html = results_html(client.get(url("night", night)).content.decode())
+    assert "Ranked by: Total net." in html and ">Par IMPs</th>" in html

@@ -97,6 +97,7 @@ RAISES: list[Callable[[], object]] = [
     lambda: winners_move(Round((Table(1, *"ABCD"),)), {}),
     lambda: moving_side("TIE", below_ns=0, below_ew=0, tie_rule="coin"),  # type: ignore[arg-type]
     lambda: rank_night([], ranking="median"),
+    lambda: rank_night([], by="imps"),
     lambda: rank_night([], ranking="average", min_matches=-1),
     lambda: rank_night([NightMatch(1, "A", 10, True)], ranking="sit_out_average", rounds=0),
 ]

@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.engine import (
+    BY_PAR,
+    NIGHT_RANKINGS,
     RANK_AVERAGE,
     RANK_SIT_OUT_AVERAGE,
     RANK_TOTAL,
@@ -294,4 +296,73 @@ def test_an_average_does_not_change_when_a_player_plays_each_match_again(
     after = rank_night(scaled, ranking=RANK_AVERAGE, min_matches=min_matches)
     assert [(line.player_id, line.rank, line.score) for line in after] == [
         (line.player_id, line.rank, line.score) for line in before
+    ]
+
+
+# --- ranked by par IMPs --------------------------------------------------------------------
+
+
+def par_part(pk: int, net: int, imps: int | None, complete: bool = True) -> NightMatch:
+    return NightMatch(pk, NAMES[pk], net, complete, imps=imps)
+
+
+# A wins on points with good cards (+900, -4 IMPs); B loses on points but played them better
+# (-300, +10 IMPs over two matches); C's one match had no par reading (0 IMPs); D's unfinished
+# match counts for nothing, its IMPs included.
+PAR_EVENING = [
+    par_part(0, 900, -4),
+    par_part(1, -100, 6),
+    par_part(1, -200, 4),
+    par_part(2, 50, None),
+    par_part(3, 500, 20, complete=False),
+]
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({}, [(1, "A", 900, -4), (2, "C", 50, 0), (3, "D", 0, 0), (4, "B", -300, 10)]),
+        ({"by": BY_PAR}, [(1, "B", -300, 10), (2, "C", 50, 0), (2, "D", 0, 0), (4, "A", 900, -4)]),
+        (  # B's average 5 IMPs a match; D has no complete match: unranked
+            {"by": BY_PAR, "ranking": RANK_AVERAGE},
+            [(1, "B", -300, 10), (2, "C", 50, 0), (3, "A", 900, -4), (None, "D", 0, 0)],
+        ),
+    ],
+)
+def test_a_night_ranks_by_the_measure_it_is_given(options, expected):
+    lines = rank_night(PAR_EVENING, **options)
+    assert [(line.rank, line.name, line.net, line.imps) for line in lines] == expected
+    by_par = options.get("by") == BY_PAR
+    for line in lines:
+        if line.ranked and options.get("ranking", RANK_TOTAL) == RANK_TOTAL:
+            assert line.score == (line.imps if by_par else line.net)
+
+
+def test_an_unknown_measure_is_refused_by_name():
+    with pytest.raises(InvalidInput) as error:
+        rank_night(PAR_EVENING, by="imps")
+    assert error.value.field == "by"
+
+
+imps_parts = st.lists(
+    st.builds(
+        par_part,
+        st.integers(min_value=0, max_value=7),
+        nets,
+        st.integers(min_value=-24, max_value=24),
+        st.booleans(),
+    ),
+    max_size=40,
+)
+
+
+@given(imps_parts, present_strategy, st.sampled_from(NIGHT_RANKINGS))
+def test_ranking_by_par_is_ranking_by_net_with_the_imps_in_its_place(parts, present, ranking):
+    """By par, a night ranks as it would by net if each match's net were its IMPs."""
+    rounds = most_matches(parts)
+    by_par = rank_night(parts, present, ranking=ranking, by=BY_PAR, rounds=rounds)
+    swapped = [par_part(p.player_id, p.imps, p.net, p.complete) for p in parts]
+    by_net = rank_night(swapped, present, ranking=ranking, rounds=rounds)
+    assert [(line.rank, line.player_id, line.score, line.imps) for line in by_par] == [
+        (line.rank, line.player_id, line.score, line.net) for line in by_net
     ]
