@@ -19,6 +19,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from scoring.engine import (
+    DEFAULT_PAR_TABLE,
+    IMP_STEPS,
+    PAR_HCP,
     Contract,
     DealResult,
     DealRow,
@@ -29,9 +32,12 @@ from scoring.engine import (
     PassedOut,
     Played,
     ScoreItem,
+    Seat,
     Sheet,
     Side,
     Strain,
+    chicago_schedule,
+    par_deal,
 )
 
 if TYPE_CHECKING:
@@ -355,6 +361,83 @@ def par_table_name(par: ParSheet) -> str:
     if par.standard_table:
         return _("the standard par table")
     return _("the club's own par table")
+
+
+@dataclass(frozen=True)
+class ParExample:
+    """A worked example of par scoring, as the engine reads it: Chicago deal ``number`` (its
+    dealer and who is vulnerable), the stronger side and its HCP, what was played, ``E``, ``A``,
+    ``A - E`` and the stronger side's IMPs."""
+
+    number: int
+    dealer: str
+    vulnerable: str
+    side: str
+    hcp: int
+    played: SafeString
+    expected: int
+    actual: str
+    difference: str
+    imps: str
+
+
+PAR_EXAMPLES = tuple(
+    (number, Played(Contract(level, strain), declarer, tricks), hcp)
+    for number, level, strain, declarer, tricks, hcp in (
+        (2, 4, Strain.S, Seat.N, 10, 26),
+        (4, 2, Strain.H, Seat.E, 9, 23),
+        (3, 3, Strain.NT, Seat.S, 8, 30),
+        (1, 2, Strain.D, Seat.E, 8, 15),
+        (1, 1, Strain.NT, Seat.W, 7, 20),
+    )
+)
+"""The worked examples of docs/rules.md ("Worked examples"): a Chicago deal number (North
+deals first), what was played and the declaring side's HCP."""
+
+
+def par_examples() -> list[ParExample]:
+    """``PAR_EXAMPLES`` read with the standard table, as the guide to par scoring shows them."""
+    schedule = chicago_schedule(Seat.N)
+    examples = []
+    for number, result, hcp in PAR_EXAMPLES:
+        deal = schedule[number - 1]
+        read = par_deal(result, hcp=hcp, vulnerable=deal.vulnerable)
+        examples.append(
+            ParExample(
+                number=number,
+                dealer=seat_name(deal.dealer),
+                vulnerable=vulnerable_text(deal.vulnerable),
+                side=side_short(read.side),
+                hcp=read.hcp,
+                played=format_html(
+                    "{} {} {}",
+                    contract_html(result.contract),
+                    seat_letter(result.declarer),
+                    result_text(result),
+                ),
+                expected=read.expected,
+                actual=signed(read.actual),
+                difference=signed(read.difference),
+                imps=signed(read.imps),
+            )
+        )
+    return examples
+
+
+def par_expected_rows() -> list[tuple[int, int, int]]:
+    """The standard table: each HCP with its expected score, not vulnerable and vulnerable."""
+    table = DEFAULT_PAR_TABLE
+    return [
+        (hcp, table.expected(hcp, vulnerable=False), table.expected(hcp, vulnerable=True))
+        for hcp in PAR_HCP
+    ]
+
+
+def imp_scale_rows() -> list[tuple[int, int | None, int]]:
+    """The IMP scale as (lowest difference, highest or None for no limit, IMPs), in tens."""
+    lows = (0, *(step + 10 for step in IMP_STEPS))
+    highs: tuple[int | None, ...] = (*IMP_STEPS, None)
+    return [(low, high, n) for n, (low, high) in enumerate(zip(lows, highs, strict=True))]
 
 
 @dataclass

@@ -226,6 +226,7 @@ class SessionMatch(TypedDict):
     winner: str
     total_ns: int
     total_ew: int
+    par_ns: int | None  # North-South's par IMPs (a Chicago at a club that plays par scoring)
     names_ns: str  # "Anna & Ben" (a table of two: one name)
     names_ew: str
     url: NotRequired[str]  # the page's links, which the view adds
@@ -245,6 +246,7 @@ class SessionPlayer(TypedDict):
     best: int | None
     open: int
     best_round: int | None
+    imps: int  # par IMPs over the complete matches read against par
     url: NotRequired[str]
 
 
@@ -262,6 +264,7 @@ _SESSION_COLUMNS = (
     "winner",
     "total_ns",
     "total_ew",
+    "par_ns",
     *(f"{field}{suffix}" for field in SEAT_FIELDS.values() for suffix in ("_id", "__name")),
 )
 
@@ -285,7 +288,7 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
         .order_by("table__number", "created_at", "id")
         .values_list(*_SESSION_COLUMNS)
     )
-    for table_id, pk, kind, status, winner, total_ns, total_ew, *seats in rows:
+    for table_id, pk, kind, status, winner, total_ns, total_ew, par_ns, *seats in rows:
         north, north_name, east, east_name, south, south_name, west, west_name = seats
         tables[table_id]["matches"].append(
             {
@@ -297,20 +300,22 @@ def session_results(*, session_id: int) -> tuple[list[SessionTable], list[Sessio
                 "winner": winner,
                 "total_ns": total_ns,
                 "total_ew": total_ew,
+                "par_ns": par_ns,
                 "names_ns": " & ".join(name for name in (north_name, south_name) if name),
                 "names_ew": " & ".join(name for name in (east_name, west_name) if name),
             }
         )
         net = side_net(total_ns, total_ew, Side.NS)
         complete = status == MatchStatus.COMPLETE
-        for player, name, side_net_points in (
-            (north, north_name, net),
-            (south, south_name, net),
-            (east, east_name, -net),
-            (west, west_name, -net),
+        for player, name, sign in (
+            (north, north_name, 1),
+            (south, south_name, 1),
+            (east, east_name, -1),
+            (west, west_name, -1),
         ):
             if player is not None:
-                parts.append(NightMatch(player, name, side_net_points, complete))
+                imps = None if par_ns is None else sign * par_ns
+                parts.append(NightMatch(player, name, sign * net, complete, imps=imps))
     # Each NightLine's fields as a dict of its own (the view adds the line's link to it); a
     # session ranks by total net, so the line's score (its net) is left out.
     players = [
@@ -351,15 +356,26 @@ _SESSION_HEADERS = (
     gettext_lazy("Matches"),
     gettext_lazy("Best"),
     gettext_lazy("Unfinished"),
+    gettext_lazy("Par IMPs"),
 )
 
 
 def session_results_export(*, session: Session) -> Export:
     """The session sheet's results (``session_results``): each player's rank, net over the
-    complete matches, matches, best match and unfinished matches, by rank then name."""
-    _tables, players = session_results(session_id=session.pk)
+    complete matches, matches, best match and unfinished matches, by rank then name, and the
+    par IMPs once a match of the session was read against par (else empty)."""
+    tables, players = session_results(session_id=session.pk)
+    par = any(match["par_ns"] is not None for table in tables for match in table["matches"])
     rows = (
-        (line["rank"], line["name"], line["net"], line["matches"], line["best"], line["open"])
+        (
+            line["rank"],
+            line["name"],
+            line["net"],
+            line["matches"],
+            line["best"],
+            line["open"],
+            line["imps"] if par else None,
+        )
         for line in players
     )
     name = f"{session.club.slug} {session.date.isoformat()} results"
@@ -380,6 +396,8 @@ _SHEET_HEADERS = (
     gettext_lazy("Partscore East-West"),
     gettext_lazy("Total North-South"),
     gettext_lazy("Total East-West"),
+    gettext_lazy("High-card points"),
+    gettext_lazy("Par IMPs North-South"),
 )
 
 
@@ -388,12 +406,16 @@ def match_deals_export(*, match: Match) -> Export:
     number (empty for a passed-out Chicago deal), dealer, vulnerability, contract, declarer,
     tricks, result (a number: tricks over the contract, 0 made exactly, -1 one down; not the
     sheet's "=", "+1", "-1", which a spreadsheet reads as a formula or a number anyway), each
-    side's points on the deal, the partscores after it and the running totals; then the closing
-    items of a rubber finished early, under their names."""
+    side's points on the deal, the partscores after it and the running totals, the declaring
+    side's high-card points as entered and, at a club that plays par scoring, North-South's
+    IMPs of the deal's par reading; then the closing items of a rubber finished early, under
+    their names."""
     sheet, lines = match_sheet_lines(match=match)
+    par = match_par(match=match, sheet=sheet)
+    reads = par.deals if par else (None,) * len(lines)
     rows: list[list[Cell]] = []
     total_ns = total_ew = 0
-    for line in lines:
+    for line, read in zip(lines, reads, strict=True):
         row = line.row
         total_ns, total_ew = total_ns + row.ns, total_ew + row.ew
         rows.append(
@@ -411,13 +433,17 @@ def match_deals_export(*, match: Match) -> Export:
                 row.partscore_ew,
                 total_ns,
                 total_ew,
+                row.result.hcp if isinstance(row.result, Played) else None,
+                None if read is None else read.imps_of(Side.NS),
             ]
         )
     for item in sheet.closing_items:
         ns, ew = (item.points, 0) if item.side is Side.NS else (0, item.points)
         total_ns, total_ew = total_ns + ns, total_ew + ew
         label = str(ITEM_LABELS.get(item.kind, item.kind))
-        rows.append([None, "", "", label, "", None, "", ns, ew, None, None, total_ns, total_ew])
+        rows.append(
+            [None, "", "", label, "", None, "", ns, ew, None, None, total_ns, total_ew, None, None]
+        )
     session = match.table.session
     name = f"{session.club.slug} {session.date.isoformat()} table {match.table.number} {match.pk}"
     return Export(name, _SHEET_HEADERS, rows)

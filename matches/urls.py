@@ -17,6 +17,7 @@ urlpatterns = [
         imports.season_import_template,
         name="season_import_template",
     ),
+    path("par-scoring/", views.par_guide, name="par_guide"),
     path("matches/<int:pk>/", views.match_sheet, name="sheet"),
     path("matches/<int:pk>/sheet.pdf", views.match_sheet_pdf, name="sheet_pdf"),
     path("matches/<int:pk>/deals.<export:fmt>", views.match_export, name="sheet_export"),

@@ -79,6 +79,8 @@ def session_sheet(request: HttpRequest, slug: str, day: date) -> HttpResponse:
             "tables": tables,
             "players": players,
             "is_director": is_director,
+            # A column of par IMPs once a match was read against par.
+            "par": any(m["par_ns"] is not None for table in tables for m in table["matches"]),
         },
     )
 
@@ -107,6 +109,20 @@ def _sheet_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "sheet": selectors.match_sheet(match=match),
         "is_director": can_direct(request.user, club.pk),
     }
+
+
+def par_guide(request: HttpRequest) -> HttpResponse:
+    """How par scoring reads a deal (docs/rules.md, "Par scoring"), for players: the method,
+    the standard table, the IMP scale and the worked examples, each figure the engine's."""
+    return render(
+        request,
+        "matches/par_guide.html",
+        {
+            "examples": presenters.par_examples(),
+            "expected_rows": presenters.par_expected_rows(),
+            "imp_rows": presenters.imp_scale_rows(),
+        },
+    )
 
 
 @doors

@@ -6,7 +6,13 @@ import pytest
 from django.urls import reverse
 
 from clubs.services import club_update
-from matches.selectors import match_par, match_sheet
+from matches.selectors import (
+    match_deals_export,
+    match_par,
+    match_sheet,
+    session_results,
+    session_results_export,
+)
 from matches.services import deal_record, match_create
 from scoring.engine import Played
 from tests.api.conftest import PLAYED_ON, build_world
@@ -111,3 +117,38 @@ def test_without_par_scoring_or_in_a_rubber_nothing_is_shown(client):
     assert api.get(f"/api/v1/matches/{rubber.pk}/score-sheet/").json()["par"] is None
     page = client.get(reverse("matches:sheet", args=[rubber.pk])).content.decode()
     assert "Par reading" not in page
+
+
+def test_the_deals_export_carries_each_deals_points_and_imps(par_match):
+    _, match = par_match
+    export = match_deals_export(match=match)
+    assert [str(header) for header in export.headers][-2:] == [
+        "High-card points",
+        "Par IMPs North-South",
+    ]
+    assert [row[-2:] for row in export.rows] == [[None, None], [24, -7], [18, -1]]
+
+
+def test_the_session_sheet_and_its_export_carry_the_imps(par_match, client):
+    world, match = par_match
+    session = match.table.session
+    client.force_login(world.a.director)
+    page = client.get(reverse("clubs:session", args=[world.a.club.slug, session.date]))
+    html = page.content.decode()
+    assert ">Par IMPs N-S</th>" in html and 'data-label="Par IMPs N-S">\u22128<' in html
+    assert f'href="{reverse("matches:par_guide")}"' in html
+    tables, players = session_results(session_id=session.pk)
+    assert [m["par_ns"] for table in tables for m in table["matches"]] == [-8]
+    assert {line["imps"] for line in players} == {0}  # the match is not complete yet
+    export = session_results_export(session=session)
+    assert str(export.headers[-1]) == "Par IMPs"
+    assert {row[-1] for row in export.rows} == {0}
+
+
+def test_a_session_without_par_has_no_imps_column(client):
+    world = build_world()
+    session = world.a.match.table.session
+    client.force_login(world.a.director)
+    html = client.get(reverse("clubs:session", args=[world.a.club.slug, session.date]))
+    assert "Par IMPs" not in html.content.decode()
+    assert {row[-1] for row in session_results_export(session=session).rows} == {None}

@@ -8,6 +8,7 @@ import logging
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from django.urls import reverse
 
 from clubs.services import club_update
 from config.cache import SharedClientRedisCache
@@ -659,4 +660,5 @@ def test_at_a_par_club_the_pad_reads_each_deal_against_par(night):
     assert Deal.objects.get(match=match).hcp == 26
     page = north_phone.get(PAD).content.decode()
     assert "Par reading: N-S +2 IMPs, E-W \u22122 IMPs." in page
+    assert f'href="{reverse("matches:par_guide")}"' in page  # what par scoring is, explained
     assert '<td class="num">+2</td>' in page  # the deal's row

@@ -156,9 +156,7 @@ def test_a_changed_par_table_re_reads_the_night(night):
     assert ranks(after) == places({pk: imps for pk, (_net, imps) in tally.items()})
 
 
-@pytest.mark.parametrize(
-    ("rank_by", "code"), [("par", "without_par"), ("imps", "invalid_choice")]
-)
+@pytest.mark.parametrize(("rank_by", "code"), [("par", "without_par"), ("imps", "invalid_choice")])
 def test_par_at_a_club_without_it_or_an_unknown_measure_is_refused_by_field(rank_by, code):
     club = make_club()
     players = make_players(club, 4)

@@ -195,6 +195,7 @@ def test_ranking_by_par_is_offered_at_a_par_club_and_shown_beside_the_net(
     html = results_html(client.get(url("night", night)).content.decode())
     assert "Ranked by: Total par IMPs." in html
     assert ">Par IMPs</th>" in html and ">Net points</th>" in html
+    assert f'href="{reverse("matches:par_guide")}"' in html  # what par IMPs are, explained
     assert html.count('data-label="Par IMPs">+10<') == 2
     assert html.count('data-label="Par IMPs">\u221210<') == 2
     text = PdfReader(io.BytesIO(client.get(url("results_pdf", night)).content)).pages[0]
