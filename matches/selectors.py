@@ -360,12 +360,18 @@ _SESSION_HEADERS = (
 )
 
 
+def session_read_by_par(tables: list[SessionTable]) -> bool:
+    """Whether a match of the session's ``tables`` was read against par (a column of par
+    IMPs on the sheet and in its export)."""
+    return any(match["par_ns"] is not None for table in tables for match in table["matches"])
+
+
 def session_results_export(*, session: Session) -> Export:
     """The session sheet's results (``session_results``): each player's rank, net over the
     complete matches, matches, best match and unfinished matches, by rank then name, and the
     par IMPs once a match of the session was read against par (else empty)."""
     tables, players = session_results(session_id=session.pk)
-    par = any(match["par_ns"] is not None for table in tables for match in table["matches"])
+    par = session_read_by_par(tables)
     rows = (
         (
             line["rank"],

@@ -79,8 +79,7 @@ def session_sheet(request: HttpRequest, slug: str, day: date) -> HttpResponse:
             "tables": tables,
             "players": players,
             "is_director": is_director,
-            # A column of par IMPs once a match was read against par.
-            "par": any(m["par_ns"] is not None for table in tables for m in table["matches"]),
+            "par": selectors.session_read_by_par(tables),
         },
     )
 

@@ -6,6 +6,7 @@ They check only the shape of what is typed; the rules are ``nights.services``', 
 """
 
 import datetime
+from collections.abc import Mapping
 from typing import Any, cast
 
 from django import forms
@@ -104,13 +105,20 @@ class RankingFields(ServiceErrorForm):
             by = _("As the club: %(rule)s") % {"rule": RankBy(club.night_rank_by).label}
             cast(forms.ChoiceField, self.fields["rank_by"]).choices = [("", by), *RankBy.choices]
 
+    def _radios(
+        self, name: str, helps: Mapping[Any, str | Promise]
+    ) -> list[tuple[BoundWidget, str | Promise]]:
+        """Each choice of the radio field ``name`` with the line that explains it (as the
+        club: none)."""
+        return [(radio, helps.get(radio.data["value"], "")) for radio in self[name]]
+
     def rank_by_help(self) -> list[tuple[BoundWidget, str | Promise]]:
-        """Each measure's choice with the line that explains it (as the club: none)."""
-        return [(radio, RANK_BY_HELP.get(radio.data["value"], "")) for radio in self["rank_by"]]
+        """Each measure's choice with the line that explains it."""
+        return self._radios("rank_by", RANK_BY_HELP)
 
     def ranking_help(self) -> list[tuple[BoundWidget, str | Promise]]:
-        """Each rule's choice with the line that explains it (as the club: none)."""
-        return [(radio, RANKING_HELP.get(radio.data["value"], "")) for radio in self["ranking"]]
+        """Each rule's choice with the line that explains it."""
+        return self._radios("ranking", RANKING_HELP)
 
     def ranking_data(self) -> dict[str, Any]:
         """The rule and minimum chosen, as the services take them."""

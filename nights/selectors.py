@@ -415,10 +415,13 @@ def night_ranking(*, night: Night) -> tuple[str, int]:
 def night_rank_by(*, night: Night) -> str:
     """What ``night`` ranks by: its own choice, or else its club's; net points at a club
     that no longer scores against par."""
-    club = night.session.club
-    if club.rules().par is None:
+    return _rank_by(night, scores_par=night.session.club.rules().par is not None)
+
+
+def _rank_by(night: Night, *, scores_par: bool) -> str:
+    if not scores_par:
         return RankBy.NET
-    return night.rank_by or club.night_rank_by
+    return night.rank_by or night.session.club.night_rank_by
 
 
 def _ranked(
@@ -455,7 +458,8 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
     par IMPs if the night says so (``night_rank_by``)."""
     plan = night_plan(night=night, ahead=1) if plan is None else plan
     ranking, min_matches = night_ranking(night=night)
-    rank_by = night_rank_by(night=night)
+    par = night.session.club.rules().par is not None  # the club's rules, read once
+    rank_by = _rank_by(night, scores_par=par)
     rounds = sum(1 for round in plan.rounds if round.started)
     parts = []
     for round in plan.rounds:
@@ -488,7 +492,6 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
     for name in sorted({player.group for player in plan.players.values() if player.group}):
         members = {pk: p for pk, p in plan.players.items() if p.group == name}
         by_group[name] = ranked([p for p in parts if p.player_id in members], members)
-    par = night.session.club.rules().par is not None
     return NightResults(lines, by_group, ranking, min_matches, rounds, rank_by, par)
 
 
