@@ -57,8 +57,8 @@ class StandingSerializer(serializers.ModelSerializer):
         extra_kwargs = {
             "rank": {
                 "help_text": _(
-                    "Shared by players equal on what orders the ladder (league points when it "
-                    "is ranked by them, net points, matches)."
+                    "Shared by players equal on what orders the ladder (league points or par "
+                    "IMPs when it is ranked by them, net points, matches)."
                 )
             },
             "matches": {"help_text": _("Matches played.")},
@@ -78,6 +78,13 @@ class StandingSerializer(serializers.ModelSerializer):
             },
             "position": {"help_text": _("Place in the ladder's order, 1 to the number of rows.")},
             "net_points": {"help_text": _("Own side's total minus the other side's, summed.")},
+            "imps": {
+                "help_text": _(
+                    "Par IMPs: what the player's sides won against par over the counted matches "
+                    "(a match without a par reading adds 0); null when none of them was read. "
+                    "They order the ladder when the club's `ladder_ranking` is `par`."
+                )
+            },
             "average": {"help_text": _("Net points per counted match, to two decimals.")},
             "best": {"help_text": _("The best match's net points.")},
             "worst": {"help_text": _("The worst match's net points.")},
@@ -120,6 +127,10 @@ class HistoryEntrySerializer(serializers.Serializer):
             "Whether the ladder counts this match: false when the club counts only each "
             "player's best matches and this is not one of them."
         )
+    )
+    imps = serializers.IntegerField(
+        allow_null=True,
+        help_text=_("The player's side's par IMPs of the match; null without a par reading."),
     )
 
 
@@ -221,8 +232,8 @@ class _SeasonReadView(Polled, mixins.ListModelMixin, viewsets.GenericViewSet):
 @extend_schema(
     summary=_("A season's ladder"),
     description=_(
-        "The stored ladder, in order: league points when the club ranks by them "
-        "(`ladder_ranking`), then net points, then average, then fewer matches, then name; "
+        "The stored ladder, in order: league points or par IMPs when the club ranks by "
+        "them (`ladder_ranking`), then net points, then average, then fewer matches, then name; "
         "players below the club's qualification minimum after the qualified. When the club "
         "counts only each player's best matches (`ladder_best_matches`), the figures are "
         "those of the counted matches. Reading never "

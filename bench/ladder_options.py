@@ -12,11 +12,12 @@ ensure-history``; this script only reads it):
 It reads the season's counted matches once (as ``scoring.services`` does), then times, best of
 ``--repeat`` and interleaved so every variant sees the same machine: the ladder with the
 default options (by net, every match counting), by league points 3/1/0, and by league points
-with each player's best ``--best`` matches. ``--compare-with`` also times another checkout's
-``scoring/ladder.py`` (e.g. the commit before league options, called as it was: no options),
-and checks that it gives the same rows as the default options. Unlike ``bench/ladder.py`` it
-leaves out the database (reading, deleting, COPY), which on a loaded machine varies more than
-the whole computation takes.
+with each player's best ``--best`` matches, and by par IMPs (every four-player match given
+made-up IMPs: the bench club scores no par), every match and best ``--best``.
+``--compare-with`` also times another checkout's ``scoring/ladder.py`` (e.g. the commit before
+league options, called as it was: no options), and checks that it gives the same rows as the
+default options. Unlike ``bench/ladder.py`` it leaves out the database (reading, deleting,
+COPY), which on a loaded machine varies more than the whole computation takes.
 """
 
 import argparse
@@ -51,6 +52,9 @@ def main() -> None:
         Season.objects.annotate(n=Count("matches")).order_by("-n").values_list("id", "n").first()
     )
     rows = [row[1:] for row in counted_matches([season]).iterator(chunk_size=10_000)]
+    # The bench club scores no par: a par-scored season's rows, every four-player match read
+    # (made-up IMPs, a net's hundreds), for the ladder by par IMPs.
+    read = [(*row[:7], (row[4] - row[5]) // 100 if row[2] is not None else None) for row in rows]
     names = dict(Player.objects.values_list("id", "name"))
     variants = {
         "default options (net, every match)": lambda: compute_ladder(rows, names=names),
@@ -60,6 +64,12 @@ def main() -> None:
         f"league points 3/1/0, best {args.best}": lambda: compute_ladder(
             rows, names=names, options=LadderOptions(ranking="points", best_matches=args.best)
         ),
+        "par IMPs, every match read": lambda: compute_ladder(
+            read, names=names, options=LadderOptions(ranking="par")
+        ),
+        f"par IMPs, best {args.best}": lambda: compute_ladder(
+            read, names=names, options=LadderOptions(ranking="par", best_matches=args.best)
+        ),
     }
     if args.compare_with:
         spec = importlib.util.spec_from_file_location("other_ladder", args.compare_with)
@@ -68,15 +78,20 @@ def main() -> None:
         sys.modules["other_ladder"] = other  # dataclasses look their module up
         spec.loader.exec_module(other)
         fields = ("player_id", "rank", "matches", "wins", "net_points", "rating", "nets")
+        # A checkout from before par IMPs reads a match without them.
+        width = len(other.CountedMatch._fields)
+        other_rows = [row[:width] for row in rows]
 
         def shape(ladder):
             return [tuple(getattr(row, field) for field in fields) for row in ladder]
 
-        assert shape(other.compute_ladder(rows, names=names)) == shape(
+        assert shape(other.compute_ladder(other_rows, names=names)) == shape(
             compute_ladder(rows, names=names)
         ), "the default options differ from the other checkout's ladder"
         variants = {
-            f"{args.compare_with} (no options)": lambda: other.compute_ladder(rows, names=names),
+            f"{args.compare_with} (no options)": lambda: other.compute_ladder(
+                other_rows, names=names
+            ),
             **variants,
         }
 

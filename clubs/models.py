@@ -60,6 +60,7 @@ class LadderRounding(models.TextChoices):
 class LadderRanking(models.TextChoices):
     NET = "net", _("Net points")
     POINTS = "points", _("League points (a win, a draw, a loss), then net points")
+    PAR = "par", _("Par IMPs (with par scoring), then net points")
 
 
 class NightRanking(models.TextChoices):
@@ -307,11 +308,15 @@ class Club(models.Model):
         return self.name
 
     def clean(self) -> None:
-        """League points go down from a win to a draw to a loss (equal is allowed); nights
-        rank by par IMPs only with par scoring."""
+        """League points go down from a win to a draw to a loss (equal is allowed); nights and
+        the ladder rank by par IMPs only with par scoring."""
         if self.night_rank_by == RankBy.PAR and not self._scores_par():
             raise ValidationError(
                 {"night_rank_by": [_("Nights can rank by par IMPs only with par scoring on.")]}
+            )
+        if self.ladder_ranking == LadderRanking.PAR and not self._scores_par():
+            raise ValidationError(
+                {"ladder_ranking": [_("The ladder can rank by par IMPs only with par scoring on.")]}
             )
         win, draw, loss = self.ladder_points_win, self.ladder_points_draw, self.ladder_points_loss
         if not all(isinstance(value, int) for value in (win, draw, loss)):
@@ -327,9 +332,14 @@ class Club(models.Model):
 
     def _scores_par(self) -> bool:
         try:
-            return self.rules().par is not None
+            return self.scores_par
         except ValidationError:  # par scoring with a bad table: the table's own error says so
             return True
+
+    @property
+    def scores_par(self) -> bool:
+        """Whether the club reads its Chicagos against par (its ``rules()`` carry a table)."""
+        return self.rules().par is not None
 
     def rules(self) -> Rules:
         """The club's scoring options as the engine's one value, ``Rules``: the only place that

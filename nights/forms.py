@@ -99,7 +99,7 @@ class RankingFields(ServiceErrorForm):
             "Only for an average: players with fewer matches are listed unranked. Empty: as "
             "the club (%(count)s)."
         ) % {"count": club.night_min_matches}
-        if club.rules().par is None:
+        if not club.scores_par:
             del self.fields["rank_by"]
         else:
             by = _("As the club: %(rule)s") % {"rule": RankBy(club.night_rank_by).label}

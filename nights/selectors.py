@@ -415,7 +415,7 @@ def night_ranking(*, night: Night) -> tuple[str, int]:
 def night_rank_by(*, night: Night) -> str:
     """What ``night`` ranks by: its own choice, or else its club's; net points at a club
     that no longer scores against par."""
-    return _rank_by(night, scores_par=night.session.club.rules().par is not None)
+    return _rank_by(night, scores_par=night.session.club.scores_par)
 
 
 def _rank_by(night: Night, *, scores_par: bool) -> str:
@@ -458,7 +458,7 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
     par IMPs if the night says so (``night_rank_by``)."""
     plan = night_plan(night=night, ahead=1) if plan is None else plan
     ranking, min_matches = night_ranking(night=night)
-    par = night.session.club.rules().par is not None  # the club's rules, read once
+    par = night.session.club.scores_par  # the club's rules, read once
     rank_by = _rank_by(night, scores_par=par)
     rounds = sum(1 for round in plan.rounds if round.started)
     parts = []

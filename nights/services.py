@@ -112,7 +112,7 @@ def _rank_by(value: object, club: Club) -> str:
     if value == "":
         return ""
     rank_by = _choice(value, RankBy, "rank_by")
-    if rank_by == RankBy.PAR and club.rules().par is None:
+    if rank_by == RankBy.PAR and not club.scores_par:
         message = _("A night can rank by par IMPs only at a club with par scoring on.")
         raise field_error("rank_by", message, "without_par")
     return rank_by

@@ -22,11 +22,17 @@ rows this module returns. The rules are the README's "Season ladders" section:
   give the highest total the ranking sorts by. ``matches`` is every match played (what the
   qualification minimum counts), ``counted`` the matches that count. The rating replays
   every match, counted or not.
-- Order: with ``ranking="points"`` league points first; then net points, then average net per
+- Par IMPs: at a club that scores against par, each four-player Chicago carries North-South's
+  IMPs of its par reading (docs/rules.md, "Par scoring"; East-West's are their opposite). A
+  player's ``imps`` are their sides' IMPs over the counted matches, a match without a reading
+  adding 0; None when no counted match of theirs was read. With ``ranking="par"`` they order
+  the ladder, and pick the best N (a match's IMPs, then its net), as net points do otherwise.
+- Order: with ``ranking="points"`` league points first, with ``ranking="par"`` par IMPs
+  first; then net points, then average net per
   counted match, then fewer matches counted, then fewer matches played, then name. Players
   with fewer than ``min_matches`` matches played come after all qualified players, in the same
   order among themselves, and are marked not qualified. Rows equal on all of (qualified,
-  points when ranked by them, net, counted, played) share a rank (1, 2, 2, 4); ``position``
+  points or IMPs when ranked by them, net, counted, played) share a rank (1, 2, 2, 4); ``position``
   numbers the rows 1..n in display order. With the default options (``LadderOptions()``:
   ranking by net, every match counting) this is the ladder as it was before league options.
 - Rating (Elo for rotating partnerships), replayed in playing order from ``RATING_START`` for
@@ -65,7 +71,8 @@ ROUNDINGS = (ROUNDING_NONE, ROUNDING_NEAREST_100)
 
 RANKING_NET = "net"
 RANKING_POINTS = "points"
-RANKINGS = (RANKING_NET, RANKING_POINTS)
+RANKING_PAR = "par"
+RANKINGS = (RANKING_NET, RANKING_POINTS, RANKING_PAR)
 POINTS_MAX = 99
 """The most league points a club may give for one match's result."""
 
@@ -85,7 +92,8 @@ class LadderOptions:
     rounding: str = ROUNDING_NONE
     """``"none"`` or ``"nearest_100"``: each match's net rounded before summing."""
     ranking: str = RANKING_NET
-    """``"net"``: ordered by net points; ``"points"``: by league points, then net points."""
+    """``"net"``: ordered by net points; ``"points"``: by league points, ``"par"``: by par
+    IMPs, each then by net points."""
     points_win: int = 3
     points_draw: int = 1
     points_loss: int = 0
@@ -113,8 +121,9 @@ class LadderOptions:
 
 class CountedMatch(NamedTuple):
     """One counted (complete) match, as stored: player ids by seat (``south``/``west`` are
-    None at a table of two, where North plays East), the sides' totals and the winner
-    ("NS", "EW" or "tie"). The field order is the order ``scoring.services`` reads them in."""
+    None at a table of two, where North plays East), the sides' totals, the winner ("NS",
+    "EW" or "tie") and North-South's par IMPs (None: no par reading). The field order is the
+    order ``scoring.services`` reads them in."""
 
     north: int
     east: int
@@ -123,9 +132,10 @@ class CountedMatch(NamedTuple):
     total_ns: int
     total_ew: int
     winner: str
+    par_ns: int | None = None
 
 
-MatchRow = tuple[int, int, int | None, int | None, int, int, str]
+MatchRow = tuple[int, int, int | None, int | None, int, int, str, int | None]
 """A ``CountedMatch``'s fields as a plain tuple (a row straight from the database)."""
 
 
@@ -155,6 +165,9 @@ class LadderRow:
     nets: tuple[int, ...] = ()
     """The ladder's chart of the player: their net points, cumulative, after each counted
     match, or after every k-th one up to the last when more than ``CHART_POINTS`` count."""
+    imps: int | None = None
+    """Par IMPs of the counted matches (a match without a par reading: 0); None when none of
+    them was read."""
 
 
 CHART_POINTS = 20
@@ -196,10 +209,17 @@ DEFAULT_OPTIONS = LadderOptions()
 """A ladder by net points, every match counting, no qualification minimum, no rounding."""
 
 
-def counted_indices(nets: list[int], outcomes: list[int], *, options: LadderOptions) -> list[int]:
+def counted_indices(
+    nets: list[int],
+    outcomes: list[int],
+    *,
+    options: LadderOptions,
+    imps: list[int | None] | None = None,
+) -> list[int]:
     """Which of a player's matches count (their indices in playing order), given each match's
-    net and outcome code: all of them, or the ``options.best_matches`` best by the ranking key
-    of one match (``LadderOptions.best_matches``), on equal keys the earlier."""
+    net, outcome code and (ranked by par) par IMPs: all of them, or the
+    ``options.best_matches`` best by the ranking key of one match
+    (``LadderOptions.best_matches``), on equal keys the earlier."""
     best = options.best_matches
     if not best or len(nets) <= best:
         return list(range(len(nets)))
@@ -207,20 +227,13 @@ def counted_indices(nets: list[int], outcomes: list[int], *, options: LadderOpti
     if options.ranking == RANKING_POINTS:
         worth = {_WIN: options.points_win, _DRAW: options.points_draw, _LOSS: options.points_loss}
         keys = [(worth[code], net) for net, code in zip(nets, outcomes, strict=True)]
+    elif options.ranking == RANKING_PAR:
+        read = imps if imps is not None else [None] * len(nets)
+        keys = [(imp or 0, net) for net, imp in zip(nets, read, strict=True)]
     else:
         keys = list(zip(nets, outcomes, strict=True))
     # A stable sort, even reversed: on equal keys the earlier match comes first.
     return sorted(sorted(range(len(keys)), key=keys.__getitem__, reverse=True)[:best])
-
-
-def best_matches(
-    nets: list[int], outcomes: list[int], *, options: LadderOptions
-) -> tuple[list[int], list[int]]:
-    """The nets and outcome codes of the matches that count, in playing order."""
-    if not options.best_matches or len(nets) <= options.best_matches:
-        return nets, outcomes
-    chosen = counted_indices(nets, outcomes, options=options)
-    return [nets[index] for index in chosen], [outcomes[index] for index in chosen]
 
 
 def outcome_code(result: str) -> int:
@@ -248,17 +261,19 @@ def compute_ladder(
     """
     rounder = net_rounder(options.rounding)
     min_matches = options.min_matches
-    # The hot loop: per player, a list of match nets and one of outcome codes (their sums,
-    # extremes and counts are taken at the end, in C), and a running rating.
+    # The hot loop: per player, a list of match nets, one of outcome codes and one of par IMPs
+    # (their sums, extremes and counts are taken at the end, in C), and a running rating.
     nets: defaultdict[int, list[int]] = defaultdict(list)
     outcomes: defaultdict[int, list[int]] = defaultdict(list)
+    imps: defaultdict[int, list[int | None]] = defaultdict(list)
     ratings: dict[int, float] = {}
     rating = ratings.get
     codes = _OUTCOMES
     double_scale = 2.0 * scale
 
-    for north, east, south, west, total_ns, total_ew, winner in matches:
+    for north, east, south, west, total_ns, total_ew, winner, par_ns in matches:
         net = side_net(total_ns, total_ew, Side.NS)  # East-West's is its opposite
+        par_ew = None if par_ns is None else -par_ns
         if rounder is not None:
             net = rounder(net)
         code_ns, code_ew = codes[winner]
@@ -272,6 +287,8 @@ def compute_ladder(
             nets[east].append(-net)
             outcomes[north].append(code_ns)
             outcomes[east].append(code_ew)
+            imps[north].append(par_ns)
+            imps[east].append(par_ew)
         else:  # a side's rating is the mean of its two players'
             r_n, r_s = rating(north, start), rating(south, start)
             r_e, r_w = rating(east, start), rating(west, start)
@@ -288,34 +305,44 @@ def compute_ladder(
             outcomes[south].append(code_ns)
             outcomes[east].append(code_ew)
             outcomes[west].append(code_ew)
+            imps[north].append(par_ns)
+            imps[south].append(par_ns)
+            imps[east].append(par_ew)
+            imps[west].append(par_ew)
 
     if callable(names):
         names = names(set(nets))
     by_points = options.ranking == RANKING_POINTS
+    by_par = options.ranking == RANKING_PAR
     best = options.best_matches
     win, draw, loss = options.points_win, options.points_draw, options.points_loss
-    # Per player, as plain tuples (the fastest to build and sort): (not qualified, -points when
-    # ranked by them, -net, -average, counted, played, name folded, name, player), then
-    # counted nets, wins, draws, losses, points.
+    # Per player, as plain tuples (the fastest to build and sort): (not qualified, -points or
+    # -IMPs when ranked by them, -net, -average, counted, played, name folded, name, player),
+    # then counted nets, wins, draws, losses, points, IMPs.
     tallies = []
     for player, player_nets in nets.items():
-        player_outcomes = outcomes[player]
+        player_outcomes, player_imps = outcomes[player], imps[player]
         played = len(player_nets)
         if best and played > best:
-            player_nets, player_outcomes = best_matches(
-                player_nets, player_outcomes, options=options
+            chosen = counted_indices(
+                player_nets, player_outcomes, options=options, imps=player_imps
             )
+            player_nets = [player_nets[index] for index in chosen]
+            player_outcomes = [player_outcomes[index] for index in chosen]
+            player_imps = [player_imps[index] for index in chosen]
         counted = len(player_nets)
+        read = [imp for imp in player_imps if imp is not None]
+        imp_total = sum(read) if read else None
         wins, draws = player_outcomes.count(_WIN), player_outcomes.count(_DRAW)
         losses = counted - wins - draws
         points = wins * win + draws * draw + losses * loss
         net = sum(player_nets)
         name = names[player]
-        # The qualified first; more points (when ranked by them), more net, better average,
-        # fewer matches counted, fewer played; then by name.
+        # The qualified first; more points or IMPs (when ranked by them), more net, better
+        # average, fewer matches counted, fewer played; then by name.
         key = (
             played < min_matches,
-            -points if by_points else 0,
+            -points if by_points else -(imp_total or 0) if by_par else 0,
             -net,
             -net / counted,
             counted,
@@ -324,12 +351,12 @@ def compute_ladder(
             name,
             player,
         )
-        tallies.append((key, player_nets, wins, draws, losses, points))
+        tallies.append((key, player_nets, wins, draws, losses, points, imp_total))
     tallies.sort(key=itemgetter(0))
     # Equal on everything but the name: a shared place.
     ranks = shared_ranks([tally[0][:6] for tally in tallies])
     ladder: list[LadderRow] = []
-    for position, (rank, (key, counted_nets, wins, draws, losses, points)) in enumerate(
+    for position, (rank, (key, counted_nets, wins, draws, losses, points, imp_total)) in enumerate(
         zip(ranks, tallies, strict=True), start=1
     ):
         not_qualified, _points, minus_net, _average, counted, played, _f, name, player = key
@@ -352,6 +379,7 @@ def compute_ladder(
                 worst=min(counted_nets),
                 rating=round(ratings[player], 1),
                 nets=chart_line(counted_nets),
+                imps=imp_total,
             )
         )
     return ladder

@@ -132,6 +132,15 @@ class Standing(models.Model):
     # What the ladder page draws: the chart line of scoring.ladder.chart_line, as "380 -210"
     # (text, which PostgreSQL's COPY takes in without parsing: see bench/README.md, "Ladder").
     nets = models.TextField(blank=True, default="", editable=False)
+    imps = models.IntegerField(
+        _("par IMPs"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The IMPs the player's sides won against par in the counted matches; empty when "
+            "none of them has a par reading."
+        ),
+    )
     # When the line last changed: a recalculation gives it (COPY runs no auto_now), and keeps
     # the stored one for a line that came out as it was.
     updated_at = models.DateTimeField(_("updated"), default=timezone.now, editable=False)

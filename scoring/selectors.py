@@ -54,6 +54,7 @@ LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
     "losses": (("losses", "-position"), "desc"),
     "points": (("points", "-position"), "desc"),
     "net": (("net_points", "-position"), "desc"),
+    "imps": (("imps", "-position"), "desc"),
     "average": (("average", "-position"), "desc"),
     "rating": (("rating", "-position"), "desc"),
 }
@@ -66,9 +67,9 @@ class LadderColumn:
     another; ``header``, its heading in the download, and on the page and the PDF unless
     ``short``; ``sort``, its key in ``LADDER_SORTS`` when the page and the PDF show it (None:
     only the download and the API); ``shown_if``, the league option without which they do not
-    (``best_matches``, ``by_points``); ``hide``, the class that hides it on a narrow screen;
-    ``shape``, how the page writes it (``scoring.templatetags.ladder``); ``places``, the
-    download's rounding."""
+    (``best_matches``, ``by_points``, ``par``); ``hide``, the class that hides it on a
+    narrow screen; ``shape``, how the page writes it (``scoring.templatetags.ladder``);
+    ``places``, the download's rounding."""
 
     field: str
     header: str | Promise
@@ -116,6 +117,7 @@ LADDER_COLUMNS = (
         "points", pgettext_lazy("league points", "Points"), sort="points", shown_if="by_points"
     ),
     LadderColumn("net_points", gettext_lazy("Net points"), sort="net", shape="signed"),
+    LadderColumn("imps", gettext_lazy("Par IMPs"), sort="imps", shown_if="par", shape="signed"),
     LadderColumn(
         "average",
         gettext_lazy("Average"),
@@ -161,7 +163,11 @@ def ladder_rows(
     for column in LADDER_SORTS[sort][0]:
         field = column.removeprefix("-")
         term = Lower("player__name") if field == "name" else F(field)
-        order.append(term.desc() if column.startswith("-") != descending else term.asc())
+        # A line without par IMPs (none of its matches read) comes last either way.
+        if column.startswith("-") != descending:
+            order.append(term.desc(nulls_last=True))
+        else:
+            order.append(term.asc(nulls_last=True))
     return rows.order_by(*order)
 
 
@@ -272,6 +278,7 @@ class HistoryEntry:
     result: str  # "win", "draw" or "loss"
     finished_early: bool
     counted: bool = True  # False: not among the player's best N the ladder counts
+    imps: int | None = None  # the player's side's par IMPs; None: no par reading
 
 
 def running_totals(history: Iterable[HistoryEntry]) -> list[int]:
@@ -292,8 +299,9 @@ def ladder_options_of(*, season_id: int) -> LadderOptions:
 
 def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntry]:
     """Each counted match the player played in the season, in playing order, with date,
-    partner, opponents and the net points the ladder counted for it, and whether the ladder
-    counts it (when the club counts only each player's best matches)."""
+    partner, opponents, the net points the ladder counted for it, the side's par IMPs (None
+    without a par reading), and whether the ladder counts it (when the club counts only each
+    player's best matches)."""
     options = ladder_options_of(season_id=season_id)
     rounder = net_rounder(options.rounding)
     matches = (
@@ -312,6 +320,7 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
             side, partner = Side.EW, match.west if match.east_id == player_id else match.east
             opponents = (match.north, match.south)
         net = side_net(match.total_ns, match.total_ew, side)
+        imps = match.par_ns if match.par_ns is None or north_south else -match.par_ns
         history.append(
             HistoryEntry(
                 match_id=match.id,
@@ -325,6 +334,7 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
                 net_points=rounder(net) if rounder else net,
                 result=result_for(match.winner, north_south=north_south),
                 finished_early=match.finished_early,
+                imps=imps,
             )
         )
     if options.best_matches and len(history) > options.best_matches:
@@ -333,6 +343,7 @@ def player_season_history(*, season_id: int, player_id: int) -> list[HistoryEntr
                 [entry.net_points for entry in history],
                 [outcome_code(entry.result) for entry in history],
                 options=options,
+                imps=[entry.imps for entry in history],
             )
         )
         history = [
@@ -505,14 +516,16 @@ _HISTORY_HEADERS = (
     gettext_lazy("Running total"),
     gettext_lazy("Result"),
     pgettext_lazy("a match on the ladder", "Counts"),
+    gettext_lazy("Par IMPs"),
 )
 
 
 def player_history_export(*, season: Season, player: Player) -> Export:
     """The player's counted matches of the season as the player page lists them
     (``player_season_history``): date, match, kind, side, partner, opponents, points for and
-    against, net points as the ladder counts them, the ladder's running total, the result, and
-    whether the match counts (not when the club counts a player's best N and it is not one)."""
+    against, net points as the ladder counts them, the ladder's running total, the result,
+    whether the match counts (not when the club counts a player's best N and it is not one)
+    and the side's par IMPs (empty without a par reading)."""
     history = player_season_history(season_id=season.pk, player_id=player.pk)
     rows: list[list[Cell]] = []
     for entry, running in zip(history, running_totals(history), strict=True):
@@ -530,6 +543,7 @@ def player_history_export(*, season: Season, player: Player) -> Export:
                 running,
                 outcome(entry.result),
                 entry.counted,
+                entry.imps,
             ]
         )
     name = f"{season.club.slug} {player.name} {season.name}"

@@ -38,7 +38,7 @@ logger = logging.getLogger(__name__)
 RUNS_KEPT = 10
 """Runs kept per season (the latest); older ones are deleted by each recalculation."""
 _STREAM_CHUNK = 10_000  # matches per fetch from the server-side cursor
-_WITHOUT_SEASON = itemgetter(1, 2, 3, 4, 5, 6, 7)  # a counted_matches row -> CountedMatch order
+_WITHOUT_SEASON = itemgetter(1, 2, 3, 4, 5, 6, 7, 8)  # a counted_matches row -> CountedMatch order
 
 # The columns of a counted match, in scoring.ladder.CountedMatch order.
 COUNTED_MATCH_FIELDS = (
@@ -49,6 +49,7 @@ COUNTED_MATCH_FIELDS = (
     "total_ns",
     "total_ew",
     "winner",
+    "par_ns",
 )
 # The columns of a standings row, as written.
 STANDING_FIELDS = (
@@ -70,6 +71,7 @@ STANDING_FIELDS = (
     "worst",
     "rating",
     "nets",
+    "imps",
     "updated_at",  # COPY runs no auto_now: the recalculation gives it
 )
 
@@ -96,6 +98,7 @@ def _line(row: LadderRow) -> tuple[Any, ...]:
         row.worst,
         row.rating,
         " ".join(map(str, row.nets)),
+        row.imps,
     )
 
 

@@ -18,7 +18,7 @@ def fill_nets(apps, schema_editor):
             )
         )
         rows = compute_ladder(
-            matches,
+            ((*match, None) for match in matches),  # no par reading before Match.par_ns
             names=lambda ids: dict.fromkeys(ids, ""),
             options=LadderOptions(rounding=rounding),
         )

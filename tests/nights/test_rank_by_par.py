@@ -49,9 +49,14 @@ def night():
 
 
 def by_hand(night) -> dict[int, tuple[int, int]]:
-    """Each player's (net, par IMPs) over the complete matches, read match by match."""
+    """Each player's (net, par IMPs) over the night's matches, all complete."""
+    return tally_of(Match.objects.filter(table__session=night.session))
+
+
+def tally_of(matches) -> dict[int, tuple[int, int]]:
+    """Each player's (net, par IMPs) over complete ``matches``, read match by match."""
     tally: dict[int, list[int]] = {}
-    for match in Match.objects.filter(table__session=night.session):
+    for match in matches:
         assert match.status == MatchStatus.COMPLETE
         net = match.total_ns - match.total_ew
         par = match_par(match=match, sheet=match_sheet(match=match))

@@ -86,6 +86,7 @@ def test_anyone_reads_a_public_clubs_ladder(public_season):
         "losses": 0,
         "points": 6,
         "net_points": 680,
+        "imps": None,
         "average": 340.0,
         "best": 380,
         "worst": 300,

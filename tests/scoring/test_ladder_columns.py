@@ -30,6 +30,9 @@ def line(**values) -> Standing:
         ("average", {"average": Decimal("383.33")}, "+383.3"),
         ("rating", {"rating": 1509.6}, "1510"),
         ("wins", {"wins": 2}, "2"),
+        ("imps", {"imps": 14}, "+14"),
+        ("imps", {"imps": -3}, "\u22123"),
+        ("imps", {"imps": None}, ""),  # none of the player's matches was read against par
     ],
 )
 def test_a_cell_is_written_as_its_column_says(field, values, written):
@@ -40,7 +43,11 @@ def test_a_cell_is_written_as_its_column_says(field, values, written):
 def test_the_page_shows_the_sortable_columns_in_the_downloads_order():
     shown = [column.sort for column in LADDER_COLUMNS if column.sort]
     assert shown == list(LADDER_SORTS)
-    assert [column.field for column in LADDER_COLUMNS if column.shown_if] == ["counted", "points"]
+    assert [column.field for column in LADDER_COLUMNS if column.shown_if] == [
+        "counted",
+        "points",
+        "imps",
+    ]
 
 
 def test_every_column_is_a_field_of_the_stored_line():

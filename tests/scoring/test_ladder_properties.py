@@ -1,8 +1,8 @@
 """Properties of the ladder's league options (``scoring.ladder.LadderOptions``) over random
 seasons: the default options give exactly the ladder as it was before them (the former
 implementation is kept below as the reference), best N with N at least every player's matches
-is "every match counts", league points follow the formula, the order never goes up in its key
-and ranks are shared exactly on equal keys."""
+is "every match counts", league points follow the formula, par IMPs add up to nothing over a
+season, the order never goes up in its key and ranks are shared exactly on equal keys."""
 
 from collections import defaultdict
 from dataclasses import replace
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import Side, shared_ranks, side_net
 from scoring.ladder import (
+    RANKING_PAR,
     RANKING_POINTS,
     RANKINGS,
     ROUNDINGS,
@@ -46,7 +47,9 @@ def a_match(draw) -> CountedMatch:
     else:
         winner = draw(st.sampled_from(["tie", "tie", "NS", "EW"]))
     south, west = (None, None) if two else (seats[2], seats[3])
-    return CountedMatch(seats[0], seats[1], south, west, total_ns, total_ew, winner)
+    # A par reading is a four-player Chicago's, and not every one has it.
+    par_ns = None if two else draw(st.sampled_from([None, -7, 0, 3, 3, 12]))
+    return CountedMatch(seats[0], seats[1], south, west, total_ns, total_ew, winner, par_ns)
 
 
 seasons = st.lists(a_match(), max_size=25)
@@ -80,7 +83,7 @@ def reference_ladder(matches, *, names, min_matches=0, rounding="none"):
     rounder = net_rounder(rounding)
     outcomes_of = {"NS": (2, 0), "EW": (0, 2), "tie": (1, 1)}
     nets, outcomes = defaultdict(list), defaultdict(list)
-    for north, east, south, west, total_ns, total_ew, winner in matches:
+    for north, east, south, west, total_ns, total_ew, winner, _par in matches:
         net = side_net(total_ns, total_ew, Side.NS)
         if rounder is not None:
             net = rounder(net)
@@ -148,10 +151,10 @@ def shape(ladder):
 
 def key(row, options: LadderOptions) -> tuple:
     """What orders the ladder, larger first; the name only breaks ties."""
-    by_points = options.ranking == RANKING_POINTS
+    by_points, by_par = options.ranking == RANKING_POINTS, options.ranking == RANKING_PAR
     return (
         row.qualified,
-        row.points if by_points else 0,
+        row.points if by_points else (row.imps or 0) if by_par else 0,
         row.net_points,
         row.net_points / row.counted,
         -row.counted,
@@ -223,9 +226,10 @@ def test_the_best_n_are_the_best_by_the_ranking_key(matches, chosen):
     rounder = net_rounder(chosen.rounding)
     worth = {"win": chosen.points_win, "draw": chosen.points_draw, "loss": chosen.points_loss}
     per_player = defaultdict(list)
-    for north, east, south, west, total_ns, total_ew, winner in matches:
+    for north, east, south, west, total_ns, total_ew, winner, par_ns in matches:
         net = side_net(total_ns, total_ew, Side.NS)
         net = rounder(net) if rounder else net
+        imps = par_ns or 0
         results = {"NS": ("win", "loss"), "EW": ("loss", "win"), "tie": ("draw", "draw")}[winner]
         for player, sign, result in (
             (north, 1, results[0]),
@@ -234,16 +238,38 @@ def test_the_best_n_are_the_best_by_the_ranking_key(matches, chosen):
             (west, -1, results[1]),
         ):
             if player is not None:
-                per_player[player].append((worth[result], sign * net))
+                per_player[player].append((worth[result], sign * net, sign * imps))
     for row in compute_ladder(matches, names=NAMES, options=chosen):
         assert row.rating == every[row.player_id].rating  # the rating replays every match
         played = per_player[row.player_id]
         if chosen.ranking == RANKING_POINTS:
-            top = sorted(played, reverse=True)[: chosen.best_matches]
+            top = sorted(((p, n) for p, n, _i in played), reverse=True)[: chosen.best_matches]
             assert (row.points, row.net_points) == (
                 sum(p for p, _n in top),
                 sum(n for _p, n in top),
             )
+        elif chosen.ranking == RANKING_PAR:
+            top = sorted(((i, n) for _p, n, i in played), reverse=True)[: chosen.best_matches]
+            assert (row.imps or 0, row.net_points) == (
+                sum(i for i, _n in top),
+                sum(n for _i, n in top),
+            )
         else:
-            top = sorted((n for _p, n in played), reverse=True)[: chosen.best_matches]
+            top = sorted((n for _p, n, _i in played), reverse=True)[: chosen.best_matches]
             assert row.net_points == sum(top)
+
+
+@given(seasons, options())
+def test_par_imps_add_up_to_nothing_and_are_none_only_where_nothing_was_read(matches, chosen):
+    """Each par reading gives one side what it takes from the other: over a season where
+    every match counts, the players' IMPs sum to zero; a player has None exactly when none of
+    their matches was read."""
+    ladder = compute_ladder(matches, names=NAMES, options=replace(chosen, best_matches=0))
+    assert sum(row.imps or 0 for row in ladder) == 0
+    read = {
+        player
+        for match in matches
+        if match.par_ns is not None
+        for player in (match.north, match.east, match.south, match.west)
+    }
+    assert {row.player_id for row in ladder if row.imps is not None} == read

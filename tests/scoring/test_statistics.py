@@ -350,7 +350,10 @@ def test_every_count_adds_up(season, rounding):
     ladder = {
         row.player_id: row
         for row in compute_ladder(
-            [(m.north, m.east, m.south, m.west, m.total_ns, m.total_ew, m.winner) for m in matches],
+            [
+                (m.north, m.east, m.south, m.west, m.total_ns, m.total_ew, m.winner, None)
+                for m in matches
+            ],
             names=NAMES,
             options=LadderOptions(rounding=rounding),
         )
