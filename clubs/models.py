@@ -21,6 +21,7 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.validators import par_table_of, validate_api_origins, validate_par_table
 from scoring.engine import DEFAULT_PAR_TABLE, ChicagoVulnerability, Rules
+from scoring.engine.handicap import HANDICAP_CAP_MAX
 
 if TYPE_CHECKING:
     from django.db.models.expressions import Combinable
@@ -131,6 +132,8 @@ CLUB_SETTINGS = (
     "night_ranking",
     "night_min_matches",
     "night_rank_by",
+    "handicap_strength",
+    "handicap_cap",
     "api_origins",
 )
 """The club's fields its directors set, in the order they are shown: what
@@ -243,6 +246,23 @@ class Club(models.Model):
             "only); a night may rank its own way."
         ),
     )
+    handicap_strength = models.PositiveSmallIntegerField(
+        _("handicap strength"),
+        default=0,
+        db_default=0,
+        validators=[MaxValueValidator(100)],
+        help_text=_(
+            "Handicaps at club nights: the percentage of the net per match each player's "
+            "rating expects that their handicap takes off (100, 50, ...); 0: no handicaps."
+        ),
+    )
+    handicap_cap = models.PositiveSmallIntegerField(
+        _("handicap cap"),
+        default=300,
+        db_default=300,
+        validators=[MaxValueValidator(HANDICAP_CAP_MAX)],
+        help_text=_("The largest handicap per match, either way, in points."),
+    )
     api_origins = models.JSONField(
         _("API origins"),
         default=list,
@@ -294,6 +314,10 @@ class Club(models.Model):
                 condition=Q(night_rank_by__in=RankBy.values), name="club_night_rank_by_valid"
             ),
             models.CheckConstraint(
+                condition=Q(handicap_strength__lte=100, handicap_cap__lte=HANDICAP_CAP_MAX),
+                name="club_handicap_range",
+            ),
+            models.CheckConstraint(
                 condition=Q(language__in=[code for code, _name in settings.LANGUAGES]),
                 name="club_language_valid",
             ),
@@ -335,6 +359,11 @@ class Club(models.Model):
             return self.scores_par
         except ValidationError:  # par scoring with a bad table: the table's own error says so
             return True
+
+    @property
+    def gives_handicaps(self) -> bool:
+        """Whether the club's nights give each player a handicap from their rating."""
+        return self.handicap_strength > 0
 
     @property
     def scores_par(self) -> bool:

@@ -199,6 +199,8 @@ def club_create(
     night_ranking: str = "total",
     night_min_matches: int = 0,
     night_rank_by: str = "net",
+    handicap_strength: int = 0,
+    handicap_cap: int = 300,
     api_origins: list[str] | None = None,
 ) -> Club:
     """Create a club; the creator becomes its director (their player, linked to the user
@@ -225,6 +227,8 @@ def club_create(
         night_ranking=night_ranking,
         night_min_matches=night_min_matches,
         night_rank_by=night_rank_by,
+        handicap_strength=handicap_strength,
+        handicap_cap=handicap_cap,
         api_origins=clean_origins(api_origins, field="api_origins"),
     )
     _full_clean(club)

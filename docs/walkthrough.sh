@@ -36,7 +36,7 @@ api 201 /clubs/ -d '{"name": "Athens Bridge Club", "slug": "athens", "country": 
 #  "ladder_min_matches":0,"ladder_rounding":"none","ladder_ranking":"net",
 #  "ladder_points_win":3,"ladder_points_draw":1,"ladder_points_loss":0,
 #  "ladder_best_matches":0,"night_ranking":"total","night_min_matches":0,"night_rank_by":"net",
-#  "api_origins":[],"created_at":"…","updated_at":"…"}
+#  "handicap_strength":0,"handicap_cap":300,"api_origins":[],"created_at":"…","updated_at":"…"}
 CLUB=$(field id)
 
 api 201 /seasons/ -d '{"club": '$CLUB', "name": "Spring 2025",

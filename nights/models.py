@@ -104,9 +104,11 @@ class Night(models.Model):
 
 class NightPlayer(models.Model):
     """A player present at the night, in the director's order (the movement's input), with
-    the prize group the director put them in (blank: overall only). A late arrival plays from
-    ``joined_round`` on, a leaver up to the round before ``left_round``: the rounds each plays
-    in are those numbered ``joined_round <= n < left_round`` (``plays_in``)."""
+    the prize group the director put them in (blank: overall only) and the handicap the night
+    gave them (``nights.services``, from the rating; docs/rules.md, "Handicaps"). A late
+    arrival plays from ``joined_round`` on, a leaver up to the round before ``left_round``:
+    the rounds each plays in are those numbered ``joined_round <= n < left_round``
+    (``plays_in``)."""
 
     night = models.ForeignKey(
         Night, verbose_name=_("club night"), on_delete=models.CASCADE, related_name="players"
@@ -118,6 +120,9 @@ class NightPlayer(models.Model):
     group = models.CharField(_("prize group"), max_length=40, blank=True)
     joined_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
     left_round = models.PositiveSmallIntegerField(_("left before round"), null=True, blank=True)
+    # Points taken off the player's net for each complete match (negative: given), fixed from
+    # their rating when they joined the night; None: the club gave no handicaps then.
+    handicap = models.SmallIntegerField(_("handicap per match"), null=True, blank=True)
 
     class Meta:
         ordering = ["night", "position"]

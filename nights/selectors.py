@@ -31,6 +31,7 @@ from scoring.engine import (
 )
 from scoring.engine import Round as PlannedRound
 from scoring.engine import Table as PlannedTable
+from scoring.engine.handicap import expected_net, handicap_of
 from scoring.engine.movements import Remainder
 
 
@@ -49,6 +50,7 @@ class Seated:
     group: str = ""
     joined_round: int = 1
     left_round: int | None = None
+    handicap: int | None = None  # per complete match, from the rating; None: none given
 
     def plays_in(self, number: int) -> bool:
         """Whether the player is at the night for round ``number``."""
@@ -118,11 +120,8 @@ def present(*, night: Night) -> dict[int, Seated]:
     """Every player at the night, in the director's order, by id: late arrivals and leavers
     too (the started rounds name them); ``playing_in`` keeps those of one round."""
     rows = NightPlayer.objects.filter(night=night).order_by("position")
-    fields = ("player_id", "player__name", "group", "joined_round", "left_round")
-    return {
-        pk: Seated(pk, name, group, joined, left)
-        for pk, name, group, joined, left in rows.values_list(*fields)
-    }
+    fields = ("player_id", "player__name", "group", "joined_round", "left_round", "handicap")
+    return {row[0]: Seated(*row) for row in rows.values_list(*fields)}
 
 
 def playing_in(players: dict[int, Seated], number: int) -> dict[int, Seated]:
@@ -339,12 +338,18 @@ class ResultLine:
     """A player's night (``NightLine``) with their prize group, whether they won a prize (a
     ranked place within the night's prizes: equal scores share a place, and so a prize), and
     ``score``, the value the night's rule ranks by as shown (``shown_score``): the net for a
-    total, an average rounded to 2 decimals; None for an average without a complete match."""
+    total, an average rounded to 2 decimals; None for an average without a complete match.
+    At a night that gave handicaps, ``handicap`` is the player's (per complete match) and
+    ``handicapped`` their line ranked by net points less it, by the same rule, with
+    ``handicapped_score`` its shown score; None without."""
 
     line: NightLine
     group: str
     prize: bool
     score: Decimal | None = None
+    handicap: int | None = None
+    handicapped: NightLine | None = None
+    handicapped_score: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -360,6 +365,7 @@ class NightResults:
     rounds: int = 0
     rank_by: str = RankBy.NET
     par: bool = False  # whether the club reads its matches against par (an IMPs column)
+    handicapped: bool = False  # whether the night gave handicaps (a handicapped ranking)
 
     @property
     def ranking_label(self) -> str:
@@ -434,19 +440,35 @@ def _ranked(
     min_matches: int,
     rounds: int,
 ) -> list[ResultLine]:
-    names = ((pk, player.name) for pk, player in present.items())
+    names = [(pk, player.name) for pk, player in present.items()]
     lines = rank_night(
         parts, names, ranking=ranking, by=rank_by, min_matches=min_matches, rounds=rounds
     )
-    return [
-        ResultLine(
-            line,
-            present[line.player_id].group,
-            line.rank is not None and line.rank <= prizes and line.matches > 0,
-            shown_score(line, ranking),
+    handicaps = {pk: player.handicap for pk, player in present.items()}
+    after: dict[int, NightLine] = {}
+    if any(handicap is not None for handicap in handicaps.values()):
+        # The same rule over net points less each complete match's handicap.
+        less = [
+            replace(part, net=part.net - (handicaps.get(part.player_id) or 0), imps=None)
+            for part in parts
+        ]
+        ranked = rank_night(less, names, ranking=ranking, min_matches=min_matches, rounds=rounds)
+        after = {line.player_id: line for line in ranked}
+    results = []
+    for line in lines:
+        handicapped = after.get(line.player_id)
+        results.append(
+            ResultLine(
+                line,
+                present[line.player_id].group,
+                line.rank is not None and line.rank <= prizes and line.matches > 0,
+                shown_score(line, ranking),
+                handicaps[line.player_id],
+                handicapped,
+                None if handicapped is None else shown_score(handicapped, ranking),
+            )
         )
-        for line in lines
-    ]
+    return results
 
 
 def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResults:
@@ -492,7 +514,8 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
     for name in sorted({player.group for player in plan.players.values() if player.group}):
         members = {pk: p for pk, p in plan.players.items() if p.group == name}
         by_group[name] = ranked([p for p in parts if p.player_id in members], members)
-    return NightResults(lines, by_group, ranking, min_matches, rounds, rank_by, par)
+    handicapped = any(player.handicap is not None for player in plan.players.values())
+    return NightResults(lines, by_group, ranking, min_matches, rounds, rank_by, par, handicapped)
 
 
 _RESULT_HEADERS = (
@@ -509,6 +532,9 @@ _RESULT_HEADERS = (
     gettext_lazy("Rank in the group"),
     gettext_lazy("Prize"),
     gettext_lazy("Par IMPs"),
+    gettext_lazy("Handicap per match"),
+    gettext_lazy("Handicapped net"),
+    gettext_lazy("Handicapped rank"),
 )
 
 
@@ -518,7 +544,7 @@ def night_results_export(*, night: Night) -> Export:
     and the value it ranks by (an average to 2 decimals), best match and its round,
     unfinished matches, prize group and place in it, and whether the place wins a prize
     (overall or in the group), then the par IMPs (empty at a club that does not score against
-    par)."""
+    par), and the handicap, handicapped net and handicapped rank (empty without handicaps)."""
     results = night_results(night=night)
     in_group = {
         result.line.player_id: result for lines in results.groups.values() for result in lines
@@ -541,10 +567,44 @@ def night_results_export(*, night: Night) -> Export:
                 grouped.line.rank if grouped else None,
                 result.prize or bool(grouped and grouped.prize),
                 line.imps if results.par else None,
+                result.handicap,
+                result.handicapped.net if result.handicapped else None,
+                result.handicapped.rank if result.handicapped else None,
             ]
         )
     session = night.session
     return Export(f"{session.club.slug} {session.date.isoformat()} night", _RESULT_HEADERS, rows)
+
+
+# --- the handicaps explained ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandicapRow:
+    """A rating on the handicap guide: the net per match it expects, and its handicap at full
+    and half strength with a cap of ``GUIDE_CAP`` points."""
+
+    rating: int
+    expected: float
+    full: int
+    half: int
+
+
+GUIDE_RATINGS = (1350, 1420, 1500, 1580, 1650, 1800)
+GUIDE_CAP = 150
+
+
+def handicap_guide_rows() -> list[HandicapRow]:
+    """The guide's table, each figure the engine's (``scoring.engine.handicap``)."""
+    return [
+        HandicapRow(
+            rating,
+            round(expected_net(rating), 1),
+            handicap_of(rating, strength=100, cap=GUIDE_CAP),
+            handicap_of(rating, strength=50, cap=GUIDE_CAP),
+        )
+        for rating in GUIDE_RATINGS
+    ]
 
 
 # --- guide cards ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 
+from clubs.hooks import player_ratings
 from clubs.messages import engine_message
 from clubs.models import (
     NIGHT_MIN_MATCHES_MAX,
@@ -71,6 +72,7 @@ from nights.signals import round_started
 from nights.table_selectors import PENDING_STATES, current_match, current_match_id
 from scoring.engine import DealResult, InvalidInput, Kind, check_round
 from scoring.engine import Round as PlannedRound
+from scoring.engine.handicap import RATING_START, handicap_of
 from scoring.engine.movements import MAX_PLAYERS, MIN_PLAYERS
 
 logger = logging.getLogger(__name__)
@@ -201,12 +203,31 @@ def night_start(
         min_matches=min_matches,
         rank_by=rank_by,
     )
+    handicaps = _handicaps(club, session.season_id, ids)
     NightPlayer.objects.bulk_create(
-        NightPlayer(night=night, player_id=pk, position=position)
+        NightPlayer(night=night, player_id=pk, position=position, handicap=handicaps[pk])
         for position, pk in enumerate(ids, 1)
     )
     club_changed.send(sender=Club, club_ids=[club.pk])
     return night
+
+
+def _handicaps(club: Club, season_id: int, player_ids: list[int]) -> dict[int, int | None]:
+    """Each player's handicap per match, fixed when they join a night: from their rating
+    (``clubs.hooks.player_ratings``; the average for a player the ladders do not know yet)
+    at the club's strength and cap (docs/rules.md, "Handicaps"); None at a club that gives
+    none. A player who leaves and comes back keeps the one they had."""
+    if not club.gives_handicaps:
+        return dict.fromkeys(player_ids)
+    ratings = player_ratings(season_id=season_id, player_ids=player_ids)
+    return {
+        pk: handicap_of(
+            ratings.get(pk, RATING_START),
+            strength=club.handicap_strength,
+            cap=club.handicap_cap,
+        )
+        for pk in player_ids
+    }
 
 
 def _table(night: Night, number: int, seats: int) -> Table:
@@ -464,6 +485,7 @@ def night_player_add(
             position=(last["last"] or 0) + 1,
             group=group,
             joined_round=number,
+            handicap=_handicaps(club, night.session.season_id, [pk])[pk],
         )
     else:
         assert row.left_round is not None

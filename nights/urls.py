@@ -9,6 +9,7 @@ app_name = "nights"
 
 NIGHT = "clubs/<slug:slug>/nights/<isodate:day>/"
 urlpatterns = [
+    path("handicaps/", views.handicap_guide, name="handicap_guide"),
     path("clubs/<slug:slug>/nights/new/", views.night_new, name="new"),
     path(NIGHT, views.night_page, name="night"),
     path(f"{NIGHT}screen/", views.night_screen, name="screen"),

@@ -42,6 +42,7 @@ from nights.models import Night
 from nights.movements import MOVEMENTS
 from nights.screen import screen_layout
 from nights.selectors import NightPlan, NightRound, NightTable
+from scoring.engine.handicap import HANDICAP_MARGIN, RATING_START
 
 # What the new-night form keeps between its own round trips (check all, add a guest).
 CHOICES = (
@@ -159,6 +160,21 @@ def night_new(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             return redirect("nights:night", slug=club.slug, day=night.session.date)
     return _render_new(request, club, form, status=400, **extra)
+
+
+def handicap_guide(request: HttpRequest) -> HttpResponse:
+    """How a club night's handicaps come from the ratings (docs/rules.md, "Handicaps"), for
+    players: the formula in words and a table of ratings, each figure the engine's."""
+    return render(
+        request,
+        "nights/handicap_guide.html",
+        {
+            "rows": selectors.handicap_guide_rows(),
+            "cap": selectors.GUIDE_CAP,
+            "margin": HANDICAP_MARGIN,
+            "start": int(RATING_START),
+        },
+    )
 
 
 def _night(club: Club, day: date) -> Night:

@@ -56,14 +56,11 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from scoring.engine import Side, shared_ranks, side_net
+from scoring.engine.handicap import RATING_SCALE, RATING_START  # the handicaps' rating too
 
-RATING_START = 1500.0
-"""Every player's rating at the start of a season."""
 RATING_K = 20.0
 """K: the most a player's rating can move in one match (a certain result that went the other
 way). Each player of a side moves by K times (result minus expected result)."""
-RATING_SCALE = 400.0
-"""A side rated this much higher is expected to score 10 times as much as the other."""
 
 ROUNDING_NONE = "none"
 ROUNDING_NEAREST_100 = "nearest_100"

@@ -7,7 +7,7 @@ Reading a ladder never computes it: these return the rows of the season's latest
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from itertools import accumulate
@@ -54,9 +54,9 @@ LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
     "losses": (("losses", "-position"), "desc"),
     "points": (("points", "-position"), "desc"),
     "net": (("net_points", "-position"), "desc"),
-    "imps": (("imps", "-position"), "desc"),
     "average": (("average", "-position"), "desc"),
     "rating": (("rating", "-position"), "desc"),
+    "imps": (("imps", "-position"), "desc"),
 }
 
 
@@ -117,7 +117,6 @@ LADDER_COLUMNS = (
         "points", pgettext_lazy("league points", "Points"), sort="points", shown_if="by_points"
     ),
     LadderColumn("net_points", gettext_lazy("Net points"), sort="net", shape="signed"),
-    LadderColumn("imps", gettext_lazy("Par IMPs"), sort="imps", shown_if="par", shape="signed"),
     LadderColumn(
         "average",
         gettext_lazy("Average"),
@@ -131,6 +130,8 @@ LADDER_COLUMNS = (
     LadderColumn(
         "rating", gettext_lazy("Rating"), sort="rating", hide="hide-tablet", shape="whole", places=1
     ),
+    # Last, so that a download read by position keeps its earlier columns.
+    LadderColumn("imps", gettext_lazy("Par IMPs"), sort="imps", shown_if="par", shape="signed"),
 )
 """The ladder's columns, each declared once, in the order every view of the ladder shows them."""
 
@@ -260,6 +261,28 @@ def seasons_by_club(season_ids: Iterable[int] | None = None) -> dict[int, list[i
     ):
         clubs.setdefault(club, []).append(season)
     return clubs
+
+
+def player_ratings(season_id: int, player_ids: Collection[int]) -> dict[int, float]:
+    """Each player's rating on the stored ladder of the season or, for a player not on it yet,
+    of the club's latest earlier season they are on (a rating starts again each season, so a
+    season's first night reads last season's). Players on neither are left out."""
+    season = Season.objects.filter(pk=season_id).values("club_id", "start_date").first()
+    if season is None:
+        return {}
+    ratings: dict[int, float] = {}
+    rows = (
+        Standing.objects.filter(
+            season__club_id=season["club_id"],
+            season__start_date__lte=season["start_date"],
+            player_id__in=list(player_ids),
+        )
+        .order_by("player_id", "-season__start_date", "-season_id")
+        .values_list("player_id", "rating")
+    )
+    for player, rating in rows:
+        ratings.setdefault(player, rating)
+    return ratings
 
 
 @dataclass(frozen=True, slots=True)

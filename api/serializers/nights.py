@@ -509,11 +509,39 @@ class ClubNightLineSerializer(serializers.Serializer):
     open = serializers.IntegerField(help_text=_("Unfinished matches."))
     group = serializers.CharField(help_text=_("The player's prize group; empty for none."))
     prize = serializers.BooleanField(
-        help_text=_("Whether the place wins a prize (within the night's prizes).")
+        help_text=_(
+            "Whether the place wins a prize (within the night's prizes): prizes follow the "
+            "scratch ranking."
+        )
+    )
+    handicap = serializers.IntegerField(
+        allow_null=True,
+        help_text=_(
+            "The player's handicap per complete match, fixed from their rating when they "
+            "joined the night (negative: points given); null at a night without handicaps."
+        ),
+    )
+    handicapped_net = serializers.IntegerField(
+        allow_null=True,
+        help_text=_("Net points less the handicap of each complete match; null without."),
+    )
+    handicapped_rank = serializers.IntegerField(
+        allow_null=True,
+        help_text=_(
+            "Place by the same rule over the handicapped net; null without handicaps or when "
+            "unranked."
+        ),
+    )
+    handicapped_score = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        coerce_to_string=True,
+        allow_null=True,
+        help_text=_("The value the handicapped ranking compares, as `score` is; null without."),
     )
 
     def to_representation(self, result: ResultLine):
-        line = result.line
+        line, after = result.line, result.handicapped
         return {
             "rank": line.rank,
             "ranked": line.ranked,
@@ -527,6 +555,12 @@ class ClubNightLineSerializer(serializers.Serializer):
             "open": line.open,
             "group": result.group,
             "prize": result.prize,
+            "handicap": result.handicap,
+            "handicapped_net": after.net if after else None,
+            "handicapped_rank": after.rank if after else None,
+            "handicapped_score": None
+            if result.handicapped_score is None
+            else str(result.handicapped_score),
         }
 
 
@@ -556,6 +590,12 @@ class ClubNightResultsSerializer(serializers.Serializer):
     rounds_started = serializers.IntegerField(
         help_text=_("Rounds started so far (the factor of a sit-out scored as an average).")
     )
+    handicapped = serializers.BooleanField(
+        help_text=_(
+            "Whether the night gave handicaps (its club's `handicap_strength` when each player "
+            "joined): each line then carries its handicapped ranking beside the scratch one."
+        )
+    )
     lines = ClubNightLineSerializer(
         many=True, help_text=_("Every player present, by rank, then name.")
     )
@@ -573,6 +613,7 @@ class ClubNightResultsSerializer(serializers.Serializer):
             "rank_by": results.rank_by,
             "min_matches": results.min_matches,
             "rounds_started": results.rounds,
+            "handicapped": results.handicapped,
             "lines": ClubNightLineSerializer(results.lines, many=True, context=par).data,
             "groups": {
                 name: ClubNightLineSerializer(lines, many=True, context=par).data

@@ -8,7 +8,8 @@ docs/rules.md; each module's docstring cites its section.
 ``winners_move``, with ``check_round`` for a round seated by hand; ``night`` ranks the
 night's results (``rank_night``: by total, average or a sit-out scored as the
 player's average), sharing places as the ladder does (``shared_ranks``). ``par`` reads a
-played deal against its cards (``par_deal``: high-card points, a ``ParTable``, IMPs).
+played deal against its cards (``par_deal``: high-card points, a ``ParTable``, IMPs);
+``handicap`` turns a rating into a handicap per match (``handicap_of``).
 """
 
 from .chicago import chicago_schedule, score_chicago

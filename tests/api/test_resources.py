@@ -39,6 +39,8 @@ CLUB_KEYS = {
     "night_ranking",
     "night_min_matches",
     "night_rank_by",
+    "handicap_strength",
+    "handicap_cap",
     "ladder_points_win",
     "ladder_points_draw",
     "ladder_points_loss",

@@ -174,6 +174,8 @@ def test_adding_goes_through_the_services(as_alpha, alpha, alpha_director):
             "night_ranking": "total",
             "night_min_matches": 0,
             "night_rank_by": "net",
+            "handicap_strength": 0,
+            "handicap_cap": 300,
         },
     )
     assert response.status_code == 302
@@ -320,6 +322,8 @@ def test_a_director_lists_the_clubs_api_origins_one_per_line(as_alpha, alpha):
         "night_ranking": "total",
         "night_min_matches": 0,
         "night_rank_by": "net",
+        "handicap_strength": 0,
+        "handicap_cap": 300,
     }
     url = f"/admin/clubs/club/{alpha.pk}/change/"
     page = as_alpha.get(url).content.decode()

@@ -90,6 +90,7 @@ def test_no_axe_violation_on_any_page_or_state(
         "club screen during a round": nights["during"] + "screen/",
         "club screen after a round played": nights["played"] + "screen/",
         "par scoring guide": reverse("matches:par_guide"),
+        "handicap guide": reverse("nights:handicap_guide"),
         "login": reverse("clubs:login"),  # last: its form is tried next
     }
     for name, url in pages.items():
@@ -191,7 +192,7 @@ def test_no_axe_violation_on_any_page_or_state(
 
     report = "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 47  # every page and state above was checked
+    assert len(found) == 48  # every page and state above was checked
 
 
 def test_a_deal_entered_with_the_keyboard_alone(browser, live_server, client, director, new_match):  # noqa: F811

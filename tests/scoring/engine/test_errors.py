@@ -39,6 +39,7 @@ from scoring.engine import (
     winners_move,
 )
 from scoring.engine.errors import gettext_noop
+from scoring.engine.handicap import handicap_of
 
 from .helpers import PASS, deal, deals
 
@@ -100,6 +101,8 @@ RAISES: list[Callable[[], object]] = [
     lambda: rank_night([], by="imps"),
     lambda: rank_night([], ranking="average", min_matches=-1),
     lambda: rank_night([NightMatch(1, "A", 10, True)], ranking="sit_out_average", rounds=0),
+    lambda: handicap_of(1600, strength=150, cap=300),
+    lambda: handicap_of(1600, strength=50, cap=5000),
 ]
 
 

@@ -1,0 +1,139 @@
+"""Handicaps from the rating at a club night (docs/rules.md, "Handicaps"): a first night rates
+eight players on the season's ladder; the next night fixes each player's handicap from that
+rating when they join (a late arrival too), and its results rank the net less the handicaps
+by the same rule beside the scratch ranking, each figure recomputed here by hand."""
+
+import datetime
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from clubs.services import club_update, player_create
+from matches.models import Match, MatchStatus
+from matches.services import deal_record
+from nights.models import NightPlayer
+from nights.selectors import handicap_guide_rows, night_results, night_results_export
+from nights.services import night_player_add, night_round_start, night_start
+from scoring.engine.handicap import handicap_of
+from scoring.models import Standing
+from tests.clubs.factories import PLAY_DATE, make_club, make_players
+from tests.nights.test_rank_by_par import FAIR_EW, LUCKY_NS
+
+pytestmark = pytest.mark.django_db
+
+NEXT_NIGHT = PLAY_DATE + datetime.timedelta(days=7)
+
+
+def play(night, rounds, commit):
+    with commit(execute=True):  # the ladder recalculates once the deals commit
+        for _ in range(rounds):
+            round = night_round_start(night=night)
+            for table, match in enumerate(round.matches.order_by("table__number")):
+                for result in LUCKY_NS if table == 0 else FAIR_EW:
+                    deal_record(match=match, result=result)
+
+
+@pytest.fixture
+def rated(django_capture_on_commit_callbacks):
+    """A club giving handicaps at 50 %, capped at 100, and eight players rated by a night."""
+    club = make_club(handicap_strength=50, handicap_cap=100, public=True)
+    players = make_players(club, 8)
+    first = night_start(
+        club=club, date=PLAY_DATE, players=players, movement="round_robin", rounds=3
+    )
+    play(first, 3, django_capture_on_commit_callbacks)
+    return club, players
+
+
+def ratings(club) -> dict[int, float]:
+    return dict(Standing.objects.filter(season__club=club).values_list("player_id", "rating"))
+
+
+def test_each_player_gets_the_handicap_of_their_rating(rated, django_capture_on_commit_callbacks):
+    club, players = rated
+    rating = ratings(club)
+    assert len(set(rating.values())) > 1  # the first night rated them apart
+    night = night_start(
+        club=club, date=NEXT_NIGHT, players=players, movement="round_robin", rounds=2
+    )
+    given = dict(NightPlayer.objects.filter(night=night).values_list("player_id", "handicap"))
+    assert given == {pk: handicap_of(rating[pk], strength=50, cap=100) for pk in rating}
+    assert len(set(given.values())) > 1 and all(abs(h) <= 100 for h in given.values())
+
+    newcomer = player_create(club=club, name="Late Newcomer")
+    night_player_add(night=night, player=newcomer)
+    assert NightPlayer.objects.get(night=night, player=newcomer).handicap == 0  # unrated
+
+    play(night, 2, django_capture_on_commit_callbacks)
+    club_update(club=club, handicap_strength=100)  # the night keeps what it gave
+    assert (
+        dict(
+            NightPlayer.objects.filter(night=night)
+            .exclude(player=newcomer)
+            .values_list("player_id", "handicap")
+        )
+        == given
+    )
+
+    results = night_results(night=night)
+    assert results.handicapped
+    nets, counts = {}, {}
+    for match in Match.objects.filter(table__session=night.session):
+        assert match.status == MatchStatus.COMPLETE
+        for pk, sign in (
+            (match.north_id, 1),
+            (match.south_id, 1),
+            (match.east_id, -1),
+            (match.west_id, -1),
+        ):
+            nets[pk] = nets.get(pk, 0) + sign * (match.total_ns - match.total_ew)
+            counts[pk] = counts.get(pk, 0) + 1
+    after = {pk: nets[pk] - counts[pk] * given.get(pk, 0) for pk in nets}
+    lines = {result.line.player_id: result for result in results.lines}
+    assert {pk: lines[pk].handicapped.net for pk in after} == after
+    places = {pk: 1 + sum(other > score for other in after.values()) for pk, score in after.items()}
+    assert {pk: lines[pk].handicapped.rank for pk in after} == places
+    scratch = {pk: 1 + sum(other > net for other in nets.values()) for pk, net in nets.items()}
+    assert {pk: lines[pk].line.rank for pk in nets} == scratch  # the prizes' ranking
+
+    export = night_results_export(night=night)
+    headers = [str(header) for header in export.headers]
+    assert headers[-3:] == ["Handicap per match", "Handicapped net", "Handicapped rank"]
+    by_name = {row[headers.index("Player")]: row for row in export.rows}
+    for pk, result in lines.items():
+        if pk in after:
+            assert by_name[result.line.name][-3:] == [
+                given.get(pk, 0),
+                after[pk],
+                places[pk],
+            ]
+
+    page = Client().get(reverse("nights:night", args=[club.slug, NEXT_NIGHT]), {"live": "results"})
+    html = page.content.decode()
+    assert "Rank after handicap" in html and reverse("nights:handicap_guide") in html
+
+
+def test_a_club_without_handicaps_gives_none(django_capture_on_commit_callbacks):
+    club = make_club()
+    players = make_players(club, 4)
+    night = night_start(
+        club=club, date=PLAY_DATE, players=players, movement="round_robin", rounds=1
+    )
+    assert set(NightPlayer.objects.filter(night=night).values_list("handicap", flat=True)) == {None}
+    play(night, 1, django_capture_on_commit_callbacks)
+    results = night_results(night=night)
+    assert not results.handicapped
+    assert all(result.handicapped is None for result in results.lines)
+    assert [row[-3:] for row in night_results_export(night=night).rows] == [[None] * 3] * 4
+
+
+def test_the_guide_shows_the_engines_figures():
+    rows = {row.rating: row for row in handicap_guide_rows()}
+    # The page's worked example: 1580 at 50 % is +57 a match, 1420 is -57.
+    assert (rows[1580].half, rows[1420].half) == (57, -57)
+    assert rows[1800].full == 150  # capped
+    page = Client().get(reverse("nights:handicap_guide"))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "400 \u2212 3 \u00d7 57 = +229" in html and "+57" in html
