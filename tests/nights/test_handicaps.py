@@ -11,15 +11,14 @@ from django.urls import reverse
 
 from clubs.services import club_update, player_create
 from matches.models import Match, MatchStatus
-from matches.services import deal_record
 from nights.models import NightPlayer
 from nights.selectors import handicap_guide_rows, night_results, night_results_export
-from nights.services import night_player_add, night_round_start, night_start
+from nights.services import night_player_add, night_start
 from scoring.engine.handicap import handicap_of
 from scoring.models import Standing
 from scoring.services import standings_recalculate
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
-from tests.nights.test_rank_by_par import FAIR_EW, LUCKY_NS
+from tests.nights.test_rank_by_par import play_rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -27,11 +26,7 @@ NEXT_NIGHT = PLAY_DATE + datetime.timedelta(days=7)
 
 
 def play(night, rounds):
-    for _ in range(rounds):
-        round = night_round_start(night=night)
-        for table, match in enumerate(round.matches.order_by("table__number")):
-            for result in LUCKY_NS if table == 0 else FAIR_EW:
-                deal_record(match=match, result=result)
+    play_rounds(night, rounds)
     # The ladder as the deals leave it, here: with Redis (CI) their own recalculation goes to
     # a worker this test does not run.
     standings_recalculate(season_id=night.session.season_id)

@@ -40,12 +40,18 @@ def night():
     night = night_start(
         club=club, date=PLAY_DATE, players=players, movement="round_robin", rounds=2
     )
-    for _ in range(2):
+    play_rounds(night, 2)
+    return night
+
+
+def play_rounds(night, rounds):
+    """Start and play ``rounds`` rounds: table 1 is dealt ``LUCKY_NS``, the others
+    ``FAIR_EW``."""
+    for _ in range(rounds):
         round = night_round_start(night=night)
         for table, match in enumerate(round.matches.order_by("table__number")):
             for result in LUCKY_NS if table == 0 else FAIR_EW:
                 deal_record(match=match, result=result)
-    return night
 
 
 def by_hand(night) -> dict[int, tuple[int, int]]:

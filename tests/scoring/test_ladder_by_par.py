@@ -14,13 +14,12 @@ from rest_framework.test import APIClient
 
 from clubs.services import club_update
 from matches.models import Match
-from matches.services import deal_record
-from nights.services import night_round_start, night_start
+from nights.services import night_start
 from scoring.models import Standing
 from scoring.selectors import ladder_export, player_season_history
 from scoring.services import standings_recalculate
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
-from tests.nights.test_rank_by_par import FAIR_EW, LUCKY_NS, tally_of
+from tests.nights.test_rank_by_par import play_rounds, tally_of
 
 pytestmark = pytest.mark.django_db
 
@@ -52,11 +51,7 @@ def season():
     night = night_start(
         club=club, date=PLAY_DATE, players=players, movement="round_robin", rounds=2
     )
-    for _ in range(2):
-        round = night_round_start(night=night)
-        for table, match in enumerate(round.matches.order_by("table__number")):
-            for result in LUCKY_NS if table == 0 else FAIR_EW:
-                deal_record(match=match, result=result)
+    play_rounds(night, 2)
     recalculated(club)
     return night.session.season
 
