@@ -514,7 +514,7 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
     for name in sorted({player.group for player in plan.players.values() if player.group}):
         members = {pk: p for pk, p in plan.players.items() if p.group == name}
         by_group[name] = ranked([p for p in parts if p.player_id in members], members)
-    handicapped = any(player.handicap is not None for player in plan.players.values())
+    handicapped = any(result.handicapped is not None for result in lines)
     return NightResults(lines, by_group, ranking, min_matches, rounds, rank_by, par, handicapped)
 
 
