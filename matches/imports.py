@@ -111,7 +111,8 @@ def season_import(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
 @require_GET
 def season_import_template(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """A CSV to fill in: the header in the reader's language and two example rows (a Chicago's
-    first deal, then a passed-out deal) on the season's first day."""
+    first deal, with its high-card points at a club that plays par scoring, then a passed-out
+    deal) on the season's first day."""
     club = club_for_director(request, get_object_or_404(Club, slug=slug))
     season = get_object_or_404(Season, pk=season_id, club=club)
     out = io.StringIO()
@@ -119,8 +120,8 @@ def season_import_template(request: HttpRequest, slug: str, season_id: int) -> H
     writer.writerow([_column(key) for key in season_csv.COLUMNS])
     day = season.start_date.isoformat()
     seats = ["Anna", "Ben", "Clara", "David"]
-    writer.writerow([day, 1, "chicago", *seats, "4S", "N", 10, "N"])
-    writer.writerow([day, 1, "chicago", *seats, "pass", "", "", "E"])
+    writer.writerow([day, 1, "chicago", *seats, "4S", "N", 10, "N", 26 if club.scores_par else ""])
+    writer.writerow([day, 1, "chicago", *seats, "pass", "", "", "E", ""])
     response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{club.slug}-history.csv"'
     return response

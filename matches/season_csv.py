@@ -26,6 +26,7 @@ from clubs.messages import engine_message
 from matches.selectors import StoredMatch, sheet_of
 from scoring.engine import (
     DEFAULT_RULES,
+    HCP_TOTAL,
     DealResult,
     InvalidInput,
     Kind,
@@ -49,9 +50,10 @@ COLUMNS = (
     "declarer",
     "tricks",
     "dealer",
+    "hcp",
 )
 """The columns' keys, in the export's order (the export writes ``dealer`` after the match and
-the deal's place in it, which the import ignores)."""
+the deal's place in it, which the import ignores, and ``hcp`` after each side's points)."""
 HEADERS = {
     "date": gettext_noop("Date"),
     "table": gettext_noop("Table"),
@@ -64,13 +66,16 @@ HEADERS = {
     "declarer": gettext_noop("Declarer"),
     "tricks": gettext_noop("Tricks"),
     "dealer": gettext_noop("Dealer"),
+    "hcp": gettext_noop("High-card points"),
 }
 """Each column's header msgid: the export writes it translated, the import reads it back."""
 REQUIRED = ("date", "table", "north", "east", "contract", "declarer", "tricks")
 """Columns a file must have; without ``kind`` a table of four plays Chicago and a table of two
 Draw Bridge; without ``south`` and ``west`` every table is of two. Without ``dealer`` (or with
 it empty on a match's first row) North deals a match's first deal; a dealer given on a row must
-be the one the rules give that deal (a Chicago's dealer sets who is vulnerable)."""
+be the one the rules give that deal (a Chicago's dealer sets who is vulnerable). ``hcp``, the
+declaring side's high-card points, is needed on a played Chicago deal at a club that plays par
+scoring, as on the pad; elsewhere it may be left out."""
 SEAT_COLUMNS = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
 PASSED_OUT = frozenset({"pass", "passed out", "passed_out", "passed-out"})
 """What the contract column says for a deal all four passed (any case)."""
@@ -379,9 +384,12 @@ def _result(value: Mapping[str, str], refuse: Callable[[str, str], None]) -> Dea
     tricks, checked by the engine's notation."""
     contract, declarer, tricks = value["contract"], value["declarer"], value["tricks"]
     if contract.casefold() in PASSED_OUT:
-        extra = [key for key in ("declarer", "tricks") if value[key]]
+        extra = [key for key in ("declarer", "tricks", "hcp") if value[key]]
         for key in extra:
-            message = _("A passed-out deal has no declarer and no tricks; leave %(column)s empty.")
+            message = _(
+                "A passed-out deal has no declarer, tricks or high-card points; leave "
+                "%(column)s empty."
+            )
             refuse(key, message % {"column": key})
         return None if extra else PassedOut()
     missing = False
@@ -402,6 +410,17 @@ def _result(value: Mapping[str, str], refuse: Callable[[str, str], None]) -> Dea
             message = _("Tricks are a whole number from 0 to 13, not %(value)s.")
             refuse("tricks", message % {"value": tricks})
             missing = True
+    hcp: int | None = None
+    if value["hcp"]:
+        if _WHOLE.fullmatch(value["hcp"]) and int(value["hcp"]) <= HCP_TOTAL:
+            hcp = int(value["hcp"])
+        else:
+            message = _(
+                "High-card points are a whole number from 0 to 40 (the declaring side's), "
+                "not %(value)s."
+            )
+            refuse("hcp", message % {"value": value["hcp"]})
+            missing = True
     if missing:
         return None
     found = []
@@ -417,7 +436,7 @@ def _result(value: Mapping[str, str], refuse: Callable[[str, str], None]) -> Dea
             refuse(_ENGINE_FIELDS.get(error.field, error.field), engine_message(error))
     if len(found) < 3:
         return None
-    return make_result(contract=contract, declarer=declarer, tricks=count)
+    return make_result(contract=contract, declarer=declarer, tricks=count, hcp=hcp)
 
 
 def group(rows: Iterable[Row]) -> list[MatchRows]:
@@ -433,15 +452,16 @@ def group(rows: Iterable[Row]) -> list[MatchRows]:
 
 def _check_match(match: MatchRows, errors: list[LineError], rules: Rules) -> None:
     """Each deal against the match so far, by the engine (``sheet_of``, under the club's
-    ``rules``): a deal after a Chicago's fourth or after the rubber ended (or a declarer a
-    table of two lacks) is an error on its line. Sets how the match ends."""
+    ``rules``, as the services record it): a deal after a Chicago's fourth or after the rubber
+    ended, a declarer a table of two lacks, or a played Chicago deal without its high-card
+    points at a club that plays par scoring is an error on its line. Sets how the match ends."""
     kind = match.first.kind
     stored = StoredMatch(kind, match.first_dealer, finished_early=False)
     results: list[DealResult] = []
     sheet = None
     for row in match.rows:
         try:
-            sheet = sheet_of(match=stored, results=[*results, row.result], rules=rules)
+            sheet = sheet_of(match=stored, results=results, rules=rules, new=row.result)
         except InvalidInput as error:
             field = _ENGINE_FIELDS.get(error.field, error.field)
             errors.append(LineError(row.line, field, engine_message(error)))

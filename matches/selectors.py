@@ -473,6 +473,8 @@ SEASON_DEAL_HEADERS = (
     gettext_lazy("Dealer"),
     gettext_lazy("Points North-South"),
     gettext_lazy("Points East-West"),
+    gettext_lazy("High-card points"),
+    gettext_lazy("Par IMPs North-South"),
 )
 # A table of two plays Draw Bridge, scored as a rubber: its kind in the file is "rubber".
 _FILE_KIND = {"chicago": "chicago", "rubber": "rubber", "two_player": "rubber"}
@@ -537,9 +539,11 @@ def _season_deal_rows(season: Season) -> Iterator[list[Cell]]:
         results = [stored_result(*deal) for deal in deals]
         stored = StoredMatch(kind, first_dealer, finished)
         sheet = sheet_of(match=stored, results=results, rules=rules)
+        par = read_par(sheet, rules.par)
+        reads = par.deals if par else (None,) * len(deals)
         head = [day.isoformat(), table, _FILE_KIND.get(kind, kind), *(n or "" for n in names)]
-        for deal, row in zip(deals, sheet.rows, strict=True):
-            passed_out, level, strain, doubling, declarer, tricks, _hcp = deal
+        for deal, row, read in zip(deals, sheet.rows, reads, strict=True):
+            passed_out, level, strain, doubling, declarer, tricks, hcp = deal
             yield [
                 *head,
                 "pass" if passed_out else f"{level}{strain}{doubling}",
@@ -550,12 +554,16 @@ def _season_deal_rows(season: Season) -> Iterator[list[Cell]]:
                 row.dealer.value,
                 row.ns,
                 row.ew,
+                hcp,
+                None if read is None else read.imps_of(Side.NS),
             ]
 
 
 def season_deals_export(*, season: Season) -> Export:
     """Every deal of the season, one a line, in the format the season's import reads (date,
     table, kind, the four seats' players, contract, declarer, tricks), then the match, the
-    deal's place in it, its dealer and each side's points on it."""
+    deal's place in it, its dealer, each side's points on it, the declaring side's high-card
+    points as entered (which the import reads too) and, at a club that plays par scoring,
+    North-South's IMPs of the deal's par reading."""
     name = f"{season.club.slug} deals {season.name}"
     return Export(name, SEASON_DEAL_HEADERS, _season_deal_rows(season))

@@ -20,6 +20,11 @@ tag set in its order, then the supplemental tags sorted by name):
 - ``Round`` (at a club night) and ``Table``;
 - ``ScoreRubber`` what each side scored on the deal, above and below the line:
   ``"NS 50/120 EW 0/0"`` (4.2.5, the two-sided form of the Score tag);
+- ``HCP`` (a deal entered with high-card points) the declaring side and the points it held:
+  ``"NS 23"``; ``ParExpected`` and ``ParIMPs`` (a Chicago at a club that plays par scoring,
+  docs/rules.md "Par scoring") the stronger side's expected score, ``"NS 110"``, and each side's
+  IMPs of the deal, ``"NS 3 EW -3"``. PBN has no tag for these; the standard lets an exporter
+  add its own (section 3.5) and a reader ignores a tag it does not know;
 - ``ScoreRubberHistory`` (a rubber) each side's score when the deal began (4.2.6):
   ``"NS 0 <above>/<below game 1> [<below game 2> ...] EW ..."``; a match is one rubber, so the
   points of previous rubbers are always 0. The bonuses that close a rubber left unfinished
@@ -50,7 +55,17 @@ from matches import selectors as match_selectors
 from matches.models import Match, stored_result
 from nights import selectors
 from nights.models import Night
-from scoring.engine import DealResult, DealRow, Kind, Played, Sheet, Side
+from scoring.engine import (
+    DealResult,
+    DealRow,
+    Kind,
+    ParDeal,
+    ParSheet,
+    Played,
+    Sheet,
+    Side,
+    read_par,
+)
 
 HEADER = (
     "% PBN 2.1\r\n% EXPORT\r\n%Content-type: text/x-pbn; charset=UTF-8\r\n%Creator: Partscore\r\n"
@@ -109,6 +124,9 @@ class MatchGames:
     players: dict[str, str]  # seat letter -> name (N and E only at a table of two)
     sheet: Sheet
     round: int | None = None
+    par: ParSheet | None = (
+        None  # the par reading beside the sheet (``matches.selectors.match_par``)
+    )
 
 
 def _score(row: DealRow) -> str:
@@ -139,11 +157,23 @@ def _histories(sheet: Sheet) -> Iterator[str]:
             games.append({Side.NS: 0, Side.EW: 0})
 
 
+def _par_tags(result: DealResult, read: ParDeal | None) -> dict[str, str]:
+    """The deal's own tags of its high-card points and its par reading (none without them)."""
+    tags = {}
+    if isinstance(result, Played) and result.hcp is not None:
+        tags["HCP"] = f"{result.declarer.side.value} {result.hcp}"
+    if read is not None:
+        tags["ParExpected"] = f"{read.side.value} {read.expected}"
+        tags["ParIMPs"] = " ".join(f"{side.value} {read.imps_of(side)}" for side in Side)
+    return tags
+
+
 def games(match: MatchGames) -> Iterator[str]:
     """The match's deals as PBN games."""
     rubber = match.sheet.kind is not Kind.CHICAGO
     histories = _histories(match.sheet) if rubber else None
-    for row in match.sheet.rows:
+    reads = match.par.deals if match.par else (None,) * len(match.sheet.rows)
+    for row, read in zip(match.sheet.rows, reads, strict=True):
         result = row.result
         tags = {
             "Event": match.event,
@@ -163,6 +193,7 @@ def games(match: MatchGames) -> Iterator[str]:
             "Result": str(result.tricks) if isinstance(result, Played) else "",
             "ScoreRubber": _score(row),
             "Table": str(match.table),
+            **_par_tags(result, read),
         }
         if histories is not None:
             tags["ScoreRubberHistory"] = next(histories)
@@ -189,14 +220,16 @@ def _date(day: datetime.date) -> str:
 
 def _of_match(match: Match, round: int | None = None) -> MatchGames:
     session = match.table.session
+    sheet = match_selectors.match_sheet(match=match)
     return MatchGames(
         event=match.season.name,
         site=session.club.name,
         date=_date(session.date),
         table=match.table.number,
         players={seat: player.name for seat, player in match.seats.items()},
-        sheet=match_selectors.match_sheet(match=match),
+        sheet=sheet,
         round=round,
+        par=match_selectors.match_par(match=match, sheet=sheet),
     )
 
 
@@ -210,7 +243,8 @@ class PBN(Exporter):
     charset = "utf-8"
     description = _(
         "PBN 2.1 (Portable Bridge Notation), export format, UTF-8: one game a deal, with its "
-        "players, contract, result and score; the cards are not given."
+        "players, contract, result and score, and its high-card points and par IMPs where they "
+        "were entered; the cards are not given."
     )
     kinds = frozenset({"match", "night", "season"})
 
@@ -260,4 +294,5 @@ def _season_matches(season: Season) -> Iterator[MatchGames]:
             table=table,
             players={seat: name for seat, name in zip(SEATS, names, strict=True) if name},
             sheet=sheet,
+            par=read_par(sheet, rules.par),
         )

@@ -2,25 +2,29 @@
 a good file written through the services, every bad row reported by line and column, nothing
 written unless everything is good."""
 
+import datetime
+
 import pytest
 from django.core.cache import cache
 
 from clubs.exports import csv_chunks
 from clubs.models import Membership, Player
-from clubs.services import membership_set, player_create
+from clubs.services import club_update, membership_set, player_create
 from clubs.signals import seasons_changed
 from matches import history_import, services
 from matches.history_import import HistoryRefused, season_history_import
 from matches.models import Deal, Match, MatchStatus
-from matches.selectors import season_deals_export
+from matches.selectors import match_par, match_sheet, season_deals_export
 from matches.services import deal_record, match_create, match_finish
-from scoring.engine import PassedOut, Played
+from scoring.engine import PassedOut, Played, Side
 from scoring.models import Standing, StandingsRun
 from scoring.tasks import pending_key
 from tests.clubs.factories import make_club, make_user
 from tests.scoring.conftest import eager_tasks  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2025, 3, 14)
 
 HEADER = "date,table,kind,north,east,south,west,contract,declarer,tricks"
 GOOD = f"""{HEADER}
@@ -365,3 +369,49 @@ def test_a_bad_row_brings_no_false_error_on_the_rows_after_it(club, season, dire
         season=season, data="\n".join(dealt) + "\n", actor=director, dry_run=True
     )
     assert [(e.line, e.field) for e in report.errors] == [(4, "tricks")]
+
+
+def test_a_par_clubs_export_imports_again_with_its_points_and_reads_as_it_did(
+    club, season, director
+):
+    """At a club that plays par scoring the export carries each deal's high-card points and
+    par IMPs; imported at another par club, every deal has its points again and the par
+    reading is the same. A par club's file without them is refused on that column."""
+    club_update(club=club, par_scoring=True)
+    names = [Player.objects.get(name="Anna")] + [
+        player_create(club=club, name=name) for name in ["Bob", "Carla", "Dan"]
+    ]
+    match = match_create(
+        club=club, kind="chicago", seats=dict(zip("NESW", names, strict=True)), played_on=DAY
+    )
+    for result in [
+        Played("4S", "N", 10, hcp=26),
+        Played("3NT", "E", 9, hcp=24),
+        PassedOut(),
+        Played("2H", "S", 7, hcp=18),
+        Played("1NT", "W", 8, hcp=21),
+    ]:
+        deal_record(match=match, result=result)
+    export = season_deals_export(season=season)
+    rows = list(export.rows)
+    assert [str(header) for header in export.headers[-2:]] == [
+        "High-card points",
+        "Par IMPs North-South",
+    ]
+    par = match_par(match=match, sheet=match_sheet(match=match))
+    assert [row[-2:] for row in rows] == [
+        [hcp, None if read is None else read.imps_of(Side.NS)]
+        for hcp, read in zip([26, 24, None, 18, 21], par.deals, strict=True)
+    ]
+    data = b"".join(csv_chunks(export.headers, iter(rows)))
+
+    other = make_club(creator=director, slug="other", par_scoring=True)
+    report = season_history_import(season=other.seasons.get(), data=data, actor=director)
+    assert report.errors == []
+    copy = written(other).get()
+    assert [deal.hcp for deal in copy.deals.order_by("sequence")] == [26, 24, None, 18, 21]
+    assert match_par(match=copy, sheet=match_sheet(match=copy)) == par
+
+    without = f"{HEADER}\n{DAY},1,chicago,Anna,Bob,Carla,Dan,4S,N,10\n"
+    checked = season_history_import(season=season, data=without, actor=director, dry_run=True)
+    assert [(e.line, e.field) for e in checked.errors] == [(2, "hcp")]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from matches import season_csv
 from matches.season_csv import COLUMNS, header_names, read, sniff_delimiter
-from scoring.engine import Kind, PassedOut, Played, Seat
+from scoring.engine import DEFAULT_PAR_TABLE, Kind, PassedOut, Played, Rules, Seat
 
 NAMES = header_names([{"date": "Datum", "tricks": "Slagen"}, {"north": "Βορράς"}])
 HEADER = ",".join(COLUMNS)
@@ -56,6 +56,13 @@ def test_the_delimiter_is_the_header_lines_most_common(line, delimiter):
         ("2025-03-14,1,,A,B,C,D,4♠x,north,10", []),  # the engine's notation, any case
         ("2025-03-14,1,,A,B,,,4S,S,10", [(2, "declarer")]),  # no South at a table of two
         ("2025-03-14,1,,A,B,C,D", [(2, "contract"), (2, "declarer"), (2, "tricks")]),
+        ("2025-03-14,1,,A,B,C,D,4S,N,10,,26", []),  # the declaring side's high-card points
+        ("2025-03-14,1,,A,B,C,D,4S,N,10,,0", []),
+        ("2025-03-14,1,,A,B,C,D,4S,N,10,,41", [(2, "hcp")]),
+        ("2025-03-14,1,,A,B,C,D,4S,N,10,,-3", [(2, "hcp")]),
+        ("2025-03-14,1,,A,B,C,D,4S,N,10,,x", [(2, "hcp")]),
+        ("2025-03-14,1,,A,B,C,D,4S,N,x,,x", [(2, "hcp"), (2, "tricks")]),
+        ("2025-03-14,1,,A,B,C,D,pass,,,,20", [(2, "hcp")]),
     ],
 )
 def test_each_row_is_checked_field_by_field(row, expected):
@@ -192,3 +199,26 @@ def test_a_match_the_engine_refuses_is_not_counted_among_those_to_write():
     reading = read("\n".join([HEADER, *rows, "2025-03-14,2,,E,F,,,7NT,N,13"]), names=NAMES)
     assert [(e.line, e.field) for e in reading.errors] == [(6, "contract")]
     assert [match.first.table for match in reading.matches] == [2]
+
+
+def test_high_card_points_are_read_and_needed_at_a_par_club_on_played_chicago_deals():
+    """A par club's file needs ``hcp`` on every played Chicago deal (the engine's rule, as on
+    the pad), not on a passed-out deal nor in a rubber; elsewhere it is optional and kept."""
+    text = (
+        f"{HEADER}\n"
+        "2025-03-14,1,chicago,A,B,C,D,4S,N,10,,26\n"
+        "2025-03-14,1,chicago,A,B,C,D,pass,,,,\n"
+        "2025-03-14,1,chicago,A,B,C,D,3NT,E,9,,\n"
+        "2025-03-14,2,rubber,E,F,G,H,2H,N,8,,\n"
+    )
+    plain = read(text, names=NAMES)
+    assert plain.errors == []
+    assert [row.result for row in plain.matches[0].rows] == [
+        Played("4S", "N", 10, hcp=26),
+        PassedOut(),
+        Played("3NT", "E", 9),
+    ]
+    par = read(text, names=NAMES, rules=Rules(par=DEFAULT_PAR_TABLE))
+    assert [(e.line, e.field) for e in par.errors] == [(4, "hcp")]
+    assert "high-card points" in par.errors[0].message
+    assert [match.first.kind for match in par.matches] == [Kind.RUBBER]

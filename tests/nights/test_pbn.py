@@ -17,13 +17,13 @@ from endplay.types import Vul
 from endplay.utils.play import result_to_tricks
 
 from clubs.exports import EXPORTERS
-from clubs.services import club_create, player_create, season_create
+from clubs.services import club_create, club_update, player_create, season_create
 from matches.models import Match
 from matches.selectors import match_sheet
-from matches.services import match_create
-from nights.pbn import MANDATORY, tag_value
+from matches.services import deal_record, match_create
+from nights.pbn import HEADER, MANDATORY, tag_value
 from nights.services import night_round_start, night_start
-from scoring.engine import Kind, PassedOut, Side
+from scoring.engine import Kind, PassedOut, Played, Side
 from tests.web.conftest import play
 
 pytestmark = pytest.mark.django_db
@@ -345,3 +345,39 @@ def test_a_tag_value_is_escaped_as_the_standard_says(text, written):
 def test_a_long_value_fits_a_line_without_breaking_an_escape():
     value = tag_value('"' * 300)
     assert len(value) <= 200 and value == '\\"' * (len(value) // 2)
+
+
+def test_at_a_par_club_each_deal_carries_its_points_and_its_par_imps(client, club, players):
+    """The own tags (nights.pbn): the declaring side's HCP as entered, the stronger side's
+    expected score and each side's IMPs, as on the sheet (tests/matches/test_par_reading.py
+    works these deals by hand); none on a deal entered before par scoring or passed out, none in
+    a rubber."""
+    four = dict(zip("NESW", players[:4], strict=True))
+    chicago = match_create(club=club, kind="chicago", seats=four, first_dealer="N", played_on=DAY)
+    rubber = match_create(club=club, kind="rubber", seats=four, first_dealer="N", played_on=DAY)
+    deal_record(match=chicago, result=Played("4S", "N", 10))  # before par scoring: no points
+    club_update(club=club, par_scoring=True)
+    for result in (
+        Played("3NT", "E", 9, hcp=24),
+        Played("2H", "S", 7, hcp=18),
+        PassedOut(),
+    ):
+        deal_record(match=chicago, result=result)
+    deal_record(match=rubber, result=Played("2H", "N", 8))
+    season = club.seasons.get()
+    page = body(client.get(reverse("matches:sheet_export", args=[chicago.pk, "pbn"])))
+    whole = body(client.get(reverse("scoring:deals_export", args=[club.slug, season.pk, "pbn"])))
+    assert page.removeprefix(HEADER.encode()) in whole
+    _metadata, boards = read(whole)
+    own = [
+        {tag: board.info[tag] for tag in ("HCP", "ParExpected", "ParIMPs") if tag in board.info}
+        for board in boards
+    ]
+    assert own == [
+        {},
+        {"HCP": "EW 24", "ParExpected": "EW 290", "ParIMPs": "NS -7 EW 7"},
+        {"HCP": "NS 18", "ParExpected": "EW 70", "ParIMPs": "NS -1 EW 1"},
+        {},
+        {},  # the rubber
+    ]
+    assert '[HCP "EW 24"]\r\n[ParExpected "EW 290"]\r\n[ParIMPs "NS -7 EW 7"]\r\n' in page.decode()

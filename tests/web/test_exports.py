@@ -191,7 +191,15 @@ def test_the_season_deals_follow_the_agreed_format(client, club, season, players
         "Declarer",
         "Tricks",
     ]
-    assert header[10:] == ["Match", "Deal", "Dealer", "Points North-South", "Points East-West"]
+    assert header[10:] == [
+        "Match",
+        "Deal",
+        "Dealer",
+        "Points North-South",
+        "Points East-West",
+        "High-card points",
+        "Par IMPs North-South",
+    ]
     first = first_match(season)
     rows = [line for line in lines if line[10] == str(first.pk)]
     assert [row[:10] for row in rows] == [
