@@ -295,11 +295,15 @@ def _pad_context(
     # The par reading after each deal, at a par club (matches.selectors.match_par).
     par = match_par(match=match, sheet=sheet)
     par_deals = par.deals if par is not None else (None,) * len(sheet.rows)
+    seated = list(match.seats.items())
+    handicaps = selectors.handicaps_of(night=night, player_ids=match.seat_ids.values())
     context.update(
         {
             "sheet": sheet,
             "round_number": selectors.round_number_of(match=match),
-            "seats": list(match.seats.items()),
+            # Each seat's player with their handicap at a night that gives handicaps.
+            "seats": [(seat, player, handicaps.get(player.pk)) for seat, player in seated],
+            "handicaps": bool(handicaps),
             "last_row": sheet.rows[-1] if sheet.rows else None,
             "waiting": waiting,
             "rejected": [

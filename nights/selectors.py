@@ -3,6 +3,7 @@ tables (started, or as the movement plans them), what the next round will be, th
 results with its prizes, and each player's guide card."""
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import cast
@@ -122,6 +123,15 @@ def present(*, night: Night) -> dict[int, Seated]:
     rows = NightPlayer.objects.filter(night=night).order_by("position")
     fields = ("player_id", "player__name", "group", "joined_round", "left_round", "handicap")
     return {row[0]: Seated(*row) for row in rows.values_list(*fields)}
+
+
+def handicaps_of(*, night: Night, player_ids: Iterable[int]) -> dict[int, int]:
+    """The handicap per match each of the players carries at the night (fixed when they
+    joined it); a player without one (a night without handicaps) is left out."""
+    rows = NightPlayer.objects.filter(
+        night=night, player_id__in=list(player_ids), handicap__isnull=False
+    )
+    return dict(rows.values_list("player_id", "handicap"))
 
 
 def playing_in(players: dict[int, Seated], number: int) -> dict[int, Seated]:

@@ -56,4 +56,5 @@ def score_sheet(sheet: Sheet, match: Match) -> dict[str, Any]:
         "par": par,
         "par_rows": presenters.par_rows(sheet, par) if par else [],
         "read_with": presenters.par_table_name(par) if par else "",
+        "handicaps": match.table.session.club.gives_handicaps,
     }

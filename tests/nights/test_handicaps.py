@@ -13,11 +13,13 @@ from clubs.services import club_update, player_create
 from matches.models import Match, MatchStatus
 from nights.models import NightPlayer
 from nights.selectors import handicap_guide_rows, night_results, night_results_export
-from nights.services import night_player_add, night_start
+from nights.services import night_player_add, night_round_start, night_start
+from nights.table_selectors import current_match
 from scoring.engine.handicap import handicap_of
 from scoring.models import Standing
 from scoring.services import standings_recalculate
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
+from tests.nights.tables import code_of
 from tests.nights.test_rank_by_par import play_rounds
 
 pytestmark = pytest.mark.django_db
@@ -135,3 +137,40 @@ def test_the_guide_shows_the_engines_figures():
     html = page.content.decode()
     assert page.status_code == 200
     assert "400 \u2212 3 \u00d7 57 = +229" in html and "+57" in html
+
+
+def test_the_pad_and_the_sheet_say_what_handicaps_are(rated):
+    """Item 5: at a night with handicaps the pad names each seated player's handicap per match
+    and says in a sentence what it is, with the guide's link; a match's sheet (page and PDF)
+    says the club gives handicaps and that it is the scratch score. A club without them: none."""
+    club, players = rated
+    night = night_start(
+        club=club, date=NEXT_NIGHT, players=players, movement="round_robin", rounds=2
+    )
+    given = dict(NightPlayer.objects.filter(night=night).values_list("player_id", "handicap"))
+    night_round_start(night=night)
+    code = code_of(night, 1)
+    match = current_match(code=code)
+    pad = Client().get(f"/t/{code.token}/", follow=True).content.decode()
+    assert 'id="pad-handicaps"' in pad and reverse("nights:handicap_guide") in pad
+    for player in match.seats.values():
+        shown = f"{given[player.pk]:+d}".replace("-", "\u2212")
+        assert f"{player.name}</li>" not in pad
+        assert f"handicap {shown}</span>" in pad
+
+    client = Client()
+    sheet = client.get(reverse("matches:sheet", args=[match.pk])).content.decode()
+    assert 'id="sheet-handicaps"' in sheet and reverse("nights:handicap_guide") in sheet
+    pdf = client.get(reverse("matches:sheet_pdf", args=[match.pk]))
+    assert pdf.status_code == 200
+
+    club_update(club=club, handicap_strength=0)
+    sheet = client.get(reverse("matches:sheet", args=[match.pk])).content.decode()
+    assert 'id="sheet-handicaps"' not in sheet
+    plain = make_club(public=True)
+    quiet = night_start(
+        club=plain, date=PLAY_DATE, players=make_players(plain, 4), movement="round_robin", rounds=1
+    )
+    night_round_start(night=quiet)
+    pad = Client().get(f"/t/{code_of(quiet, 1).token}/", follow=True).content.decode()
+    assert "pad-handicaps" not in pad and "handicap" not in pad
