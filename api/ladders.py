@@ -57,8 +57,8 @@ class StandingSerializer(serializers.ModelSerializer):
         extra_kwargs = {
             "rank": {
                 "help_text": _(
-                    "Shared by players equal on what orders the ladder (league points or par "
-                    "IMPs when it is ranked by them, net points, matches)."
+                    "Shared by players equal on what orders the ladder (league points, par "
+                    "IMPs or handicapped net when it is ranked by them, net points, matches)."
                 )
             },
             "matches": {"help_text": _("Matches played.")},
@@ -83,6 +83,14 @@ class StandingSerializer(serializers.ModelSerializer):
                     "Par IMPs: what the player's sides won against par over the counted matches "
                     "(a match without a par reading adds 0); null when none of them was read. "
                     "They order the ladder when the club's `ladder_ranking` is `par`."
+                )
+            },
+            "handicapped": {
+                "help_text": _(
+                    "Net points less the player's handicap per match over the counted matches, "
+                    "each handicap from the rating the ladder gave them when that day's play "
+                    "began; null unless the club's `ladder_ranking` is `handicap`, which it "
+                    "orders."
                 )
             },
             "average": {"help_text": _("Net points per counted match, to two decimals.")},

@@ -13,7 +13,9 @@ It reads the season's counted matches once (as ``scoring.services`` does), then 
 ``--repeat`` and interleaved so every variant sees the same machine: the ladder with the
 default options (by net, every match counting), by league points 3/1/0, and by league points
 with each player's best ``--best`` matches, and by par IMPs (every four-player match given
-made-up IMPs: the bench club scores no par), every match and best ``--best``.
+made-up IMPs: the bench club scores no par), every match and best ``--best``, and by handicap
+(50 %, cap 300, each player's handicap taken at each session of theirs), every match and best
+``--best``.
 ``--compare-with`` also times another checkout's ``scoring/ladder.py`` (e.g. the commit before
 league options, called as it was: no options), and checks that it gives the same rows as the
 default options. Unlike ``bench/ladder.py`` it leaves out the database (reading, deleting,
@@ -54,7 +56,10 @@ def main() -> None:
     rows = [row[1:] for row in counted_matches([season]).iterator(chunk_size=10_000)]
     # The bench club scores no par: a par-scored season's rows, every four-player match read
     # (made-up IMPs, a net's hundreds), for the ladder by par IMPs.
-    read = [(*row[:7], (row[4] - row[5]) // 100 if row[2] is not None else None) for row in rows]
+    read = [
+        (*row[:7], (row[4] - row[5]) // 100 if row[2] is not None else None, row[8]) for row in rows
+    ]
+    handicaps = {"handicap_strength": 50, "handicap_cap": 300}
     names = dict(Player.objects.values_list("id", "name"))
     variants = {
         "default options (net, every match)": lambda: compute_ladder(rows, names=names),
@@ -70,6 +75,14 @@ def main() -> None:
         f"par IMPs, best {args.best}": lambda: compute_ladder(
             read, names=names, options=LadderOptions(ranking="par", best_matches=args.best)
         ),
+        "handicap 50 %, cap 300": lambda: compute_ladder(
+            rows, names=names, options=LadderOptions(ranking="handicap", **handicaps)
+        ),
+        f"handicap 50 %, cap 300, best {args.best}": lambda: compute_ladder(
+            rows,
+            names=names,
+            options=LadderOptions(ranking="handicap", best_matches=args.best, **handicaps),
+        ),
     }
     if args.compare_with:
         spec = importlib.util.spec_from_file_location("other_ladder", args.compare_with)
@@ -78,7 +91,7 @@ def main() -> None:
         sys.modules["other_ladder"] = other  # dataclasses look their module up
         spec.loader.exec_module(other)
         fields = ("player_id", "rank", "matches", "wins", "net_points", "rating", "nets")
-        # A checkout from before par IMPs reads a match without them.
+        # A checkout from before par IMPs (or sessions) reads a match without them.
         width = len(other.CountedMatch._fields)
         other_rows = [row[:width] for row in rows]
 

@@ -62,6 +62,7 @@ class LadderRanking(models.TextChoices):
     NET = "net", _("Net points")
     POINTS = "points", _("League points (a win, a draw, a loss), then net points")
     PAR = "par", _("Par IMPs (with par scoring), then net points")
+    HANDICAP = "handicap", _("Net points less handicaps (with handicaps), then net points")
 
 
 class NightRanking(models.TextChoices):
@@ -110,9 +111,12 @@ LADDER_OPTIONS = (
     "ladder_points_draw",
     "ladder_points_loss",
     "ladder_best_matches",
+    "handicap_strength",
+    "handicap_cap",
 )
 """The club's fields that change a ladder computed from the same matches: each is the option
-of ``scoring.ladder.LadderOptions`` named after ``ladder_``."""
+of ``scoring.ladder.LadderOptions`` named after ``ladder_`` (the handicaps, which a ladder by
+handicap takes off, by their own names)."""
 
 SCORING_OPTIONS = ("chicago_vulnerability", "par_scoring", "par_table")
 """The club's fields that change how its matches score: what ``Club.rules`` reads (and a query
@@ -132,8 +136,6 @@ CLUB_SETTINGS = (
     "night_ranking",
     "night_min_matches",
     "night_rank_by",
-    "handicap_strength",
-    "handicap_cap",
     "api_origins",
 )
 """The club's fields its directors set, in the order they are shown: what
@@ -341,6 +343,14 @@ class Club(models.Model):
         if self.ladder_ranking == LadderRanking.PAR and not self._scores_par():
             raise ValidationError(
                 {"ladder_ranking": [_("The ladder can rank by par IMPs only with par scoring on.")]}
+            )
+        if self.ladder_ranking == LadderRanking.HANDICAP and not self.handicap_strength:
+            raise ValidationError(
+                {
+                    "ladder_ranking": [
+                        _("The ladder can rank by handicap only with handicaps on (a strength).")
+                    ]
+                }
             )
         win, draw, loss = self.ladder_points_win, self.ladder_points_draw, self.ladder_points_loss
         if not all(isinstance(value, int) for value in (win, draw, loss)):

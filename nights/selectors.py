@@ -128,10 +128,9 @@ def present(*, night: Night) -> dict[int, Seated]:
 def handicaps_of(*, night: Night, player_ids: Iterable[int]) -> dict[int, int]:
     """The handicap per match each of the players carries at the night (fixed when they
     joined it); a player without one (a night without handicaps) is left out."""
-    rows = NightPlayer.objects.filter(
-        night=night, player_id__in=list(player_ids), handicap__isnull=False
-    )
-    return dict(rows.values_list("player_id", "handicap"))
+    rows = NightPlayer.objects.filter(night=night, player_id__in=list(player_ids))
+    given = rows.values_list("player_id", "handicap")
+    return {player: handicap for player, handicap in given if handicap is not None}
 
 
 def playing_in(players: dict[int, Seated], number: int) -> dict[int, Seated]:

@@ -27,9 +27,15 @@ rows this module returns. The rules are the README's "Season ladders" section:
   player's ``imps`` are their sides' IMPs over the counted matches, a match without a reading
   adding 0; None when no counted match of theirs was read. With ``ranking="par"`` they order
   the ladder, and pick the best N (a match's IMPs, then its net), as net points do otherwise.
+- Handicapped net: with ``ranking="handicap"`` (a club that gives handicaps, docs/rules.md
+  "Handicaps") each match also counts the player's net less their handicap per match, from the
+  rating this ladder gave them at the start of the match's session (the day's play, as a night
+  fixes it when a player joins), at the club's strength and cap (``handicap_of``). A
+  player's ``handicapped`` is its sum over the counted matches (None on other ladders); it
+  orders the ladder, and picks the best N (a match's handicapped net, then its net).
 - Order: with ``ranking="points"`` league points first, with ``ranking="par"`` par IMPs
-  first; then net points, then average net per
-  counted match, then fewer matches counted, then fewer matches played, then name. Players
+  first, with ``ranking="handicap"`` the handicapped net first; then net points, then average
+  net per counted match, then fewer matches counted, then fewer matches played, then name. Players
   with fewer than ``min_matches`` matches played come after all qualified players, in the same
   order among themselves, and are marked not qualified. Rows equal on all of (qualified,
   points or IMPs when ranked by them, net, counted, played) share a rank (1, 2, 2, 4); ``position``
@@ -56,7 +62,11 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from scoring.engine import Side, shared_ranks, side_net
-from scoring.engine.handicap import RATING_SCALE, RATING_START  # the handicaps' rating too
+from scoring.engine.handicap import (  # the handicaps' rating is the ladder's
+    RATING_SCALE,
+    RATING_START,
+    handicap_of,
+)
 
 RATING_K = 20.0
 """K: the most a player's rating can move in one match (a certain result that went the other
@@ -69,7 +79,8 @@ ROUNDINGS = (ROUNDING_NONE, ROUNDING_NEAREST_100)
 RANKING_NET = "net"
 RANKING_POINTS = "points"
 RANKING_PAR = "par"
-RANKINGS = (RANKING_NET, RANKING_POINTS, RANKING_PAR)
+RANKING_HANDICAP = "handicap"
+RANKINGS = (RANKING_NET, RANKING_POINTS, RANKING_PAR, RANKING_HANDICAP)
 POINTS_MAX = 99
 """The most league points a club may give for one match's result."""
 
@@ -90,12 +101,15 @@ class LadderOptions:
     """``"none"`` or ``"nearest_100"``: each match's net rounded before summing."""
     ranking: str = RANKING_NET
     """``"net"``: ordered by net points; ``"points"``: by league points, ``"par"``: by par
-    IMPs, each then by net points."""
+    IMPs, ``"handicap"``: by net points less handicaps, each then by net points."""
     points_win: int = 3
     points_draw: int = 1
     points_loss: int = 0
     best_matches: int = 0
     """0: every match counts; N > 0: each player's best N matches count."""
+    handicap_strength: int = 0
+    handicap_cap: int = 0
+    """The club's handicaps (``handicap_of``), which ``ranking="handicap"`` takes off."""
 
     def __post_init__(self) -> None:
         net_rounder(self.rounding)  # raises for an unknown rounding
@@ -105,6 +119,9 @@ class LadderOptions:
             raise ValueError(f"min_matches must not be negative, got {self.min_matches!r}")
         if self.best_matches < 0:
             raise ValueError(f"best_matches must not be negative, got {self.best_matches!r}")
+        if self.ranking == RANKING_HANDICAP and not 0 < self.handicap_strength <= 100:
+            raise ValueError(f"a ladder by handicap needs a strength, got {self.handicap_strength}")
+        handicap_of(RATING_START, strength=self.handicap_strength, cap=self.handicap_cap)
         points = (self.points_win, self.points_draw, self.points_loss)
         if not all(0 <= value <= POINTS_MAX for value in points):
             raise ValueError(f"points must be 0 to {POINTS_MAX}, got {points!r}")
@@ -119,8 +136,9 @@ class LadderOptions:
 class CountedMatch(NamedTuple):
     """One counted (complete) match, as stored: player ids by seat (``south``/``west`` are
     None at a table of two, where North plays East), the sides' totals, the winner ("NS",
-    "EW" or "tie") and North-South's par IMPs (None: no par reading). The field order is the
-    order ``scoring.services`` reads them in."""
+    "EW" or "tie"), North-South's par IMPs (None: no par reading) and the match's session (a
+    ladder by handicap takes a player's handicap from their rating at its start). The field
+    order is the order ``scoring.services`` reads them in."""
 
     north: int
     east: int
@@ -130,9 +148,10 @@ class CountedMatch(NamedTuple):
     total_ew: int
     winner: str
     par_ns: int | None = None
+    session: int | None = None
 
 
-MatchRow = tuple[int, int, int | None, int | None, int, int, str, int | None]
+MatchRow = tuple[int, int, int | None, int | None, int, int, str, int | None, int | None]
 """A ``CountedMatch``'s fields as a plain tuple (a row straight from the database)."""
 
 
@@ -165,6 +184,8 @@ class LadderRow:
     imps: int | None = None
     """Par IMPs of the counted matches (a match without a par reading: 0); None when none of
     them was read."""
+    handicapped: int | None = None
+    """Net points less the handicaps of the counted matches; None unless ranked by handicap."""
 
 
 CHART_POINTS = 20
@@ -212,9 +233,11 @@ def counted_indices(
     *,
     options: LadderOptions,
     imps: list[int | None] | None = None,
+    handicaps: list[int] | None = None,
 ) -> list[int]:
     """Which of a player's matches count (their indices in playing order), given each match's
-    net, outcome code and (ranked by par) par IMPs: all of them, or the
+    net, outcome code, (ranked by par) par IMPs and (ranked by handicap) handicap: all of them,
+    or the
     ``options.best_matches`` best by the ranking key of one match
     (``LadderOptions.best_matches``), on equal keys the earlier."""
     best = options.best_matches
@@ -227,6 +250,9 @@ def counted_indices(
     elif options.ranking == RANKING_PAR:
         read = imps if imps is not None else [None] * len(nets)
         keys = [(imp or 0, net) for net, imp in zip(nets, read, strict=True)]
+    elif options.ranking == RANKING_HANDICAP:
+        taken = handicaps if handicaps is not None else [0] * len(nets)
+        keys = [(net - given, net) for net, given in zip(nets, taken, strict=True)]
     else:
         keys = list(zip(nets, outcomes, strict=True))
     # A stable sort, even reversed: on equal keys the earlier match comes first.
@@ -267,8 +293,27 @@ def compute_ladder(
     rating = ratings.get
     codes = _OUTCOMES
     double_scale = 2.0 * scale
+    by_handicap = options.ranking == RANKING_HANDICAP
+    # Ranked by handicap: each player's handicap per match, and the session it was taken at.
+    handicaps: defaultdict[int, list[int]] = defaultdict(list)
+    taken: dict[int, tuple[int | None, int]] = {}
 
-    for north, east, south, west, total_ns, total_ew, winner, par_ns in matches:
+    def take_handicaps(players: tuple[int, ...], session: int | None) -> None:
+        for player in players:
+            at = taken.get(player)
+            if at is None or at[0] != session:
+                given = handicap_of(
+                    rating(player, start),
+                    strength=options.handicap_strength,
+                    cap=options.handicap_cap,
+                )
+                at = taken[player] = (session, given)
+            handicaps[player].append(at[1])
+
+    for north, east, south, west, total_ns, total_ew, winner, par_ns, session in matches:
+        if by_handicap:  # before this match moves the ratings
+            seated = (north, east) if south is None or west is None else (north, east, south, west)
+            take_handicaps(seated, session)
         net = side_net(total_ns, total_ew, Side.NS)  # East-West's is its opposite
         par_ew = None if par_ns is None else -par_ns
         if rounder is not None:
@@ -313,20 +358,27 @@ def compute_ladder(
     by_par = options.ranking == RANKING_PAR
     best = options.best_matches
     win, draw, loss = options.points_win, options.points_draw, options.points_loss
-    # Per player, as plain tuples (the fastest to build and sort): (not qualified, -points or
-    # -IMPs when ranked by them, -net, -average, counted, played, name folded, name, player),
-    # then counted nets, wins, draws, losses, points, IMPs.
+    # Per player, as plain tuples (the fastest to build and sort): (not qualified, -points,
+    # -IMPs or -handicapped net when ranked by them, -net, -average, counted, played, name
+    # folded, name, player), then counted nets, wins, draws, losses, points, IMPs, handicapped net.
     tallies = []
     for player, player_nets in nets.items():
         player_outcomes, player_imps = outcomes[player], imps[player]
+        player_handicaps = handicaps[player] if by_handicap else None
         played = len(player_nets)
         if best and played > best:
             chosen = counted_indices(
-                player_nets, player_outcomes, options=options, imps=player_imps
+                player_nets,
+                player_outcomes,
+                options=options,
+                imps=player_imps,
+                handicaps=player_handicaps,
             )
             player_nets = [player_nets[index] for index in chosen]
             player_outcomes = [player_outcomes[index] for index in chosen]
             player_imps = [player_imps[index] for index in chosen]
+            if player_handicaps is not None:
+                player_handicaps = [player_handicaps[index] for index in chosen]
         counted = len(player_nets)
         read = [imp for imp in player_imps if imp is not None]
         imp_total = sum(read) if read else None
@@ -334,12 +386,19 @@ def compute_ladder(
         losses = counted - wins - draws
         points = wins * win + draws * draw + losses * loss
         net = sum(player_nets)
+        handicapped = None if player_handicaps is None else net - sum(player_handicaps)
         name = names[player]
-        # The qualified first; more points or IMPs (when ranked by them), more net, better
-        # average, fewer matches counted, fewer played; then by name.
+        # The qualified first; more points, IMPs or handicapped net (when ranked by them), more
+        # net, better average, fewer matches counted, fewer played; then by name.
+        if by_points:
+            first = -points
+        elif by_par:
+            first = -(imp_total or 0)
+        else:
+            first = -(handicapped or 0)
         key = (
             played < min_matches,
-            -points if by_points else -(imp_total or 0) if by_par else 0,
+            first,
             -net,
             -net / counted,
             counted,
@@ -348,14 +407,13 @@ def compute_ladder(
             name,
             player,
         )
-        tallies.append((key, player_nets, wins, draws, losses, points, imp_total))
+        tallies.append((key, player_nets, wins, draws, losses, points, imp_total, handicapped))
     tallies.sort(key=itemgetter(0))
     # Equal on everything but the name: a shared place.
     ranks = shared_ranks([tally[0][:6] for tally in tallies])
     ladder: list[LadderRow] = []
-    for position, (rank, (key, counted_nets, wins, draws, losses, points, imp_total)) in enumerate(
-        zip(ranks, tallies, strict=True), start=1
-    ):
+    for position, (rank, tally) in enumerate(zip(ranks, tallies, strict=True), start=1):
+        key, counted_nets, wins, draws, losses, points, imp_total, handicapped = tally
         not_qualified, _points, minus_net, _average, counted, played, _f, name, player = key
         ladder.append(
             LadderRow(
@@ -377,6 +435,7 @@ def compute_ladder(
                 rating=round(ratings[player], 1),
                 nets=chart_line(counted_nets),
                 imps=imp_total,
+                handicapped=handicapped,
             )
         )
     return ladder

@@ -141,6 +141,15 @@ class Standing(models.Model):
             "none of them has a par reading."
         ),
     )
+    handicapped = models.IntegerField(
+        _("handicapped net"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Net points less the player's handicaps in the counted matches, on a ladder ranked "
+            "by handicap; empty on other ladders."
+        ),
+    )
     # When the line last changed: a recalculation gives it (COPY runs no auto_now), and keeps
     # the stored one for a line that came out as it was.
     updated_at = models.DateTimeField(_("updated"), default=timezone.now, editable=False)

@@ -57,6 +57,7 @@ LADDER_SORTS: dict[str, tuple[tuple[str, ...], str]] = {
     "average": (("average", "-position"), "desc"),
     "rating": (("rating", "-position"), "desc"),
     "imps": (("imps", "-position"), "desc"),
+    "handicapped": (("handicapped", "-position"), "desc"),
 }
 
 
@@ -67,8 +68,8 @@ class LadderColumn:
     another; ``header``, its heading in the download, and on the page and the PDF unless
     ``short``; ``sort``, its key in ``LADDER_SORTS`` when the page and the PDF show it (None:
     only the download and the API); ``shown_if``, the league option without which they do not
-    (``best_matches``, ``by_points``, ``par``); ``hide``, the class that hides it on a
-    narrow screen; ``shape``, how the page writes it (``scoring.templatetags.ladder``);
+    (``best_matches``, ``by_points``, ``par``, ``by_handicap``); ``hide``, the class that hides
+    it on a narrow screen; ``shape``, how the page writes it (``scoring.templatetags.ladder``);
     ``places``, the download's rounding."""
 
     field: str
@@ -132,6 +133,13 @@ LADDER_COLUMNS = (
     ),
     # Last, so that a download read by position keeps its earlier columns.
     LadderColumn("imps", gettext_lazy("Par IMPs"), sort="imps", shown_if="par", shape="signed"),
+    LadderColumn(
+        "handicapped",
+        gettext_lazy("Handicapped net"),
+        sort="handicapped",
+        shown_if="by_handicap",
+        shape="signed",
+    ),
 )
 """The ladder's columns, each declared once, in the order every view of the ladder shows them."""
 

@@ -38,7 +38,9 @@ logger = logging.getLogger(__name__)
 RUNS_KEPT = 10
 """Runs kept per season (the latest); older ones are deleted by each recalculation."""
 _STREAM_CHUNK = 10_000  # matches per fetch from the server-side cursor
-_WITHOUT_SEASON = itemgetter(1, 2, 3, 4, 5, 6, 7, 8)  # a counted_matches row -> CountedMatch order
+_WITHOUT_SEASON = itemgetter(
+    1, 2, 3, 4, 5, 6, 7, 8, 9
+)  # a counted_matches row -> CountedMatch order
 
 # The columns of a counted match, in scoring.ladder.CountedMatch order.
 COUNTED_MATCH_FIELDS = (
@@ -50,6 +52,7 @@ COUNTED_MATCH_FIELDS = (
     "total_ew",
     "winner",
     "par_ns",
+    "table__session_id",
 )
 # The columns of a standings row, as written.
 STANDING_FIELDS = (
@@ -72,6 +75,7 @@ STANDING_FIELDS = (
     "rating",
     "nets",
     "imps",
+    "handicapped",
     "updated_at",  # COPY runs no auto_now: the recalculation gives it
 )
 
@@ -99,6 +103,7 @@ def _line(row: LadderRow) -> tuple[Any, ...]:
         row.rating,
         " ".join(map(str, row.nets)),
         row.imps,
+        row.handicapped,
     )
 
 

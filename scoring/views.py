@@ -27,7 +27,7 @@ from matches.models import Match, MatchStatus, played_by
 from matches.pdf import draw_pdf, paper_checked, paper_of, pdf_response
 from matches.presenters import signed
 from scoring import selectors
-from scoring.ladder import RANKING_PAR, RANKING_POINTS, ROUNDING_NONE
+from scoring.ladder import RANKING_HANDICAP, RANKING_PAR, RANKING_POINTS, ROUNDING_NONE
 from scoring.models import Standing
 
 _T = TypeVar("_T")
@@ -146,13 +146,14 @@ def ladder(request: HttpRequest, slug: str, season_id: int | None = None) -> Htt
 
 def league_context(club: Club) -> dict[str, bool | int]:
     """What the ladder's pages say of the club's league options: ranked by league points (and
-    the points of a win, a draw and a loss) or by par IMPs, whether the par IMPs are shown (at
-    a club that scores against par, or ranks by them), and how many of each player's best
-    matches count (0: every match)."""
+    the points of a win, a draw and a loss), by par IMPs or by handicap, whether the par IMPs
+    are shown (at a club that scores against par, or ranks by them), and how many of each
+    player's best matches count (0: every match)."""
     by_par = club.ladder_ranking == RANKING_PAR
     return {
         "by_points": club.ladder_ranking == RANKING_POINTS,
         "by_par": by_par,
+        "by_handicap": club.ladder_ranking == RANKING_HANDICAP,
         "par": by_par or club.scores_par,
         "points_win": club.ladder_points_win,
         "points_draw": club.ladder_points_draw,

@@ -18,7 +18,8 @@ def fill_nets(apps, schema_editor):
             )
         )
         rows = compute_ladder(
-            ((*match, None) for match in matches),  # no par reading before Match.par_ns
+            # No par reading before Match.par_ns, no session: no ladder by handicap then.
+            ((*match, None, None) for match in matches),
             names=lambda ids: dict.fromkeys(ids, ""),
             options=LadderOptions(rounding=rounding),
         )

@@ -87,6 +87,7 @@ def test_anyone_reads_a_public_clubs_ladder(public_season):
         "points": 6,
         "net_points": 680,
         "imps": None,
+        "handicapped": None,
         "average": 340.0,
         "best": 380,
         "worst": 300,

@@ -252,7 +252,7 @@ def test_unknown_rounding_and_negative_minimum_are_refused():
 
 def test_no_match_no_ladder_and_plain_tuples_are_accepted():
     assert compute_ladder([], names=NAMES) == []
-    ladder = compute_ladder([(1, 2, 3, 4, 10, 0, "NS", None)], names=NAMES)
+    ladder = compute_ladder([(1, 2, 3, 4, 10, 0, "NS", None, 7)], names=NAMES)
     assert [row.net_points for row in ladder] == [10, 10, -10, -10]
 
 

@@ -12,36 +12,17 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from clubs.services import club_update
 from matches.models import Match
 from nights.services import night_start
 from scoring.models import Standing
 from scoring.selectors import ladder_export, player_season_history
-from scoring.services import standings_recalculate
 from tests.clubs.factories import PLAY_DATE, make_club, make_players
 from tests.nights.test_rank_by_par import play_rounds, tally_of
+from tests.scoring.conftest import recalculated
 
 pytestmark = pytest.mark.django_db
 
 STEEP = {"not_vulnerable": list(range(0, 2100, 100)), "vulnerable": list(range(0, 4200, 200))}
-
-
-def recalculated(club):
-    """The club's ladders recalculated here: with Redis (CI) the change's own recalculation
-    goes to a worker this test does not run (``tests/scoring/test_tasks.py`` tests that path)."""
-    for season in club.seasons.all():
-        standings_recalculate(season_id=season.pk)
-
-
-@pytest.fixture
-def update():
-    """``club_update``, then the ladders as its change leaves them."""
-
-    def update(club, **fields):
-        club_update(club=club, **fields)
-        recalculated(club)
-
-    return update
 
 
 @pytest.fixture

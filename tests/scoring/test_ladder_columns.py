@@ -33,6 +33,7 @@ def line(**values) -> Standing:
         ("imps", {"imps": 14}, "+14"),
         ("imps", {"imps": -3}, "\u22123"),
         ("imps", {"imps": None}, ""),  # none of the player's matches was read against par
+        ("handicapped", {"handicapped": -57}, "\u221257"),
     ],
 )
 def test_a_cell_is_written_as_its_column_says(field, values, written):
@@ -47,6 +48,7 @@ def test_the_page_shows_the_sortable_columns_in_the_downloads_order():
         "counted",
         "points",
         "imps",
+        "handicapped",
     ]
 
 

@@ -2,7 +2,8 @@
 seasons: the default options give exactly the ladder as it was before them (the former
 implementation is kept below as the reference), best N with N at least every player's matches
 is "every match counts", league points follow the formula, par IMPs add up to nothing over a
-season, the order never goes up in its key and ranks are shared exactly on equal keys."""
+season, the handicapped net is the net less the handicaps a replay of the ratings gives, the
+order never goes up in its key and ranks are shared exactly on equal keys."""
 
 from collections import defaultdict
 from dataclasses import replace
@@ -12,7 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.engine import Side, shared_ranks, side_net
+from scoring.engine.handicap import handicap_of
 from scoring.ladder import (
+    RANKING_HANDICAP,
     RANKING_PAR,
     RANKING_POINTS,
     RANKINGS,
@@ -49,7 +52,10 @@ def a_match(draw) -> CountedMatch:
     south, west = (None, None) if two else (seats[2], seats[3])
     # A par reading is a four-player Chicago's, and not every one has it.
     par_ns = None if two else draw(st.sampled_from([None, -7, 0, 3, 3, 12]))
-    return CountedMatch(seats[0], seats[1], south, west, total_ns, total_ew, winner, par_ns)
+    session = draw(st.sampled_from([1, 1, 2, 3]))
+    return CountedMatch(
+        seats[0], seats[1], south, west, total_ns, total_ew, winner, par_ns, session
+    )
 
 
 seasons = st.lists(a_match(), max_size=25)
@@ -65,14 +71,18 @@ def league_points(draw) -> tuple[int, int, int]:
 @st.composite
 def options(draw) -> LadderOptions:
     win, draw_points, loss = draw(league_points())
+    ranking = draw(st.sampled_from(RANKINGS))
+    handicapped = ranking == RANKING_HANDICAP
     return LadderOptions(
         min_matches=draw(st.integers(0, 4)),
         rounding=draw(st.sampled_from(ROUNDINGS)),
-        ranking=draw(st.sampled_from(RANKINGS)),
+        ranking=ranking,
         points_win=win,
         points_draw=draw_points,
         points_loss=loss,
         best_matches=draw(st.sampled_from([0, 1, 2, 3, 5])),
+        handicap_strength=draw(st.sampled_from([25, 50, 100])) if handicapped else 0,
+        handicap_cap=draw(st.sampled_from([0, 5, 300])),
     )
 
 
@@ -83,7 +93,7 @@ def reference_ladder(matches, *, names, min_matches=0, rounding="none"):
     rounder = net_rounder(rounding)
     outcomes_of = {"NS": (2, 0), "EW": (0, 2), "tie": (1, 1)}
     nets, outcomes = defaultdict(list), defaultdict(list)
-    for north, east, south, west, total_ns, total_ew, winner, _par in matches:
+    for north, east, south, west, total_ns, total_ew, winner, *_par_and_session in matches:
         net = side_net(total_ns, total_ew, Side.NS)
         if rounder is not None:
             net = rounder(net)
@@ -151,10 +161,14 @@ def shape(ladder):
 
 def key(row, options: LadderOptions) -> tuple:
     """What orders the ladder, larger first; the name only breaks ties."""
-    by_points, by_par = options.ranking == RANKING_POINTS, options.ranking == RANKING_PAR
+    first = {
+        RANKING_POINTS: row.points,
+        RANKING_PAR: row.imps or 0,
+        RANKING_HANDICAP: row.handicapped or 0,
+    }
     return (
         row.qualified,
-        row.points if by_points else (row.imps or 0) if by_par else 0,
+        first.get(options.ranking, 0),
         row.net_points,
         row.net_points / row.counted,
         -row.counted,
@@ -226,7 +240,9 @@ def test_the_best_n_are_the_best_by_the_ranking_key(matches, chosen):
     rounder = net_rounder(chosen.rounding)
     worth = {"win": chosen.points_win, "draw": chosen.points_draw, "loss": chosen.points_loss}
     per_player = defaultdict(list)
-    for north, east, south, west, total_ns, total_ew, winner, par_ns in matches:
+    taken = replayed_handicaps(matches, chosen)
+    for match, handicaps in zip(matches, taken, strict=True):
+        north, east, south, west, total_ns, total_ew, winner, par_ns, _session = match
         net = side_net(total_ns, total_ew, Side.NS)
         net = rounder(net) if rounder else net
         imps = par_ns or 0
@@ -238,24 +254,32 @@ def test_the_best_n_are_the_best_by_the_ranking_key(matches, chosen):
             (west, -1, results[1]),
         ):
             if player is not None:
-                per_player[player].append((worth[result], sign * net, sign * imps))
+                per_player[player].append(
+                    (worth[result], sign * net, sign * imps, sign * net - handicaps.get(player, 0))
+                )
     for row in compute_ladder(matches, names=NAMES, options=chosen):
         assert row.rating == every[row.player_id].rating  # the rating replays every match
         played = per_player[row.player_id]
         if chosen.ranking == RANKING_POINTS:
-            top = sorted(((p, n) for p, n, _i in played), reverse=True)[: chosen.best_matches]
+            top = sorted(((p, n) for p, n, _i, _h in played), reverse=True)[: chosen.best_matches]
             assert (row.points, row.net_points) == (
                 sum(p for p, _n in top),
                 sum(n for _p, n in top),
             )
         elif chosen.ranking == RANKING_PAR:
-            top = sorted(((i, n) for _p, n, i in played), reverse=True)[: chosen.best_matches]
+            top = sorted(((i, n) for _p, n, i, _h in played), reverse=True)[: chosen.best_matches]
             assert (row.imps or 0, row.net_points) == (
                 sum(i for i, _n in top),
                 sum(n for _i, n in top),
             )
+        elif chosen.ranking == RANKING_HANDICAP:
+            top = sorted(((h, n) for _p, n, _i, h in played), reverse=True)[: chosen.best_matches]
+            assert (row.handicapped, row.net_points) == (
+                sum(h for h, _n in top),
+                sum(n for _h, n in top),
+            )
         else:
-            top = sorted((n for _p, n, _i in played), reverse=True)[: chosen.best_matches]
+            top = sorted((n for _p, n, _i, _h in played), reverse=True)[: chosen.best_matches]
             assert row.net_points == sum(top)
 
 
@@ -273,3 +297,56 @@ def test_par_imps_add_up_to_nothing_and_are_none_only_where_nothing_was_read(mat
         for player in (match.north, match.east, match.south, match.west)
     }
     assert {row.player_id for row in ladder if row.imps is not None} == read
+
+
+def replayed_handicaps(matches, options: LadderOptions) -> list[dict[int, int]]:
+    """Each match's handicap per player on a ladder by handicap, replayed here on its own:
+    the Elo of docs/rules.md from 1500 (K 20, scale 400, a side the mean of its players), a
+    player's handicap taken from their rating when a session of theirs begins. Empty dicts on
+    other ladders."""
+    if options.ranking != RANKING_HANDICAP:
+        return [{} for _match in matches]
+    ratings: dict[int, float] = defaultdict(lambda: 1500.0)
+    at: dict[int, tuple[int, int]] = {}
+    taken = []
+    for north, east, south, west, _ns, _ew, winner, _par, session in matches:
+        handicaps = {}
+        for player in (north, east, south, west):
+            if player is None:
+                continue
+            if player not in at or at[player][0] != session:
+                handicap = handicap_of(
+                    ratings[player], strength=options.handicap_strength, cap=options.handicap_cap
+                )
+                at[player] = (session, handicap)
+            handicaps[player] = at[player][1]
+        taken.append(handicaps)
+        ns = [p for p in (north, south) if p is not None]
+        ew = [p for p in (east, west) if p is not None]
+        r_ns = sum(ratings[p] for p in ns) / len(ns)
+        r_ew = sum(ratings[p] for p in ew) / len(ew)
+        expected = 1 / (1 + 10 ** ((r_ew - r_ns) / 400))
+        change = 20 * ({"NS": 1.0, "EW": 0.0, "tie": 0.5}[winner] - expected)
+        for p in ns:
+            ratings[p] += change
+        for p in ew:
+            ratings[p] -= change
+    return taken
+
+
+@given(seasons, options())
+def test_the_handicapped_net_is_the_net_less_each_matchs_handicap(matches, chosen):
+    """On a ladder by handicap, every match counting: each player's handicapped net is their
+    net less the handicaps the replay gives them; None on every other ladder."""
+    chosen = replace(chosen, best_matches=0)
+    ladder = compute_ladder(matches, names=NAMES, options=chosen)
+    if chosen.ranking != RANKING_HANDICAP:
+        assert all(row.handicapped is None for row in ladder)
+        return
+    taken = defaultdict(int)
+    for handicaps in replayed_handicaps(matches, chosen):
+        for player, handicap in handicaps.items():
+            taken[player] += handicap
+    assert {row.player_id: row.handicapped for row in ladder} == {
+        row.player_id: row.net_points - taken[row.player_id] for row in ladder
+    }

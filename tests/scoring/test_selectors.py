@@ -136,5 +136,5 @@ def test_every_ladder_option_of_a_club_is_an_option_of_the_ladder_and_back():
     }
     club = make_club(ladder_ranking="points", ladder_points_win=2, ladder_best_matches=7)
     assert club_ladder_options(club) == LadderOptions(
-        ranking="points", points_win=2, best_matches=7
+        ranking="points", points_win=2, best_matches=7, handicap_cap=300
     )

@@ -351,7 +351,7 @@ def test_every_count_adds_up(season, rounding):
         row.player_id: row
         for row in compute_ladder(
             [
-                (m.north, m.east, m.south, m.west, m.total_ns, m.total_ew, m.winner, None)
+                (m.north, m.east, m.south, m.west, m.total_ns, m.total_ew, m.winner, None, None)
                 for m in matches
             ],
             names=NAMES,

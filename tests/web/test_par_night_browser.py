@@ -1,8 +1,10 @@
 """Issue 31's "done when": a par-scored club night of eight players that gives handicaps, its
 deals entered on the pad with their high-card points and confirmed by the other side (the
 phone handed over), in a real browser; its par results, handicapped ranking, PDF and CSV equal
-a recomputation made here from the deals as entered and the ratings before the night; axe-core
-finds nothing on the pad with its HCP field nor on the results at 1280 and 360 px.
+a recomputation made here from the deals as entered and the ratings before the night, and so
+does the season's ladder ranked by handicap; the pad names each player's handicap; axe-core
+finds nothing on the pad with its HCP field nor on the results and the ladder at 1280 and
+360 px.
 
 A first night, played through the services, rates the players on the season's ladder, so the
 second one gives them handicaps that differ. The recomputation reads the par of each deal with
@@ -18,7 +20,7 @@ import pytest
 from django.core.cache import cache
 from pypdf import PdfReader
 
-from clubs.services import player_create
+from clubs.services import club_update, player_create
 from matches.models import Match
 from matches.services import deal_record
 from nights.models import TableCode
@@ -127,6 +129,13 @@ def test_a_par_night_with_handicaps_on_the_pad(browser, live_server, client, dir
             north, east = match.north, match.east
             pad = phone(browser, "en")
             pad.goto(f"{live_server.url}/t/{code.token}/")
+            expect(pad.locator("#pad-handicaps")).to_be_visible()  # what a handicap is
+            seats = pad.locator(".pad-seats li").all_inner_texts()
+            for seat, player in match.seats.items():
+                assert any(
+                    player.name in text and f"handicap {signed(handicap[player.pk])}" in text
+                    for text in seats
+                ), (seat, seats)
             for index, (level, strain, declarer, tricks, hcp) in enumerate(DEALS[table]):
                 for field, value in (
                     ("level", level),
@@ -213,6 +222,32 @@ def test_a_par_night_with_handicaps_on_the_pad(browser, live_server, client, dir
         for figure in (signed(net[pk]), signed(par[pk]), signed(handicap[pk]), signed(after[pk])):
             assert figure in line, (name[pk], figure, line)
 
+    # The season's ladder ranked by handicap, at 1280 and 360 px: the first night at handicap
+    # 0 (everyone rated 1500 then), this one less the handicaps it fixed.
+    club_update(club=club, ladder_ranking="handicap")
+    standings_recalculate(season_id=night.session.season_id)
+    ladder = dict(after)
+    for match in Match.objects.filter(season=night.session.season).exclude(
+        table__session=night.session
+    ):
+        for pk, sign in (
+            (match.north_id, 1),
+            (match.south_id, 1),
+            (match.east_id, -1),
+            (match.west_id, -1),
+        ):
+            ladder[pk] += sign * (match.total_ns - match.total_ew)
+    for width in (1280, PHONE["width"]):
+        page = new_page(browser, live_server, client=client)
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{live_server.url}/clubs/{club.slug}/ladder/")
+        expect(page.get_by_text("How handicaps work")).to_be_visible()
+        found[f"ladder by handicap at {width} px"] = violations(page)
+        for pk, value in ladder.items():
+            row = page.locator("tbody tr", has=page.locator(f"text={name[pk]}"))
+            assert signed(value) in row.locator("td").all_inner_texts(), (name[pk], value)
+        page.context.close()
+
     report = "\n".join(f"{state}: {line}" for state, lines in found.items() for line in lines)
     assert not report, report
-    assert len(found) == 4
+    assert len(found) == 6
