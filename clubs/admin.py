@@ -25,6 +25,7 @@ from django.http import HttpRequest
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from clubs.forms import ParTableField
 from clubs.models import (
     CLUB_SETTINGS,
     Club,
@@ -260,6 +261,13 @@ class OriginsField(forms.CharField):
 
 
 class ClubForm(ServiceForm[Club]):
+    par_table = ParTableField(
+        label=_("Par table"),
+        help_text=_(
+            "The expected score of the side with more high-card points, for 20 to 40 HCP. "
+            "Read only when par scoring is on; a change re-reads the season's par results."
+        ),
+    )
     api_origins = OriginsField(
         label=_("API origins"),
         required=False,

@@ -1,4 +1,4 @@
-"""Forms of the directors' pages for people and seasons.
+"""Forms of the directors' pages for people and seasons, and the par table's field.
 
 They check only the shape of what is typed (a field left empty, a date that is none); the rules
 are the services' (``clubs.services``), whose errors ``add_service_error`` puts beside the field
@@ -15,8 +15,11 @@ from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Membership, Player, Role, Season
+from scoring.engine import DEFAULT_PAR_TABLE, PAR_HCP
+from scoring.engine.par import ROWS
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise as StrOrPromise
@@ -111,3 +114,75 @@ class SeasonForm(ServiceErrorForm):
         label=model_label(Season, "end_date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
+
+
+class ParTableWidget(forms.MultiWidget):
+    """A par table as a director reads it: the standard table or the club's own, then a row
+    for each HCP from 20 to 40 with its expected score not vulnerable and vulnerable."""
+
+    template_name = "widgets/par_figures.html"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        figure = {"min": 0, "step": 10, "inputmode": "numeric", "class": "vIntegerField"}
+        widgets = [forms.CheckboxInput(), *(forms.NumberInput(figure) for _ in range(2 * ROWS))]
+        super().__init__(widgets, attrs)
+
+    def decompress(self, value: Any) -> list[Any]:
+        """[standard?, the 21 figures not vulnerable, the 21 vulnerable]: the standard
+        table's figures stand in the inputs when the club has no table of its own."""
+        own = isinstance(value, dict)
+        table = value if own else DEFAULT_PAR_TABLE_FIGURES
+        return [not own, *table["not_vulnerable"], *table["vulnerable"]]
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        context = super().get_context(name, value, attrs)
+        inputs = context["widget"]["subwidgets"]
+        context["widget"]["standard"] = inputs[0]
+        for index, hcp in enumerate(PAR_HCP):
+            plain, vulnerable = inputs[1 + index]["attrs"], inputs[1 + ROWS + index]["attrs"]
+            plain["aria-label"] = _("%(hcp)s HCP, not vulnerable") % {"hcp": hcp}
+            vulnerable["aria-label"] = _("%(hcp)s HCP, vulnerable") % {"hcp": hcp}
+        context["widget"]["rows"] = [
+            (hcp, inputs[1 + index], inputs[1 + ROWS + index]) for index, hcp in enumerate(PAR_HCP)
+        ]
+        return context
+
+
+DEFAULT_PAR_TABLE_FIGURES = {
+    "not_vulnerable": list(DEFAULT_PAR_TABLE.not_vulnerable),
+    "vulnerable": list(DEFAULT_PAR_TABLE.vulnerable),
+}
+
+
+class ParTableField(forms.MultiValueField):
+    """The club's par table (``Club.par_table``): None for the standard table, else
+    ``{"not_vulnerable": [...], "vulnerable": [...]}``, 21 whole figures each for 20 to 40 HCP.
+    Whether the figures go up with the HCP is the model's check (``validate_par_table``),
+    in the engine's words."""
+
+    widget = ParTableWidget
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.pop("encoder", None)
+        kwargs.pop("decoder", None)
+        kwargs.pop("max_length", None)
+        figures = [forms.IntegerField(required=False, min_value=0) for _ in range(2 * ROWS)]
+        super().__init__(
+            fields=[forms.BooleanField(required=False), *figures],
+            require_all_fields=False,
+            required=False,
+            **kwargs,
+        )
+
+    def compress(self, data_list: list[Any]) -> dict[str, list[int]] | None:
+        """None (the standard table) when it is ticked or no figure is given, else the
+        figures, every one of them."""
+        figures = data_list[1:]
+        if not data_list or data_list[0] or all(figure is None for figure in figures):
+            return None
+        if any(figure is None for figure in figures):
+            raise ValidationError(
+                _("Give every figure, for 20 to 40 HCP, not vulnerable and vulnerable."),
+                code="incomplete",
+            )
+        return {"not_vulnerable": figures[:ROWS], "vulnerable": figures[ROWS:]}

@@ -136,6 +136,7 @@ CLUB_SETTINGS = (
     "night_ranking",
     "night_min_matches",
     "night_rank_by",
+    "handicap_prizes",
     "api_origins",
 )
 """The club's fields its directors set, in the order they are shown: what
@@ -264,6 +265,15 @@ class Club(models.Model):
         db_default=300,
         validators=[MaxValueValidator(HANDICAP_CAP_MAX)],
         help_text=_("The largest handicap per match, either way, in points."),
+    )
+    handicap_prizes = models.BooleanField(
+        _("prizes by handicap"),
+        default=False,
+        db_default=False,
+        help_text=_(
+            "The prizes of a night that gave handicaps follow its handicapped ranking, not the "
+            "scratch one."
+        ),
     )
     api_origins = models.JSONField(
         _("API origins"),

@@ -201,6 +201,7 @@ def club_create(
     night_rank_by: str = "net",
     handicap_strength: int = 0,
     handicap_cap: int = 300,
+    handicap_prizes: bool = False,
     api_origins: list[str] | None = None,
 ) -> Club:
     """Create a club; the creator becomes its director (their player, linked to the user
@@ -229,6 +230,7 @@ def club_create(
         night_rank_by=night_rank_by,
         handicap_strength=handicap_strength,
         handicap_cap=handicap_cap,
+        handicap_prizes=handicap_prizes,
         api_origins=clean_origins(api_origins, field="api_origins"),
     )
     _full_clean(club)

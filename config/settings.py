@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # its widget templates, for FORM_RENDERER below
     "axes",
     "csp",
     "corsheaders",
@@ -121,6 +122,10 @@ TEMPLATES = [
         },
     },
 ]
+
+# Widgets render with the templates above: a project widget's own template (the par table's,
+# templates/widgets/) sits beside the pages', Django's come from "django.forms".
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 # Database: DATABASE_URL (e.g. postgres://user@host:5432/partscore), or SQLite under var/.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")

@@ -35,8 +35,9 @@ api 201 /clubs/ -d '{"name": "Athens Bridge Club", "slug": "athens", "country": 
 #  "par_scoring":false,"par_table":null,
 #  "ladder_min_matches":0,"ladder_rounding":"none","ladder_ranking":"net",
 #  "ladder_points_win":3,"ladder_points_draw":1,"ladder_points_loss":0,
-#  "ladder_best_matches":0,"night_ranking":"total","night_min_matches":0,"night_rank_by":"net",
-#  "handicap_strength":0,"handicap_cap":300,"api_origins":[],"created_at":"…","updated_at":"…"}
+#  "ladder_best_matches":0,"handicap_strength":0,"handicap_cap":300,"night_ranking":"total",
+#  "night_min_matches":0,"night_rank_by":"net","handicap_prizes":false,"api_origins":[],
+#  "created_at":"…","updated_at":"…"}
 CLUB=$(field id)
 
 api 201 /seasons/ -d '{"club": '$CLUB', "name": "Spring 2025",

@@ -375,6 +375,7 @@ class NightResults:
     rank_by: str = RankBy.NET
     par: bool = False  # whether the club reads its matches against par (an IMPs column)
     handicapped: bool = False  # whether the night gave handicaps (a handicapped ranking)
+    prizes_by_handicap: bool = False  # whether its prizes follow the handicapped ranking
 
     @property
     def ranking_label(self) -> str:
@@ -448,6 +449,7 @@ def _ranked(
     rank_by: str,
     min_matches: int,
     rounds: int,
+    by_handicap: bool = False,
 ) -> list[ResultLine]:
     names = [(pk, player.name) for pk, player in present.items()]
     lines = rank_night(
@@ -466,11 +468,16 @@ def _ranked(
     results = []
     for line in lines:
         handicapped = after.get(line.player_id)
+        # The prizes' ranking: the scratch one, or the handicapped one when the club says so.
+        placed = handicapped if by_handicap and after else line
         results.append(
             ResultLine(
                 line,
                 present[line.player_id].group,
-                line.rank is not None and line.rank <= prizes and line.matches > 0,
+                placed is not None
+                and placed.rank is not None
+                and placed.rank <= prizes
+                and placed.matches > 0,
                 shown_score(line, ranking),
                 handicaps[line.player_id],
                 handicapped,
@@ -485,11 +492,14 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
     (``night_ranking``: total net, average per match, or a sit-out scored as the player's
     average over the rounds started so far; a player who has not played yet: 0, unranked by
     an average), then each prize group ranked on its own (by name). Prizes go to ranked
-    players only. The lines rank by net points or, at a club that scores against par, by the
-    par IMPs if the night says so (``night_rank_by``)."""
+    players only, by the scratch ranking or, at a club whose prizes follow the handicaps
+    (``Club.handicap_prizes``) and a night that gave them, by the handicapped one. The lines
+    rank by net points or, at a club that scores against par, by the par IMPs if the night
+    says so (``night_rank_by``)."""
     plan = night_plan(night=night, ahead=1) if plan is None else plan
     ranking, min_matches = night_ranking(night=night)
-    par = night.session.club.scores_par  # the club's rules, read once
+    club = night.session.club
+    par = club.scores_par  # the club's rules, read once
     rank_by = _rank_by(night, scores_par=par)
     rounds = sum(1 for round in plan.rounds if round.started)
     parts = []
@@ -516,6 +526,7 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
             rank_by=rank_by,
             min_matches=min_matches,
             rounds=rounds,
+            by_handicap=club.handicap_prizes,
         )
 
     lines = ranked(parts, plan.players)
@@ -524,7 +535,10 @@ def night_results(*, night: Night, plan: NightPlan | None = None) -> NightResult
         members = {pk: p for pk, p in plan.players.items() if p.group == name}
         by_group[name] = ranked([p for p in parts if p.player_id in members], members)
     handicapped = any(result.handicapped is not None for result in lines)
-    return NightResults(lines, by_group, ranking, min_matches, rounds, rank_by, par, handicapped)
+    by_handicap = handicapped and club.handicap_prizes
+    return NightResults(
+        lines, by_group, ranking, min_matches, rounds, rank_by, par, handicapped, by_handicap
+    )
 
 
 _RESULT_HEADERS = (

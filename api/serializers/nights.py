@@ -511,7 +511,7 @@ class ClubNightLineSerializer(serializers.Serializer):
     prize = serializers.BooleanField(
         help_text=_(
             "Whether the place wins a prize (within the night's prizes): prizes follow the "
-            "scratch ranking."
+            "scratch ranking, or the handicapped one when `prizes_by_handicap`."
         )
     )
     handicap = serializers.IntegerField(
@@ -596,6 +596,12 @@ class ClubNightResultsSerializer(serializers.Serializer):
             "joined): each line then carries its handicapped ranking beside the scratch one."
         )
     )
+    prizes_by_handicap = serializers.BooleanField(
+        help_text=_(
+            "Whether the prizes follow the handicapped ranking (a night that gave handicaps, "
+            "at a club whose `handicap_prizes` is on); else they follow the scratch one."
+        )
+    )
     lines = ClubNightLineSerializer(
         many=True, help_text=_("Every player present, by rank, then name.")
     )
@@ -614,6 +620,7 @@ class ClubNightResultsSerializer(serializers.Serializer):
             "min_matches": results.min_matches,
             "rounds_started": results.rounds,
             "handicapped": results.handicapped,
+            "prizes_by_handicap": results.prizes_by_handicap,
             "lines": ClubNightLineSerializer(results.lines, many=True, context=par).data,
             "groups": {
                 name: ClubNightLineSerializer(lines, many=True, context=par).data

@@ -41,6 +41,7 @@ CLUB_KEYS = {
     "night_rank_by",
     "handicap_strength",
     "handicap_cap",
+    "handicap_prizes",
     "ladder_points_win",
     "ladder_points_draw",
     "ladder_points_loss",

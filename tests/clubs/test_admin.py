@@ -10,6 +10,7 @@ from django.contrib.auth.models import Permission
 
 from clubs.models import Club, Membership, Player, Season, Session, Table
 from clubs.services import membership_set, player_create, session_get_or_create, table_create
+from scoring.engine import DEFAULT_PAR_TABLE
 from tests.clubs.factories import PLAY_DATE, make_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -157,26 +158,7 @@ def test_adding_goes_through_the_services(as_alpha, alpha, alpha_director):
     # A club added by a director is theirs to direct.
     response = as_alpha.post(
         "/admin/clubs/club/add/",
-        {
-            "name": "Alpha Two",
-            "slug": "alpha-two",
-            "country": "PL",
-            "language": "en",
-            "timezone": "Europe/Warsaw",
-            "chicago_vulnerability": "dealer",
-            "ladder_min_matches": 0,
-            "ladder_rounding": "none",
-            "ladder_ranking": "net",
-            "ladder_points_win": 3,
-            "ladder_points_draw": 1,
-            "ladder_points_loss": 0,
-            "ladder_best_matches": "",
-            "night_ranking": "total",
-            "night_min_matches": 0,
-            "night_rank_by": "net",
-            "handicap_strength": 0,
-            "handicap_cap": 300,
-        },
+        {**ALPHA_FORM, "name": "Alpha Two", "slug": "alpha-two", "timezone": "Europe/Warsaw"},
     )
     assert response.status_code == 302
     new = Club.objects.get(slug="alpha-two")
@@ -304,27 +286,31 @@ def test_every_club_filter_refuses_another_club(as_alpha, alpha, bravo):
         assert as_alpha.get(f"{url}{alpha.pk}").status_code == 200, model
 
 
+ALPHA_FORM = {
+    "name": "Alphaclub",
+    "slug": "alphaclub",
+    "country": "PL",
+    "language": "en",
+    "timezone": "UTC",
+    "chicago_vulnerability": "dealer",
+    "ladder_min_matches": 0,
+    "ladder_rounding": "none",
+    "ladder_ranking": "net",
+    "ladder_points_win": 3,
+    "ladder_points_draw": 1,
+    "ladder_points_loss": 0,
+    "ladder_best_matches": "",
+    "night_ranking": "total",
+    "night_min_matches": 0,
+    "night_rank_by": "net",
+    "handicap_strength": 0,
+    "handicap_cap": 300,
+}
+"""The club change form of Alphaclub as the admin posts it, every setting as it was."""
+
+
 def test_a_director_lists_the_clubs_api_origins_one_per_line(as_alpha, alpha):
-    form = {
-        "name": "Alphaclub",
-        "slug": "alphaclub",
-        "country": "PL",
-        "language": "en",
-        "timezone": "UTC",
-        "chicago_vulnerability": "dealer",
-        "ladder_min_matches": 0,
-        "ladder_rounding": "none",
-        "ladder_ranking": "net",
-        "ladder_points_win": 3,
-        "ladder_points_draw": 1,
-        "ladder_points_loss": 0,
-        "ladder_best_matches": "",
-        "night_ranking": "total",
-        "night_min_matches": 0,
-        "night_rank_by": "net",
-        "handicap_strength": 0,
-        "handicap_cap": 300,
-    }
+    form = ALPHA_FORM
     url = f"/admin/clubs/club/{alpha.pk}/change/"
     page = as_alpha.get(url).content.decode()
     assert 'name="api_origins"' in page
@@ -339,3 +325,39 @@ def test_a_director_lists_the_clubs_api_origins_one_per_line(as_alpha, alpha):
     alpha.refresh_from_db()
     assert alpha.api_origins == ["https://app.example.org", "https://b.example:8443"]
     assert "https://app.example.org\nhttps://b.example:8443" in as_alpha.get(url).content.decode()
+
+
+def test_a_director_edits_the_par_table_figure_by_figure(as_alpha, alpha):
+    """The par table is a table of inputs (20 to 40 HCP, not vulnerable and vulnerable), the
+    standard table's figures in it and "the standard table" ticked; unticked, the figures typed
+    become the club's table; figures that go down with more points, or a blank one, are refused
+    beside the field, in words, and nothing is saved."""
+    url = f"/admin/clubs/club/{alpha.pk}/change/"
+    page = as_alpha.get(url).content.decode()
+    assert page.count('type="number" name="par_table_') == 42
+    assert 'name="par_table_0" id="id_par_table_0" checked' in page
+    assert 'aria-label="20 HCP, not vulnerable"' in page and '<th scope="row">40</th>' in page
+    standard = DEFAULT_PAR_TABLE
+    assert f'name="par_table_1" value="{standard.not_vulnerable[0]}"' in page
+
+    steep = {"not_vulnerable": list(range(0, 2100, 100)), "vulnerable": list(range(0, 4200, 200))}
+    figures = {
+        f"par_table_{1 + i}": v for i, v in enumerate(steep["not_vulnerable"] + steep["vulnerable"])
+    }
+    assert as_alpha.post(url, {**ALPHA_FORM, **figures}).status_code == 302
+    alpha.refresh_from_db()
+    assert alpha.par_table == steep
+    page = as_alpha.get(url).content.decode()
+    assert 'id="id_par_table_0" checked' not in page and 'name="par_table_21" value="2000"' in page
+
+    down = as_alpha.post(url, {**ALPHA_FORM, **figures, "par_table_5": 5000})
+    blank = as_alpha.post(url, {**ALPHA_FORM, **figures, "par_table_30": ""})
+    assert down.status_code == blank.status_code == 200
+    assert "Give every figure" in blank.content.decode()
+    assert "errorlist" in down.content.decode()
+    alpha.refresh_from_db()
+    assert alpha.par_table == steep
+
+    assert as_alpha.post(url, {**ALPHA_FORM, **figures, "par_table_0": "on"}).status_code == 302
+    alpha.refresh_from_db()
+    assert alpha.par_table is None  # the standard table again

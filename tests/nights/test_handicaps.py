@@ -174,3 +174,41 @@ def test_the_pad_and_the_sheet_say_what_handicaps_are(rated):
     night_round_start(night=quiet)
     pad = Client().get(f"/t/{code_of(quiet, 1).token}/", follow=True).content.decode()
     assert "pad-handicaps" not in pad and "handicap" not in pad
+
+
+def test_prizes_follow_the_handicapped_ranking_when_the_club_says_so(rated):
+    club, players = rated
+    night = night_start(
+        club=club, date=NEXT_NIGHT, players=players, movement="round_robin", rounds=2
+    )
+    play(night, 2)
+    night.prizes = 2
+    night.save()
+    results = night_results(night=night)
+    assert not results.prizes_by_handicap
+    scratch = {r.line.player_id for r in results.lines if r.prize}
+    assert scratch == {r.line.player_id for r in results.lines if r.line.rank <= 2}
+    page = Client().get(reverse("nights:night", args=[club.slug, NEXT_NIGHT]), {"live": "results"})
+    assert "Prizes follow the scratch ranking." in page.content.decode()
+
+    # The scratch winners carry a heavy handicap here (as a strong regular would): the
+    # handicapped ranking gives the prizes to others.
+    NightPlayer.objects.filter(night=night, player_id__in=scratch).update(handicap=1000)
+    club_update(club=club, handicap_prizes=True)
+    results = night_results(night=night)
+    assert results.prizes_by_handicap
+    winners = {r.line.player_id for r in results.lines if r.prize}
+    assert winners == {r.line.player_id for r in results.lines if r.handicapped.rank <= 2}
+    assert winners != scratch  # the handicaps moved a prize
+    page = Client().get(reverse("nights:night", args=[club.slug, NEXT_NIGHT]), {"live": "results"})
+    assert "Prizes follow the handicapped ranking." in page.content.decode()
+    director = Client()
+    director.force_login(club.memberships.get(role="director").player.user)
+    api = director.get(f"/api/v1/nights/{night.pk}/results/").json()
+    assert api["prizes_by_handicap"] is True
+    assert {line["player"]["id"] for line in api["lines"] if line["prize"]} == winners
+    export = night_results_export(night=night)
+    prize = [str(header) for header in export.headers].index("Prize")
+    player = [str(header) for header in export.headers].index("Player")
+    names = {r.line.player_id: r.line.name for r in results.lines}
+    assert {row[player] for row in export.rows if row[prize]} == {names[pk] for pk in winners}

@@ -167,6 +167,7 @@ def test_the_ladder_lines_are_the_pages(client, club, season, players):
         "Worst",
         "Rating",
         "Par IMPs",  # empty: the club does not score against par
+        "Handicapped net",  # empty: the ladder is not ranked by handicap
     ]
     by_name = {line[2]: line for line in lines}
     anna = by_name["Anna"]
