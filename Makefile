@@ -102,7 +102,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/query_counts.py --database sqlite --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/api_load.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/pages.py --database-url $(BENCH_DATABASE_URL)
-	$(BIN)/python bench/statistics.py --database-url $(BENCH_DATABASE_URL)
+	$(BIN)/python bench/player_statistics.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/exports.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/night_prints.py
 	$(BIN)/python bench/night.py

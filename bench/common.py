@@ -395,9 +395,10 @@ def fixture_matches(session, count: int, *, seed: int = 9) -> list[int]:
 
 
 def cleanup() -> list[int]:
-    """Delete every session the benchmarks added (marked), with its tables, matches, deals and
-    their history rows, and the director's idempotency records; recalculate the ladders of
-    the seasons that had counted matches among them. Returns those seasons."""
+    """Delete every session the benchmarks added (marked), with its tables, matches, deals,
+    their history rows and the events of those deals and matches (with their deliveries), and
+    the director's idempotency records; recalculate the ladders of the seasons that had
+    counted matches among them. Returns those seasons."""
     from django.db import connection, transaction
 
     from scoring.services import standings_recalculate
@@ -414,7 +415,15 @@ def cleanup() -> list[int]:
             "SELECT m.id FROM matches_match m JOIN clubs_table t ON t.id = m.table_id "
             "JOIN clubs_session s ON s.id = t.session_id WHERE s.notes LIKE %s"
         )
+        # A deal's event names its match as "match", a match's event as "id".
+        events = (
+            "SELECT e.id FROM api_event e WHERE (e.type LIKE 'deal.%%' AND "
+            f"(e.data->>'match')::bigint IN ({marked})) OR (e.type LIKE 'match.%%' AND "
+            f"(e.data->>'id')::bigint IN ({marked}))"
+        )
         for statement in (
+            f"DELETE FROM api_delivery WHERE event_id IN ({events})",
+            f"DELETE FROM api_event WHERE id IN ({events})",
             f"DELETE FROM matches_historicaldeal WHERE match_id IN ({marked})",
             f"DELETE FROM matches_historicalmatch WHERE id IN ({marked})",
             f"DELETE FROM matches_deal WHERE match_id IN ({marked})",
@@ -423,7 +432,7 @@ def cleanup() -> list[int]:
             "(SELECT id FROM clubs_session WHERE notes LIKE %s)",
             "DELETE FROM clubs_session WHERE notes LIKE %s",
         ):
-            cursor.execute(statement, [MARKER + "%"])
+            cursor.execute(statement, [MARKER + "%"] * statement.count("%s"))
         cursor.execute(
             "DELETE FROM api_idempotencyrecord WHERE owner IN (SELECT 'user:' || id "
             "FROM auth_user WHERE username = %s)",

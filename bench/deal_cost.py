@@ -90,8 +90,9 @@ def run(count: int, planned: int) -> None:
             print(f"{count} deals: {spent / count * 1000:.2f} ms of CPU each")
     finally:
         redis.flush()  # the recalculations recording queued: nobody runs them
+        common.cleanup()  # its own recalculation still reads and writes through the Redis
+        redis.flush()
         redis.stop()
-        common.cleanup()
 
 
 def instructions(count: int, planned: int, out_dir: str) -> int:
