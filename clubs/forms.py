@@ -116,6 +116,12 @@ class SeasonForm(ServiceErrorForm):
     )
 
 
+DEFAULT_PAR_TABLE_FIGURES = {
+    "not_vulnerable": list(DEFAULT_PAR_TABLE.not_vulnerable),
+    "vulnerable": list(DEFAULT_PAR_TABLE.vulnerable),
+}
+
+
 class ParTableWidget(forms.MultiWidget):
     """A par table as a director reads it: the standard table or the club's own, then a row
     for each HCP from 20 to 40 with its expected score not vulnerable and vulnerable."""
@@ -138,20 +144,13 @@ class ParTableWidget(forms.MultiWidget):
         context = super().get_context(name, value, attrs)
         inputs = context["widget"]["subwidgets"]
         context["widget"]["standard"] = inputs[0]
+        context["widget"]["rows"] = rows = []
         for index, hcp in enumerate(PAR_HCP):
-            plain, vulnerable = inputs[1 + index]["attrs"], inputs[1 + ROWS + index]["attrs"]
-            plain["aria-label"] = _("%(hcp)s HCP, not vulnerable") % {"hcp": hcp}
-            vulnerable["aria-label"] = _("%(hcp)s HCP, vulnerable") % {"hcp": hcp}
-        context["widget"]["rows"] = [
-            (hcp, inputs[1 + index], inputs[1 + ROWS + index]) for index, hcp in enumerate(PAR_HCP)
-        ]
+            plain, vulnerable = inputs[1 + index], inputs[1 + ROWS + index]
+            plain["attrs"]["aria-label"] = _("%(hcp)s HCP, not vulnerable") % {"hcp": hcp}
+            vulnerable["attrs"]["aria-label"] = _("%(hcp)s HCP, vulnerable") % {"hcp": hcp}
+            rows.append((hcp, plain, vulnerable))
         return context
-
-
-DEFAULT_PAR_TABLE_FIGURES = {
-    "not_vulnerable": list(DEFAULT_PAR_TABLE.not_vulnerable),
-    "vulnerable": list(DEFAULT_PAR_TABLE.vulnerable),
-}
 
 
 class ParTableField(forms.MultiValueField):
@@ -163,9 +162,6 @@ class ParTableField(forms.MultiValueField):
     widget = ParTableWidget
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.pop("encoder", None)
-        kwargs.pop("decoder", None)
-        kwargs.pop("max_length", None)
         figures = [forms.IntegerField(required=False, min_value=0) for _ in range(2 * ROWS)]
         super().__init__(
             fields=[forms.BooleanField(required=False), *figures],

@@ -124,9 +124,8 @@ class MatchGames:
     players: dict[str, str]  # seat letter -> name (N and E only at a table of two)
     sheet: Sheet
     round: int | None = None
-    par: ParSheet | None = (
-        None  # the par reading beside the sheet (``matches.selectors.match_par``)
-    )
+    # The par reading beside the sheet (``matches.selectors.match_par``).
+    par: ParSheet | None = None
 
 
 def _score(row: DealRow) -> str:

@@ -469,15 +469,12 @@ def _ranked(
     for line in lines:
         handicapped = after.get(line.player_id)
         # The prizes' ranking: the scratch one, or the handicapped one when the club says so.
-        placed = handicapped if by_handicap and after else line
+        placed = handicapped if by_handicap and handicapped is not None else line
         results.append(
             ResultLine(
                 line,
                 present[line.player_id].group,
-                placed is not None
-                and placed.rank is not None
-                and placed.rank <= prizes
-                and placed.matches > 0,
+                placed.rank is not None and placed.rank <= prizes and placed.matches > 0,
                 shown_score(line, ranking),
                 handicaps[line.player_id],
                 handicapped,

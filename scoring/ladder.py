@@ -38,9 +38,10 @@ rows this module returns. The rules are the README's "Season ladders" section:
   net per counted match, then fewer matches counted, then fewer matches played, then name. Players
   with fewer than ``min_matches`` matches played come after all qualified players, in the same
   order among themselves, and are marked not qualified. Rows equal on all of (qualified,
-  points or IMPs when ranked by them, net, counted, played) share a rank (1, 2, 2, 4); ``position``
-  numbers the rows 1..n in display order. With the default options (``LadderOptions()``:
-  ranking by net, every match counting) this is the ladder as it was before league options.
+  points, IMPs or handicapped net when ranked by them, net, counted, played) share a rank
+  (1, 2, 2, 4); ``position`` numbers the rows 1..n in display order. With the default
+  options (``LadderOptions()``: ranking by net, every match counting) this is the ladder as it
+  was before league options.
 - Rating (Elo for rotating partnerships), replayed in playing order from ``RATING_START`` for
   every player at the start of the season:
 
@@ -237,8 +238,7 @@ def counted_indices(
 ) -> list[int]:
     """Which of a player's matches count (their indices in playing order), given each match's
     net, outcome code, (ranked by par) par IMPs and (ranked by handicap) handicap: all of them,
-    or the
-    ``options.best_matches`` best by the ranking key of one match
+    or the ``options.best_matches`` best by the ranking key of one match
     (``LadderOptions.best_matches``), on equal keys the earlier."""
     best = options.best_matches
     if not best or len(nets) <= best:

@@ -38,9 +38,8 @@ logger = logging.getLogger(__name__)
 RUNS_KEPT = 10
 """Runs kept per season (the latest); older ones are deleted by each recalculation."""
 _STREAM_CHUNK = 10_000  # matches per fetch from the server-side cursor
-_WITHOUT_SEASON = itemgetter(
-    1, 2, 3, 4, 5, 6, 7, 8, 9
-)  # a counted_matches row -> CountedMatch order
+# A counted_matches row (its season first) -> CountedMatch order.
+_WITHOUT_SEASON = itemgetter(*range(1, 10))
 
 # The columns of a counted match, in scoring.ladder.CountedMatch order.
 COUNTED_MATCH_FIELDS = (
