@@ -116,12 +116,6 @@ class SeasonForm(ServiceErrorForm):
     )
 
 
-DEFAULT_PAR_TABLE_FIGURES = {
-    "not_vulnerable": list(DEFAULT_PAR_TABLE.not_vulnerable),
-    "vulnerable": list(DEFAULT_PAR_TABLE.vulnerable),
-}
-
-
 class ParTableWidget(forms.MultiWidget):
     """A par table as a director reads it: the standard table or the club's own, then a row
     for each HCP from 20 to 40 with its expected score not vulnerable and vulnerable."""
@@ -136,9 +130,9 @@ class ParTableWidget(forms.MultiWidget):
     def decompress(self, value: Any) -> list[Any]:
         """[standard?, the 21 figures not vulnerable, the 21 vulnerable]: the standard
         table's figures stand in the inputs when the club has no table of its own."""
-        own = isinstance(value, dict)
-        table = value if own else DEFAULT_PAR_TABLE_FIGURES
-        return [not own, *table["not_vulnerable"], *table["vulnerable"]]
+        if isinstance(value, dict):
+            return [False, *value["not_vulnerable"], *value["vulnerable"]]
+        return [True, *DEFAULT_PAR_TABLE.not_vulnerable, *DEFAULT_PAR_TABLE.vulnerable]
 
     def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
         context = super().get_context(name, value, attrs)

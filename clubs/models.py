@@ -354,7 +354,7 @@ class Club(models.Model):
             raise ValidationError(
                 {"ladder_ranking": [_("The ladder can rank by par IMPs only with par scoring on.")]}
             )
-        if self.ladder_ranking == LadderRanking.HANDICAP and not self.handicap_strength:
+        if self.ladder_ranking == LadderRanking.HANDICAP and not self.gives_handicaps:
             raise ValidationError(
                 {
                     "ladder_ranking": [

@@ -32,6 +32,7 @@ from scoring.engine import (
     check_next,
     rank_night,
     read_par,
+    row_readings,
     score_match,
     side_net,
 )
@@ -417,8 +418,7 @@ def match_deals_export(*, match: Match) -> Export:
     IMPs of the deal's par reading; then the closing items of a rubber finished early, under
     their names."""
     sheet, lines = match_sheet_lines(match=match)
-    par = match_par(match=match, sheet=sheet)
-    reads = par.deals if par else (None,) * len(lines)
+    reads = row_readings(sheet, match_par(match=match, sheet=sheet))
     rows: list[list[Cell]] = []
     total_ns = total_ew = 0
     for line, read in zip(lines, reads, strict=True):
@@ -539,8 +539,7 @@ def _season_deal_rows(season: Season) -> Iterator[list[Cell]]:
         results = [stored_result(*deal) for deal in deals]
         stored = StoredMatch(kind, first_dealer, finished)
         sheet = sheet_of(match=stored, results=results, rules=rules)
-        par = read_par(sheet, rules.par)
-        reads = par.deals if par else (None,) * len(deals)
+        reads = row_readings(sheet, read_par(sheet, rules.par))
         head = [day.isoformat(), table, _FILE_KIND.get(kind, kind), *(n or "" for n in names)]
         for deal, row, read in zip(deals, sheet.rows, reads, strict=True):
             passed_out, level, strain, doubling, declarer, tricks, hcp = deal

@@ -33,7 +33,7 @@ from matches.services import MatchConflict
 from nights import selectors, services, table_selectors
 from nights.models import EntryState, Side, TableCode, TableEntry
 from nights.pad_forms import AnswerForm, CodeForm, PadDealForm
-from scoring.engine import Sheet
+from scoring.engine import Sheet, row_readings
 
 SESSION_CODE = "pad_code"
 """The session key of the table code a phone opened: its id, nothing else."""
@@ -294,7 +294,7 @@ def _pad_context(
     fix_sequence = fix_form["expected_sequence"].value() if fix_form is not None else None
     # The par reading after each deal, at a par club (matches.selectors.match_par).
     par = match_par(match=match, sheet=sheet)
-    par_deals = par.deals if par is not None else (None,) * len(sheet.rows)
+    par_deals = row_readings(sheet, par)
     seated = list(match.seats.items())
     handicaps = selectors.handicaps_of(night=night, player_ids=match.seat_ids.values())
     context.update(

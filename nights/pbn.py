@@ -65,6 +65,7 @@ from scoring.engine import (
     Sheet,
     Side,
     read_par,
+    row_readings,
 )
 
 HEADER = (
@@ -171,8 +172,7 @@ def games(match: MatchGames) -> Iterator[str]:
     """The match's deals as PBN games."""
     rubber = match.sheet.kind is not Kind.CHICAGO
     histories = _histories(match.sheet) if rubber else None
-    reads = match.par.deals if match.par else (None,) * len(match.sheet.rows)
-    for row, read in zip(match.sheet.rows, reads, strict=True):
+    for row, read in zip(match.sheet.rows, row_readings(match.sheet, match.par), strict=True):
         result = row.result
         tags = {
             "Event": match.event,

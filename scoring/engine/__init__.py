@@ -69,6 +69,7 @@ from .par import (
     imps,
     par_deal,
     read_par,
+    row_readings,
 )
 from .ranks import shared_ranks
 from .rubber import score_rubber
@@ -133,6 +134,7 @@ __all__ = [
     "rank_night",
     "read_par",
     "round_robin",
+    "row_readings",
     "score_chicago",
     "score_contract",
     "score_match",

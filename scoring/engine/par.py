@@ -170,6 +170,12 @@ class ParSheet:
         return self.table == DEFAULT_PAR_TABLE
 
 
+def row_readings(sheet: Sheet, par: ParSheet | None) -> tuple[ParDeal | None, ...]:
+    """Each row of ``sheet`` with its par reading: ``par``'s (``read_par`` of that sheet), or
+    None for every row when the sheet was not read."""
+    return par.deals if par is not None else (None,) * len(sheet.rows)
+
+
 def read_par(sheet: Sheet, table: ParTable | None) -> ParSheet | None:
     """The par reading of a Chicago's sheet under ``table`` (a club's ``Rules.par``); None
     without a table or for a rubber, which par scoring does not read."""
