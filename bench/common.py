@@ -115,6 +115,7 @@ def server_env(
         API_THROTTLE_ANON=THROTTLE,
         API_THROTTLE_USER=THROTTLE,
         API_THROTTLE_KEY=THROTTLE,
+        PAGE_THROTTLE_ANON=THROTTLE,
         PYTHONDONTWRITEBYTECODE="1",
     )
     if database_url:

@@ -70,6 +70,19 @@ def recreate(database_url: str) -> None:
         admin.execute(f'CREATE DATABASE "{name}"')
 
 
+def fresh_servers_database(database_url: str, **extra: str) -> tuple[RedisServer, dict[str, str]]:
+    """A new database at ``database_url``, migrated, the static files collected (the pages'
+    styles and scripts), the benchmarks' Redis started and Django set up in this process:
+    the Redis and the servers' environment (with ``extra`` variables)."""
+    recreate(database_url)
+    redis = RedisServer()
+    env = server_env(database_url=database_url, redis_url=redis.url, **extra)
+    manage("migrate", "--no-input", env=env)
+    manage("collectstatic", "--no-input", env=env)
+    setup_django(database_url=database_url, redis_url=redis.url)
+    return redis, env
+
+
 def make_club(n: int, players: int):
     """Club ``n`` of the benchmark, its director, a season and ``players`` active members."""
     from django.contrib.auth import get_user_model
@@ -307,12 +320,7 @@ def main() -> None:
     args = parser.parse_args()
 
     print(machine_line())
-    recreate(args.database_url)
-    redis = RedisServer()
-    env = server_env(database_url=args.database_url, redis_url=redis.url)
-    manage("migrate", "--no-input", env=env)
-    manage("collectstatic", "--no-input", env=env)  # the table page's styles and scripts
-    setup_django(database_url=args.database_url, redis_url=redis.url)
+    redis, env = fresh_servers_database(args.database_url)
     # A night seats at most 60 players (15 tables): 30 tables are two clubs' nights at once.
     sizes = [TABLES_A_NIGHT] * (args.tables // TABLES_A_NIGHT)
     sizes += [args.tables % TABLES_A_NIGHT] if args.tables % TABLES_A_NIGHT else []

@@ -7,6 +7,8 @@ A scope is what a token covers:
 - ``("club", id)``: all of a club's data (the club, its players, seasons, sessions and
   tables, and everything below them);
 - ``("match", id)``: one match and its deals;
+- ``("table", "session id-number")``: the matches at one table of a session (what the
+  table's pad shows: the match now at it, its deals and entries);
 - which matches there are and their states (the lists): ``("matches", club id)`` all of a
   club's, ``("season-matches", season id)``, ``("session-matches", session id)`` and
   ``("player-matches", "season id-player id")`` a player's in a season;
@@ -87,6 +89,12 @@ def _bump(scopes: Iterable[Scope]) -> None:
     transaction.on_commit(bump)
 
 
+def table_scope(session_id: int, number: int) -> Scope:
+    """The scope of table ``number`` of a session: every match at it, one round after
+    another."""
+    return ("table", f"{session_id}-{number}")
+
+
 def club_generation_bump(*, club_ids: Iterable[int], **signal: object) -> None:
     """Everything read from these clubs is stale (``clubs.signals.club_changed``)."""
     _bump(("club", club_id) for club_id in club_ids)
@@ -98,14 +106,16 @@ def match_generation_bump(
     club_id: int,
     season_id: int,
     session_id: int,
+    table_number: int,
     player_ids: Iterable[int],
     **signal: object,
 ) -> None:
-    """The match (with these players) and the match lists it is in are stale
+    """The match (with these players), its table and the match lists it is in are stale
     (``matches.signals.match_changed``)."""
     _bump(
         [
             ("match", match_id),
+            table_scope(session_id, table_number),
             ("matches", club_id),
             ("season-matches", season_id),
             ("session-matches", session_id),

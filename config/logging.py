@@ -26,7 +26,9 @@ from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Any
 
+from django.contrib.auth import SESSION_KEY
 from django.db import DatabaseError
+from django.utils.functional import empty
 from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
 
@@ -161,8 +163,15 @@ class JsonFormatter(_JsonFormatter):
 
 
 def _user(request) -> str | None:
+    """The signed-in user's name; ``#<id>`` when the answer never needed the account (a 304
+    of a poll answered from the cache, ``clubs.live``: reading it would be that request's one
+    query)."""
     user = getattr(request, "user", None)  # absent when a middleware answered before auth
     try:
+        if user is not None and getattr(user, "_wrapped", None) is empty:
+            session = getattr(request, "session", None)
+            pk = None if session is None else session.get(SESSION_KEY)
+            return None if pk is None else f"#{pk}"
         if user is None or not user.is_authenticated:
             return None
     except DatabaseError:  # the session could not be read: the answer (a 503) says why

@@ -4,7 +4,8 @@ The API has throttles of its own (``api.throttling``). These count the rest: eve
 (``PAGE_THROTTLE_ANON``) and, at a lower rate of their own, the score sheet PDFs, which take
 WeasyPrint about a quarter of a second each (``PDF_THROTTLE_ANON``). They are DRF's
 anonymous throttle: the client's address is read as the API's (``NUM_PROXIES``), signed-in
-users are not counted, and while the cache does not answer every request is let through.
+users are not counted (a session that carries an account), and while the cache does not answer
+every request is let through.
 Not counted either: the API, ``/health/``, the sign-in page, the language switch and static
 files (WhiteNoise serves those before any view). Over the rate: 429 with ``Retry-After`` and a
 short page in the visitor's language.
@@ -13,6 +14,7 @@ short page in the visitor's language.
 import math
 
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.http import HttpRequest
 from django.shortcuts import render
 from django.urls import reverse
@@ -49,6 +51,17 @@ class PageThrottle(AllowWhenCacheIsDown, AnonRateThrottle):
 
     def get_rate(self) -> str | None:
         return settings.PAGE_THROTTLE_ANON  # read per request: tests change it
+
+    def get_cache_key(self, request, view):
+        """None (not counted) for a session that carries an account: as the session says,
+        not read from the database, which would be a query of every signed-in request
+        that needs no account (a poll answered 304 from the cache, ``clubs.live``). A
+        session whose account was deleted or whose password changed since is not counted
+        either: it opens nothing."""
+        session = getattr(request, "session", None)
+        if session is not None and session.get(SESSION_KEY) is not None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class PDFThrottle(PageThrottle):

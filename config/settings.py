@@ -138,6 +138,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 _celery = celery_config(REDIS_URL)
 CACHES = _celery["CACHES"]
+# Sessions in the database, read through Redis when there is one (config.sessions).
+SESSION_ENGINE = "config.sessions" if REDIS_URL else "django.contrib.sessions.backends.db"
 # The API's read cache (api.cache): on by default only with a cache every process shares
 # (Redis); the embedded default's cache is per process and could not be invalidated.
 API_READ_CACHE = env_bool("API_READ_CACHE", bool(REDIS_URL))

@@ -73,11 +73,13 @@ SEAT_ERRORS = {seat: f"seats.{seat.value}" for seat in Seat}
 
 @dataclass(frozen=True)
 class Locked:
-    """A match as ``_lock`` read it, with its session, its club and the club's ``rules``."""
+    """A match as ``_lock`` read it, with its session, its table's number, its club and the
+    club's ``rules``."""
 
     match: Match
     club_id: int
     session_id: int
+    table_number: int
     rules: Rules
 
 
@@ -114,6 +116,7 @@ def _season_changed(locked: Locked) -> None:
         club_id=locked.club_id,
         season_id=match.season_id,
         session_id=locked.session_id,
+        table_number=locked.table_number,
         player_ids=list(match.seat_ids.values()),
     )
 
@@ -161,7 +164,8 @@ def _seasons_changed(season_ids: Iterable[int]) -> None:
 # for a shortcut on recording a deal (bench/README.md). With the club's scoring options, for
 # ``Club.rules``.
 _LOCK_SQL = f"""
-    SELECT m.*, t.session_id, s.club_id, {", ".join(f"c.{name}" for name in SCORING_OPTIONS)}
+    SELECT m.*, t.session_id, t.number AS table_number, s.club_id,
+        {", ".join(f"c.{name}" for name in SCORING_OPTIONS)}
     FROM matches_match m
     JOIN clubs_table t ON t.id = m.table_id
     JOIN clubs_session s ON s.id = t.session_id
@@ -194,6 +198,7 @@ def _lock(match: Match | int) -> Locked:
             match=row,
             club_id=club_id,
             session_id=joined.pop("session_id"),
+            table_number=joined.pop("table_number"),
             rules=club.rules(),
         )
     raise field_error("match", _("This match does not exist."), "does_not_exist")
@@ -798,6 +803,7 @@ def match_seats_change(
         club_id=locked.club_id,
         season_id=changed.season_id,
         session_id=locked.session_id,
+        table_number=locked.table_number,
         player_ids=sorted(before | set(changed.seat_ids.values())),
     )
     return changed

@@ -2,8 +2,9 @@
 
 from django.dispatch import Signal
 
-# match_id, club_id, season_id, session_id, player_ids: from every match service; api renews
-# its read cache's generations (a season's ladder hears of it through clubs' seasons_changed).
+# match_id, club_id, season_id, session_id, table_number, player_ids: from every match service;
+# api renews its read cache's generations (a season's ladder hears of it through clubs'
+# seasons_changed).
 match_changed = Signal()
 
 # What exactly changed, for the events list and webhooks (api), sent inside the service's

@@ -125,6 +125,7 @@ def par_guide(request: HttpRequest) -> HttpResponse:
 
 
 @doors
+@live.polled
 def match_sheet(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The score sheet of one match, printable on one page. Its head and sheet are a live
     region (``clubs.live``): ``?live=1`` answers that fragment alone, with an ETag from the

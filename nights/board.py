@@ -10,34 +10,44 @@ answers with a redirect back to the board (or the board with the error, 400 or 4
 500).
 """
 
+import logging
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from clubs import live
 from clubs.doors import club_for_director, doors
+from clubs.generations import Scope, generations
 from clubs.models import Club
 from clubs.selectors import can_direct
 from clubs.services import TABLE_NUMBER_MAX
 from matches.models import KindChoice, Match, MatchStatus
-from matches.selectors import match_sheet
 from matches.services import MatchConflict
 from matches.services import match_abandon as abandon_match
 from nights import selectors, services, table_selectors
 from nights.models import Night, TableCode, TableEntry
 from nights.movements import MOVEMENTS
 from nights.prints import entry_link
-from nights.views import players_change
+from nights.views import night_scopes, players_change
 
+logger = logging.getLogger(__name__)
+_now = time.time  # the clock of BOARD_SECONDS (the tests move it)
 CHICAGO_DEALS = 4
+BOARD_SECONDS = 60
+"""What the board says of time (a round played for N minutes, a deal waiting since, a wait
+long enough to flag) is at most this late: its ETag changes this often."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +81,8 @@ def _rows(request: HttpRequest, night: Night) -> list[Row]:
         over = False
         if match is not None:
             over = match.status != MatchStatus.IN_PROGRESS
-            sheet = match_sheet(match=match)
-            if not over and sheet.next_deal is not None:
+            sheet = table.sheet
+            if not over and sheet is not None and sheet.next_deal is not None:
                 deal_now = sheet.next_deal.number
             total = CHICAGO_DEALS if match.kind == KindChoice.CHICAGO else None
         link = entry_link(request, code) if code else ""
@@ -166,15 +176,60 @@ def board_page(request: HttpRequest, slug: str, day: date) -> HttpResponse:
 
 @doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
 @require_GET
-def board_fragment(request: HttpRequest, slug: str, day: date) -> HttpResponse:
-    """The board's tables alone, as htmx polls them. A poll that may no longer see them (the
-    director logged out, their session expired) reloads the whole page, which says why,
-    rather than swapping the login page into the board."""
+def board_fragment(request: HttpRequest, slug: str, day: date) -> HttpResponseBase:
+    """The board's tables alone, as htmx polls them: a 304 while nothing on them changed
+    (``_board_etag``), from the cache alone once this process answered the path before
+    (``clubs.live.polled``). A poll that may no longer see them (the director logged out,
+    their session expired) reloads the whole page, which says why, rather than swapping the
+    login page into the board."""
+    remembered = live.remembered_scopes(request.path)
+    if remembered is not None and "HTTP_IF_NONE_MATCH" in request.META:
+        etag = _board_etag(request, remembered)
+        unchanged = None if etag is None else live.not_modified(request, etag=etag)
+        if unchanged is not None:
+            return unchanged
     club = get_object_or_404(Club, slug=slug)
     if request.headers.get("HX-Request") and not can_direct(request.user, club.pk):
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
     club = club_for_director(request, club)
-    return _render(request, club, _night(club, day), fragment=True)
+    night = _night(club, day)
+    scopes = night_scopes(night)
+    etag = _board_etag(request, scopes)
+    if etag is not None:
+        live.remember(request.path, scopes)
+    return live.conditional(
+        request, lambda: _render(request, club, night, fragment=True), etag=etag
+    )
+
+
+def _board_etag(request: HttpRequest, scopes: Sequence[Scope]) -> str | None:
+    """The ETag of the board's tables (``clubs.live``): the generations of the club and the
+    night's matches, with whether typed codes are paused (read in the same round trip), the
+    period of ``BOARD_SECONDS`` and the CSRF cookie its forms were made for (a director who
+    signed out and in again gets forms that post). None when the generations cannot be
+    trusted: the ETag is then the body's.
+
+    The viewer is the session's account and its password's hash as the session keeps them,
+    not the account read from the database: a poll stays one round trip to the cache
+    (bench/polls.py: 3.2x the floor's CPU with the account read, 1.6x without). A session
+    whose account was deactivated or whose password changed meanwhile is told "unchanged"
+    for ``BOARD_SECONDS`` at most (nothing it had not seen), then reloads the page and signs
+    in."""
+    if not live.trusted():
+        return None
+    try:
+        tokens, found = generations(scopes, read_also=services.PAUSE_KEYS)
+    except Exception:
+        logger.warning("the generations could not be read; ETag from the body", exc_info=True)
+        return None
+    viewer = [request.session.get(key, "-") for key in (SESSION_KEY, HASH_SESSION_KEY)]
+    parts = [
+        *live.page_parts(request, viewer=viewer),
+        int(_now() // BOARD_SECONDS),
+        services.paused_until(found),
+        request.META.get("CSRF_COOKIE", ""),
+    ]
+    return live.tokens_etag(tokens, parts)
 
 
 def _failed(request: HttpRequest, club: Club, night: Night, error: Exception) -> HttpResponse:

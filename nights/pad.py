@@ -3,7 +3,8 @@ through the table's code (``nights.models.TableCode``), to enter the deals of th
 their table and to confirm or reject the deals the other side entered.
 
 The code gives one power and no other: the session of a phone that opened it keeps only the
-code's id (``SESSION_CODE``), which these views alone read, and every write goes through
+code's id (``SESSION_CODE``) and where its table is (``SESSION_TABLE``), which these views
+alone read, and every write goes through
 ``nights.services`` with that code, which refuses anything that is not the match now at its
 table. The link's token is not kept in the address bar: ``/t/<token>/`` opens the table and
 redirects to ``/table/``. The pad polls its panel every 5 s (static/js/pad.js, which skips a
@@ -24,7 +25,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from rest_framework.throttling import BaseThrottle
 
-from clubs.live import conditional, generation_etag, page_parts
+from clubs.generations import table_scope
+from clubs.live import conditional, generation_etag, not_modified, page_parts
 from matches import presenters
 from matches.forms import DealForm
 from matches.models import Match, MatchStatus
@@ -37,6 +39,9 @@ from scoring.engine import Sheet, row_readings
 
 SESSION_CODE = "pad_code"
 """The session key of the table code a phone opened: its id, nothing else."""
+SESSION_TABLE = "pad_table"
+"""Where the opened code's table is: its club's id, its session's id and its number, which
+never change for a code (what a poll asks the cache about, ``_poll_etag``)."""
 SESSION_PLAYER = "pad_player"
 """The player last chosen as "Entered by" on this phone."""
 POLL_SECONDS = 5
@@ -53,8 +58,14 @@ def _open(request: HttpRequest, code: TableCode) -> HttpResponse:
     """Keep the opened code in a new session (its key rotated), then show the table."""
     request.session.cycle_key()
     request.session[SESSION_CODE] = code.pk
+    _keep_table(request, code)
     request.session.pop(SESSION_PLAYER, None)
     return redirect("nights:pad")
+
+
+def _keep_table(request: HttpRequest, code: TableCode) -> None:
+    session = code.night.session
+    request.session[SESSION_TABLE] = [session.club_id, session.pk, code.table_number]
 
 
 def _render_code(
@@ -105,6 +116,8 @@ def _session_code(request: HttpRequest) -> tuple[TableCode | None, bool]:
     if pk is None:
         return None, False
     code = services.table_code_live(code_id=pk) if isinstance(pk, int) else None
+    if code is not None and SESSION_TABLE not in request.session:  # opened before it was kept
+        _keep_table(request, code)
     return code, True
 
 
@@ -368,30 +381,38 @@ def _same_match(request: HttpRequest, form: PadDealForm, match: Match | None) ->
     return False
 
 
-def _polled(request: HttpRequest, code: TableCode) -> HttpResponseBase:
-    """The panel a phone polls, answered 304 while nothing it shows changed: its ETag comes
-    from the generations (``clubs.live``) of the club (a code renewed, the night closed) and
-    of the match now at the table (its deals and entries), with that match's id (a new round
-    brings another), the code and the player this phone enters as. Other tables' deals leave
-    it unchanged (bench/night.py: most polls of a busy night are 304s)."""
-    match_id = table_selectors.current_match_id(code=code)
-    scopes = [("club", code.night.session.club_id), ("match", match_id or 0)]
-    parts = [*page_parts(request), code.pk, match_id, request.session.get(SESSION_PLAYER)]
-    etag = generation_etag(scopes, parts)
-    return conditional(request, lambda: _render_pad(request, code), etag=etag)
+def _poll_etag(request: HttpRequest) -> str | None:
+    """The ETag of the panel a phone polls, from the generations (``clubs.live``) of the
+    club (a code renewed, the night closed or reopened, a round started or undone) and of the
+    table (the match now at it, its deals and entries), with the code and the player this
+    phone enters as: from the session and one round trip to the cache, before anything is read
+    from the database (so a change after that moves the ETag), and enough for a 304 (most
+    polls of a busy night: bench/polls.py). Other tables' deals leave it unchanged."""
+    code_id, table = request.session.get(SESSION_CODE), request.session.get(SESSION_TABLE)
+    if not isinstance(code_id, int) or not isinstance(table, list) or len(table) != 3:
+        return None
+    club_id, session_id, number = table
+    scopes = [("club", club_id), table_scope(session_id, number)]
+    parts = [*page_parts(request), code_id, request.session.get(SESSION_PLAYER)]
+    return generation_etag(scopes, parts)
 
 
 @require_http_methods(["GET", "POST"])
 def pad(request: HttpRequest) -> HttpResponseBase:
     """``/table/``: the match now at the table; a POST enters its next deal. Only the panel's
     polls may be kept by the browser (and revalidated: 304); the rest is never cached."""
+    polled = request.method == "GET" and request.headers.get("HX-Request") == "true"
+    etag = _poll_etag(request) if polled else None
+    unchanged = None if etag is None else not_modified(request, etag=etag)
+    if unchanged is not None:
+        return unchanged
     code, answer = _live_or_else(request)
     if code is None:
         assert answer is not None  # one or the other (the checker cannot pair them)
         add_never_cache_headers(answer)
         return answer
-    if request.method == "GET" and request.headers.get("HX-Request") == "true":
-        return _polled(request, code)
+    if polled:  # the panel, kept by the browser (and revalidated) under the ETag read first
+        return conditional(request, lambda: _render_pad(request, code), etag=etag)
     if request.method == "GET":
         response = _render_pad(request, code)
         add_never_cache_headers(response)
@@ -525,8 +546,8 @@ def pad_answer(request: HttpRequest) -> HttpResponse:
 @require_POST
 def pad_leave(request: HttpRequest) -> HttpResponse:
     """Forget the table on this phone."""
-    request.session.pop(SESSION_CODE, None)
-    request.session.pop(SESSION_PLAYER, None)
+    for key in (SESSION_CODE, SESSION_TABLE, SESSION_PLAYER):
+        request.session.pop(key, None)
     request.session.cycle_key()
     messages.info(request, gettext("You left the table. Type a code to open one."))
     return redirect(reverse("nights:pad_code"))

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from enum import Enum
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -867,16 +868,25 @@ def table_code_locked_out(*, client: str) -> bool:
     return _failures(_failures_key(client)) >= FAILURES_ALLOWED
 
 
+PAUSE_KEYS = (ALL_FAILURES, ALL_SINCE)
+"""The cache's keys ``table_codes_paused_until`` reads (``paused_until`` of their values)."""
+
+
 def table_codes_paused_until() -> datetime.datetime | None:
     """Until when typed codes are paused after ``ALL_FAILURES_ALLOWED`` wrong codes from all
     addresses, or None when they are not (nor while the cache is unreachable)."""
-    if _failures(ALL_FAILURES) < ALL_FAILURES_ALLOWED:
-        return None
     try:
-        since = cache.get(ALL_SINCE)
+        return paused_until(cache.get_many(PAUSE_KEYS))
     except RedisError as error:
         _cache_down(error)
         return None
+
+
+def paused_until(values: dict[str, Any]) -> datetime.datetime | None:
+    """``table_codes_paused_until`` from the values of ``PAUSE_KEYS`` the cache has."""
+    if values.get(ALL_FAILURES, 0) < ALL_FAILURES_ALLOWED:
+        return None
+    since = values.get(ALL_SINCE)
     start = (
         timezone.now() if since is None else datetime.datetime.fromtimestamp(since, datetime.UTC)
     )
@@ -961,6 +971,7 @@ def _announce(match: Match) -> None:
         club_id=match.table.session.club_id,
         season_id=match.season_id,
         session_id=match.table.session_id,
+        table_number=match.table.number,
         player_ids=list(match.seat_ids.values()),
     )
 

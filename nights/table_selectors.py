@@ -13,7 +13,7 @@ from django.utils import timezone
 from matches.models import Deal, Match
 from matches.selectors import match_with_players, sheet_of, with_players
 from nights.models import EntryState, Night, Round, TableCode, TableEntry
-from scoring.engine import DealResult, DealRow, InvalidInput, MatchComplete
+from scoring.engine import DealResult, DealRow, InvalidInput, MatchComplete, Sheet
 
 LONG_WAIT = datetime.timedelta(minutes=5)
 """A deal waiting this long for the opponents is shown to the director as well."""
@@ -90,18 +90,28 @@ def _preview(match: Match, results: list[DealResult], entry: TableEntry) -> Deal
         return None
 
 
-def pending_entries(*, matches: list[Match]) -> dict[int, list[Pending]]:
+def deal_results(*, match_ids: Sequence[int]) -> dict[int, list[DealResult]]:
+    """The recorded results of these matches in order, by match id (one query)."""
+    results: dict[int, list[DealResult]] = {pk: [] for pk in match_ids}
+    for deal in Deal.objects.filter(match_id__in=match_ids).order_by("match_id", "sequence"):
+        results[deal.match_id].append(deal.result)
+    return results
+
+
+def pending_entries(
+    *, matches: list[Match], results: dict[int, list[DealResult]] | None = None
+) -> dict[int, list[Pending]]:
     """The deals entered at these matches' tables that wait for the opponents or were
-    rejected, oldest first, by match id (three queries)."""
+    rejected, oldest first, by match id (two queries, and one for their deals unless given:
+    ``results``, as ``deal_results`` reads them)."""
     by_match = {match.pk: match for match in matches}
     entries = (
         pending_table_entries()
         .filter(match_id__in=by_match)
         .select_related("entered_by", "decided_by", "code")
     )
-    results: dict[int, list[DealResult]] = {pk: [] for pk in by_match}
-    for deal in Deal.objects.filter(match_id__in=by_match).order_by("match_id", "sequence"):
-        results[deal.match_id].append(deal.result)
+    if results is None:
+        results = deal_results(match_ids=list(by_match))
     now = timezone.now()
     pending: dict[int, list[Pending]] = {pk: [] for pk in by_match}
     for entry in entries:
@@ -156,6 +166,7 @@ class BoardTable:
     # another match now and cannot answer them, so the director settles them (flagged).
     earlier: list[Pending] = field(default_factory=list)
     passed_out: int = 0  # of ``deals``, those passed out
+    sheet: Sheet | None = None  # the match's, scored
 
     @property
     def played(self) -> int:
@@ -219,13 +230,14 @@ def night_board(*, night: Night) -> list[BoardTable]:
         )
     }
     with_players(list(matches.values()))
+    results = deal_results(match_ids=list(matches))
     last_entries = dict(
         TableEntry.objects.filter(match_id__in=matches)
         .values("match_id")
         .annotate(last=Max("created_at"))
         .values_list("match_id", "last")
     )
-    pending = pending_entries(matches=list(matches.values()))
+    pending = pending_entries(matches=list(matches.values()), results=results)
     earlier = _earlier(night, list(latest.values()))
     codes = live_codes(night=night)
     board = []
@@ -245,6 +257,11 @@ def night_board(*, night: Night) -> list[BoardTable]:
                 pending[match.pk],
                 earlier.get(number, []),
                 match.passed_count,
+                sheet_of(
+                    match=match,
+                    results=results[match.pk],
+                    rules=match.table.session.club.rules(),
+                ),
             )
         )
     return board

@@ -263,13 +263,14 @@ def _render_night(
     context["live"] = live.live_region(  # the results refresh themselves (below)
         request,
         lambda: render_to_string("nights/_results_live.html", context, request=request),
-        scopes=_night_scopes(night),
+        scopes=night_scopes(night),
         path=reverse("nights:night", args=[club.slug, night.session.date]),
     )
     return render(request, "nights/night.html", context, status=status)
 
 
 @doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
+@live.polled
 def night_page(request: HttpRequest, slug: str, day: date) -> HttpResponseBase:
     """The night: who is present, the round being played, earlier and planned rounds, and
     the results; for directors, the button that starts the next round."""
@@ -509,7 +510,7 @@ def player_leave(request: HttpRequest, slug: str, day: date, player: int) -> Htt
 # --- Live: the night page's results and the club screen (clubs.live) ----------------------
 
 
-def _night_scopes(night: Night) -> list[Scope]:
+def night_scopes(night: Night) -> list[Scope]:
     """What a night's pages show: the club's data (the night, its players, prizes, groups:
     the night's services announce them as the club's) and its session's matches."""
     return [("club", night.session.club_id), ("session-matches", night.session_id)]
@@ -546,7 +547,7 @@ def _results_live(request: HttpRequest, club: Club, night: Night) -> HttpRespons
         context = {"club": club, "night": night, **_result_rows(club, night, plan)}
         return render(request, "nights/_results_live.html", context)
 
-    return live.live_page(request, answer, scopes=_night_scopes(night))
+    return live.live_page(request, answer, scopes=night_scopes(night))
 
 
 def _screen_context(club: Club, night: Night) -> dict[str, Any]:
@@ -575,6 +576,7 @@ def _screen_context(club: Club, night: Night) -> dict[str, Any]:
 
 
 @doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
+@live.polled
 def night_screen(request: HttpRequest, slug: str, day: date) -> HttpResponseBase:
     """The club screen: the night on a TV in the room, large, with no navigation: the round
     being played (each table's players, score and deals played) and the results so far. Its
@@ -588,7 +590,7 @@ def night_screen(request: HttpRequest, slug: str, day: date) -> HttpResponseBase
         page="nights/screen.html",
         fragment="nights/_screen_live.html",
         context=lambda: _screen_context(club, night),
-        scopes=_night_scopes(night),
+        scopes=night_scopes(night),
         page_etag=True,  # no navigation, no form: the whole page is answered 304 too
     )
 

@@ -25,6 +25,10 @@ def club_page(request):
     return HttpResponse("ok")
 
 
+def whoami(request):
+    return HttpResponse(request.user.get_username())
+
+
 def api_key_client(request):
     bind(user="key:1a2b3c4d")  # what an API-key authentication would bind
     return HttpResponse("ok")
@@ -39,6 +43,7 @@ class TokenOnly(APIView):
 
 
 urlpatterns = [
+    path("whoami/", whoami),
     path("forbidden/", forbidden),
     path("club/", club_page),
     path("token-only/", TokenOnly.as_view()),

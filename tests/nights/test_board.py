@@ -5,10 +5,14 @@ taps: settle a deal, renew a table's code, close the night."""
 import datetime
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.crypto import get_random_string
 
 from clubs.services import club_create, player_create
 from matches.models import Deal
@@ -526,3 +530,81 @@ def test_the_boards_links_and_buttons_have_ids_for_the_focus_to_stay(client, dir
         assert f'id="entry-link-{number}"' in page
         assert f'id="enter-{number}"' in page
         assert f'id="renew-{number}"' in page
+
+
+# --- polled: 304s while nothing on the board changed ----------------------------------------
+
+
+def opened_board(client, user, night):
+    """A director's browser with the board open: signed in, its CSRF cookie set."""
+    client.force_login(user)
+    assert client.get(url(night)).status_code == 200
+
+
+def board_poll(client, night, etag=None):
+    headers = {"HX-Request": "true"}
+    if etag is not None:
+        headers["If-None-Match"] = etag
+    return client.get(url(night, "nights:board_fragment"), headers=headers)
+
+
+def test_a_board_poll_is_a_304_from_the_cache_until_a_table_changes(
+    client, director, night, monkeypatch
+):
+    monkeypatch.setattr("clubs.live._now", lambda: 1_800_000_000.0)  # one ETag period
+    opened_board(client, director, night)
+    first = board_poll(client, night)
+    etag = first["ETag"]
+    assert first.status_code == 200 and "private" in first["Cache-Control"]
+    with CaptureQueriesContext(connection) as queries:
+        assert board_poll(client, night, etag).status_code == 304
+    # Only the session's (none with Redis: config.sessions).
+    assert [q["sql"] for q in queries if "django_session" not in q["sql"]] == []
+    enter(code_of(night, 2))  # a deal entered at a table: waiting for the opponents
+    changed = board_poll(client, night, etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "waiting" in changed.content.decode().lower()
+
+
+def test_the_boards_etag_moves_with_the_minute_and_the_pause(client, director, night, monkeypatch):
+    """What the board says of time and of typed codes paused changes without a write."""
+    monkeypatch.setattr("clubs.live._now", lambda: 1_800_000_000.0)
+    now = [1_800_000_000.0]
+    monkeypatch.setattr("nights.board._now", lambda: now[0])
+    monkeypatch.setattr("nights.services.ALL_FAILURES_ALLOWED", 3)
+    opened_board(client, director, night)
+    etag = board_poll(client, night)["ETag"]
+    now[0] += 59
+    assert board_poll(client, night, etag).status_code == 304  # the same minute
+    now[0] += 1
+    moved = board_poll(client, night, etag)
+    assert moved.status_code == 200
+    etag = moved["ETag"]
+    for n in range(3):
+        with pytest.raises(ValidationError):
+            table_code_open(code="WRONGCODE", client=f"2001:db8:{n}::1")
+    paused = board_poll(client, night, etag)
+    assert paused.status_code == 200 and 'id="codes-paused"' in paused.content.decode()
+
+
+def test_a_signed_out_director_is_never_told_unchanged(client, director, night, monkeypatch):
+    monkeypatch.setattr("clubs.live._now", lambda: 1_800_000_000.0)
+    opened_board(client, director, night)
+    etag = board_poll(client, night)["ETag"]
+    client.logout()
+    polled = board_poll(client, night, etag)
+    assert polled.status_code == 204 and polled["HX-Refresh"] == "true"
+    client.force_login(director)
+    client.cookies[settings.CSRF_COOKIE_NAME] = get_random_string(32)  # as signing in sets
+    again = board_poll(client, night, etag)  # its forms must be made for the new cookie
+    assert again.status_code == 200 and again["ETag"] != etag
+
+
+def test_the_board_reads_its_tables_deals_in_one_query(client, director, night):
+    for number in (1, 2):
+        play(current_match(code=code_of(night, number)), [("4S", "N", 10), ("3NT", "E", 9)])
+    client.force_login(director)
+    with CaptureQueriesContext(connection) as queries:
+        assert board_poll(client, night).status_code == 200
+    deals = [q["sql"] for q in queries if 'FROM "matches_deal"' in q["sql"]]
+    assert len(deals) == 1, deals

@@ -7,7 +7,9 @@ import logging
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.services import club_update
@@ -15,13 +17,14 @@ from config.cache import SharedClientRedisCache
 from matches.models import Deal, MatchStatus
 from matches.services import MatchConflict
 from nights.models import EntryState, TableCode, TableEntry
-from nights.pad import SESSION_CODE, SESSION_PLAYER
+from nights.pad import SESSION_CODE, SESSION_PLAYER, SESSION_TABLE
 from nights.selectors import night_plan
 from nights.services import (
     FAILURES_ALLOWED,
     client_key,
     night_close,
     night_round_start,
+    night_round_undo,
     night_start,
     side_of,
     table_code_locked_out,
@@ -350,6 +353,39 @@ def test_a_poll_is_a_304_until_something_at_the_table_changes(night, monkeypatch
     table_code_renew(night=night, table_number=1)
     gone = phone.get(PAD, headers={**poll, "If-None-Match": etag})
     assert gone.status_code == 200 and "no-store" in gone["Cache-Control"]
+
+
+def test_a_304_reads_nothing_but_the_phones_session(night):
+    """What a poll must know (the table, the generations) comes from the session and one
+    round trip to the cache: no query but the session's own (none with Redis: config.sessions)."""
+    phone = opened(night)
+    poll = {"HX-Request": "true"}
+    etag = phone.get(PAD, headers=poll)["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        assert phone.get(PAD, headers={**poll, "If-None-Match": etag}).status_code == 304
+    assert [q["sql"] for q in queries if "django_session" not in q["sql"]] == []
+
+
+def test_a_round_undone_at_the_table_changes_the_polls_answer(night):
+    """The table's scope follows the match at it: the round taken back, the phone is told
+    at once (the table has no match now), not after the ETag's period."""
+    phone = opened(night)
+    poll = {"HX-Request": "true"}
+    first = phone.get(PAD, headers=poll)
+    night_round_undo(night=night, number=1)
+    after = phone.get(PAD, headers={**poll, "If-None-Match": first["ETag"]})
+    assert after.status_code == 200 and after.content != first.content
+
+
+def test_a_phone_opened_before_the_table_was_kept_gets_it_on_its_next_request(night):
+    phone = opened(night)
+    session = phone.session
+    del session[SESSION_TABLE]
+    session.save()
+    assert phone.get(PAD, headers={"HX-Request": "true"}).status_code == 200
+    code = code_of(night)
+    kept = [code.night.session.club_id, code.night.session_id, code.table_number]
+    assert phone.session[SESSION_TABLE] == kept
 
 
 def test_draw_bridge_at_a_table_of_two():

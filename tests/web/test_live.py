@@ -226,3 +226,54 @@ def test_the_screen_is_read_as_the_night_page_is(client, django_user_model, club
     client.force_login(stranger)
     assert client.get(screen_url(night)).status_code == 403
     assert client.get(screen_url(night) + "?live=1").status_code == 403
+
+
+# --- Polls answered from the cache (clubs.live.polled) -----------------------------------
+
+
+def test_a_poll_of_a_page_answered_before_reads_no_database(
+    client, night, django_assert_num_queries
+):
+    """The sheet's, the night's and the screen's live regions: once this process answered
+    the path, a 304 is the cache's alone (bench/polls.py)."""
+    match = night_round_start(night=night).matches.first()
+    urls = [
+        reverse("matches:sheet", args=[match.pk]) + "?live=1",
+        reverse("nights:night", args=[night.session.club.slug, DAY]) + "?live=1",
+        screen_url(night) + "?live=1",
+        screen_url(night),
+    ]
+    for url in urls:
+        etag = poll(client, url)["ETag"]
+        with django_assert_num_queries(0):
+            unchanged = poll(client, url, etag)
+        assert unchanged.status_code == 304 and unchanged["ETag"] == etag
+        assert "private" in unchanged["Cache-Control"]
+
+
+def test_a_path_that_names_other_data_now_is_answered_in_full(
+    client, new_match, django_assert_num_queries
+):
+    """Scopes remembered for a path that names something else now (a slug given to another
+    club, a match deleted) give another ETag: the view answers, never a wrong 304."""
+    from clubs import live
+
+    match = new_match()
+    path = reverse("matches:sheet", args=[match.pk])
+    etag = poll(client, path + "?live=1")["ETag"]
+    live.remember(path, [("club", 0), ("match", 0)])
+    answered = poll(client, path + "?live=1", etag)
+    assert answered.status_code == 304  # by the view, from the database: the same ETag
+    club_id = match.table.session.club_id
+    assert live.remembered_scopes(path) == (("club", club_id), ("match", match.pk))
+    with django_assert_num_queries(0):
+        assert poll(client, path + "?live=1", etag).status_code == 304
+
+
+def test_a_club_made_private_sends_an_anonymous_poll_to_sign_in(client, club, new_match):
+    match = new_match()
+    url = reverse("matches:sheet", args=[match.pk]) + "?live=1"
+    etag = poll(client, url)["ETag"]
+    assert poll(client, url, etag).status_code == 304
+    club_update(club=club, public=False)
+    assert poll(client, url, etag).status_code == 302
