@@ -61,7 +61,8 @@ there ids are taken and committed in the same order, every event is final once v
 """
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -187,6 +188,20 @@ class _Change:
 
 
 _batch: ContextVar[list[_Change] | None] = ContextVar("events_batch", default=None)
+_shown_deals: ContextVar[dict[int, Any] | None] = ContextVar("deals_shown", default=None)
+
+
+@contextmanager
+def deals_shown() -> Iterator[dict[int, Any]]:
+    """The deals the events written in this block showed (recorded or corrected), by deal
+    id, as JSON carries them: a write's answer is the deal as its event shows it, rendered
+    once (``DealSerializer``, with the table's entries read once)."""
+    shown: dict[int, Any] = {}
+    token = _shown_deals.set(shown)
+    try:
+        yield shown
+    finally:
+        _shown_deals.reset(token)
 
 
 def on_changes_batched(*, phase: str, **signal) -> None:
@@ -253,7 +268,11 @@ def _shown(changes: list[_Change]) -> list[Event]:
                 "updated": {change.deal.sequence: change.updated_at or change.deal.updated_at},
             }
             data = DealSerializer(change.row, context=context).data
-        events.append(Event(club_id=change.club_id, type=change.type, data=_plain(data)))
+        plain = _plain(data)
+        shown = _shown_deals.get()
+        if shown is not None and change.row is not None and change.deal is not None:
+            shown.setdefault(change.deal.pk, plain)  # the deal itself, before those re-scored
+        events.append(Event(club_id=change.club_id, type=change.type, data=plain))
     return events
 
 

@@ -246,6 +246,8 @@ def _sqlite_value(value):
         return value.isoformat()
     if isinstance(value, Decimal):
         return str(value)
+    if isinstance(value, list | dict):  # a JSON column (psycopg reads it as Python), as text
+        return json.dumps(value)
     return value
 
 

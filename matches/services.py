@@ -74,13 +74,14 @@ SEAT_ERRORS = {seat: f"seats.{seat.value}" for seat in Seat}
 @dataclass(frozen=True)
 class Locked:
     """A match as ``_lock`` read it, with its session, its table's number, its club and the
-    club's ``rules``."""
+    club's ``rules``; ``counted``: whether it was complete then (on its season's ladder)."""
 
     match: Match
     club_id: int
     session_id: int
     table_number: int
     rules: Rules
+    counted: bool
 
 
 @contextmanager
@@ -106,10 +107,13 @@ def _attribute(instance: Any, actor: Actor | str, reason: str) -> None:
 
 
 def _season_changed(locked: Locked) -> None:
-    """Tell the ladders that this match's season changed, and the read cache that the match
-    did (once per service call)."""
+    """Tell the read cache that the match changed (once per service call) and, when it is on
+    its season's ladder or was when it was locked (the ladder counts complete matches only),
+    the ladders that its season changed: a deal of a match in progress recalculates nothing
+    (bench/api_load.py)."""
     match = locked.match
-    _seasons_changed({match.season_id})
+    if locked.counted or match.status == MatchStatus.COMPLETE:
+        _seasons_changed({match.season_id})
     match_changed.send(
         sender=Match,
         match_id=match.pk,
@@ -200,6 +204,7 @@ def _lock(match: Match | int) -> Locked:
             session_id=joined.pop("session_id"),
             table_number=joined.pop("table_number"),
             rules=club.rules(),
+            counted=row.status == MatchStatus.COMPLETE,
         )
     raise field_error("match", _("This match does not exist."), "does_not_exist")
 
@@ -796,8 +801,7 @@ def match_seats_change(
         setattr(changed, name, by_seat.get(seat))
     _attribute(changed, actor, _("seats changed"))
     changed.save(update_fields=[*SEAT_FIELDS.values(), "updated_at"])
-    _seasons_changed({changed.season_id})
-    match_changed.send(  # the players who left their seat see it too
+    match_changed.send(  # the players who left their seat see it too (no deal: not on a ladder)
         sender=Match,
         match_id=changed.pk,
         club_id=locked.club_id,

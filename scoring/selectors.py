@@ -234,12 +234,15 @@ def seasons_with_activity() -> list[int]:
 
 
 def seasons_behind(*, since: datetime, margin: timedelta) -> list[int]:
-    """Ids of the seasons whose ladder may not have seen a change: a match of the season
+    """Ids of the seasons whose ladder may not have seen a change: a complete match of the
+    season (what the ladder counts: a deal of a match in progress queues no recalculation)
     changed (``updated_at``) since ``since`` and no later than ``margin`` before the season's
     latest finished run started (or the season has no finished run). ``margin`` covers a
-    change saved before a run started and committed after that run read the matches."""
+    change saved before a run started and committed after that run read the matches. A match
+    that stopped counting (its last deal deleted) is not seen here: its own queueing, or the
+    nightly run, takes it off."""
     changed = dict(
-        Match.objects.filter(updated_at__gte=since)
+        Match.objects.filter(updated_at__gte=since, status=MatchStatus.COMPLETE)
         .values("season_id")
         .annotate(last=Max("updated_at"))
         .order_by()

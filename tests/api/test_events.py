@@ -37,6 +37,29 @@ def test_a_recorded_deal_is_an_event_with_the_deal_as_the_api_answered(world, di
     assert event["club"] == world.a.club.pk
     assert event["id"] > since
     assert event["data"] == answer.json()
+    again = director_a.get(f"/api/v1/matches/{match}/deals/{answer.json()['sequence']}/")
+    assert again.json() == answer.json() and again["ETag"] == answer["ETag"]
+
+
+def test_a_recorded_deal_is_rendered_once_for_its_answer_and_its_event(
+    world, director_a, monkeypatch
+):
+    from api.serializers.deals import DealSerializer
+
+    rendered = []
+    original = DealSerializer.to_representation
+
+    def counted(self, row):
+        rendered.append(row.sequence)
+        return original(self, row)
+
+    monkeypatch.setattr(DealSerializer, "to_representation", counted)
+    answer = director_a.post(
+        f"/api/v1/matches/{world.a.match.pk}/deals/",
+        {"contract": "3NT", "declarer": "E", "tricks": 9},
+        format="json",
+    )
+    assert answer.status_code == 201 and rendered == [answer.json()["sequence"]]
 
 
 def test_a_correction_and_a_deletion_are_events_and_the_deleted_deal_is_visible(world, director_a):

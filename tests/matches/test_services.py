@@ -492,18 +492,26 @@ def test_changing_the_vulnerability_option_rescores_the_clubs_chicagos(club, chi
     assert chicago.total_ns != before
 
 
-def test_every_service_tells_the_ladders_once(chicago, rubber, monkeypatch):
+def test_the_ladders_hear_of_a_match_only_while_it_counts(chicago, rubber, monkeypatch):
+    """Once per service call that changes a complete match (completed, corrected, its last
+    deal deleted, finished early), and never for a match in progress: the ladder counts
+    complete matches only (issue 32: 120 deals made 126 recalculations)."""
     calls = []
     monkeypatch.setattr(services, "_seasons_changed", lambda ids: calls.append(set(ids)))
-    season_id = chicago.table.session.season_id
-    deal_record(match=chicago, result=Played("1C", "N", 7))
-    deal_record(match=chicago, result=Played("1C", "E", 7))
+    season = {chicago.table.session.season_id}
+    for declarer in "NESW":
+        deal_record(match=chicago, result=Played("1C", declarer, 7))
+    assert calls == [season]  # the fourth deal completed it
     deal_correct(match=chicago, sequence=1, result=Played("1C", "N", 8))
+    deal_delete_last(match=chicago)  # complete until then: it leaves the ladder
+    assert calls == [season] * 3
+    deal_correct(match=chicago, sequence=1, result=Played("1C", "N", 9))
     deal_delete_last(match=chicago)
     match_abandon(match=chicago)
     deal_record(match=rubber, result=Played("1C", "N", 7))
+    assert calls == [season] * 3
     match_finish(match=rubber)
-    assert calls == [{season_id}] * 7
+    assert calls == [season] * 4
 
 
 def test_batched_season_changes_tell_the_ladders_once(chicago, rubber, monkeypatch):
@@ -514,7 +522,9 @@ def test_batched_season_changes_tell_the_ladders_once(chicago, rubber, monkeypat
     )
     with services.season_changes_batched():
         with services.season_changes_batched():  # nested blocks report at the outer end
-            deal_record(match=chicago, result=Played("1C", "N", 7))
+            for declarer in "NESW":
+                deal_record(match=chicago, result=Played("1C", declarer, 7))
         deal_record(match=rubber, result=Played("1C", "N", 7))
+        match_finish(match=rubber)
         assert calls == []
     assert calls == [chicago.table.session.season_id]

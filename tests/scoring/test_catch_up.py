@@ -17,7 +17,7 @@ from kombu.exceptions import OperationalError
 
 from config.celery import app
 from matches import services as match_services
-from matches.models import Match
+from matches.models import Match, MatchStatus
 from scoring.engine import Played
 from scoring.models import RunStatus, Standing, StandingsRun
 from scoring.selectors import seasons_behind
@@ -74,6 +74,20 @@ def test_only_changes_since_the_window_and_finished_runs_count():
         finished_at=timezone.now() + timedelta(minutes=5),
     )
     assert other.id in behind()  # a failed run computed nothing
+
+
+def test_a_match_in_progress_changed_puts_no_season_behind():
+    """The ladder counts complete matches only: a deal of a match in progress queues no
+    recalculation, and the catch-up queues none for it either."""
+    season, _players, match = a_season_with_a_match()
+    standings_recalculate(season_id=season.id)
+    winner = match.winner
+    Match.objects.filter(pk=match.pk).update(
+        status=MatchStatus.IN_PROGRESS, winner="", updated_at=timezone.now()
+    )
+    assert season.id not in behind()
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.COMPLETE, winner=winner)
+    assert season.id in behind()
 
 
 def test_the_catch_up_runs_every_minute_and_drops_a_late_run():
