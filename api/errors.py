@@ -74,6 +74,26 @@ class BadRequest(exceptions.APIException):
     default_code = "bad_request"
 
 
+class EventsGone(exceptions.APIException):
+    """A events cursor older than the newest event pruned (``api.retention``): the client
+    missed events it can no longer be shown. ``since``: where to resume once it has read the
+    current data again."""
+
+    status_code = status.HTTP_410_GONE
+    default_code = "events_gone"
+
+    def __init__(self, since: int, days: int):
+        super().__init__(
+            _(
+                "Events up to %(since)s are no longer kept (they are kept %(days)s days): read "
+                "the data you follow again (matches, ladders), then list the events with "
+                "since=%(since)s."
+            )
+            % {"since": since, "days": days}
+        )
+        self.since = since
+
+
 class PreconditionFailed(exceptions.APIException):
     status_code = status.HTTP_412_PRECONDITION_FAILED
     default_detail = _(
@@ -297,4 +317,6 @@ def exception_handler(exc, context):
     response.data = error_body(exc)
     if isinstance(exc, TryAgain):
         response["Retry-After"] = str(exc.retry_after)
+    if isinstance(exc, EventsGone):
+        response.data["since"] = exc.since
     return response

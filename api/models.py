@@ -162,6 +162,21 @@ class Event(models.Model):
         return f"{self.type} #{self.pk}"
 
 
+class EventsPruned(models.Model):
+    """One row: the newest event pruned (``api.retention``), for the events list to tell a
+    client whose cursor is older that it missed events (410)."""
+
+    last_event = models.BigIntegerField(_("newest event pruned"), default=0)
+    pruned_at = models.DateTimeField(_("pruned at"), null=True)
+
+    class Meta:
+        verbose_name = _("events pruned")
+        verbose_name_plural = _("events pruned")
+
+    def __str__(self) -> str:
+        return f"events up to #{self.last_event} pruned"
+
+
 class WebhookEndpoint(models.Model):
     """An address a club's director registered to receive some of the club's events."""
 

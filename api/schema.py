@@ -47,6 +47,10 @@ ERROR_DESCRIPTIONS = {
         "No answer in a media type the Accept header allows (JSON; for a download, one of its "
         "formats)."
     ),
+    "410": _(
+        "The events after `since` are no longer kept (`events_gone`): read the data again, "
+        "then list the events from the `since` the answer gives."
+    ),
     "412": _("The deal changed since the ETag sent in If-Match: fetch it again and retry."),
     "413": _("The request body is too large."),
     "414": _("The URL (path and query) is too long."),
@@ -220,6 +224,8 @@ class AutoSchema(openapi.AutoSchema):
         codes = ["400", "401", "406", "414", "429", "503"]
         if self.method in permissions.SAFE_METHODS:
             codes += ["403", "404"]
+            if getattr(self.view, "events_cursor", False):
+                codes.append("410")  # a cursor older than what is kept (api.retention)
         else:
             codes += ["403", "404", "409"]
             if self.method == "POST":

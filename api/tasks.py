@@ -17,6 +17,7 @@ from celery import shared_task
 from django.db import transaction
 
 from api import webhooks
+from api.retention import prune_events  # noqa: F401  (beat's daily api.prune_events)
 
 logger = logging.getLogger(__name__)
 

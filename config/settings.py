@@ -209,6 +209,13 @@ CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
     "schedule": WEBHOOKS_SWEEP_SECONDS,
     "options": {"expires": max(WEBHOOKS_SWEEP_SECONDS - 5, 1)},
 }
+# Events (and their deliveries) are kept EVENTS_KEEP_DAYS, then pruned every night at 04:00
+# UTC (api.retention); a client whose events cursor is older is told so (410).
+EVENTS_KEEP_DAYS = int(os.environ.get("EVENTS_KEEP_DAYS", "30"))
+CELERY_BEAT_SCHEDULE["events-prune"] = {
+    "task": "api.prune_events",
+    "schedule": crontab(hour=4, minute=0),
+}
 # Redis hands a task whose worker died (acks late, never acknowledged) to another worker
 # after this many seconds; it must exceed the longest task (CELERY_TASK_TIME_LIMIT). Tests
 # set a few seconds, and then lost tasks are looked for every second instead of every 100 s.

@@ -13,6 +13,7 @@ keys only. An endpoint's secret is shown once: in the answers to its creation an
 from datetime import timedelta
 
 import django_filters
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -21,10 +22,12 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from api import access, services
+from api.errors import EventsGone
 from api.events import events_after, events_final
 from api.filters import ClubIdFilter, IdFilter
 from api.idempotency import idempotent
 from api.models import WEBHOOK_EVENT_TYPES, Delivery, Event, EventType, WebhookEndpoint
+from api.retention import events_gone_before
 from api.serializers.webhooks import (
     DeliverySerializer,
     EventSerializer,
@@ -56,6 +59,9 @@ class EventFilter(django_filters.FilterSet):
         fields = ["since", "club", "type"]
 
     def after(self, queryset, name, value):
+        gone = events_gone_before()
+        if 0 < value < gone:
+            raise EventsGone(gone, settings.EVENTS_KEEP_DAYS)
         return events_after(queryset, value)
 
 
@@ -67,7 +73,9 @@ class EventFilter(django_filters.FilterSet):
             "computed and night round started, as the API showed it then. Poll with "
             "`since` = the id of the last event listed: each event is listed once its "
             "change and every older transaction are over, after every event listed before "
-            "it; webhooks send the same events."
+            "it; webhooks send the same events. Events are kept 30 days by default "
+            "(EVENTS_KEEP_DAYS): a `since` older than the newest event pruned is a 410 "
+            "(`events_gone`) with the `since` to resume from after reading the data again."
         ),
     ),
 )
@@ -75,6 +83,7 @@ class EventViewSet(mixins.ListModelMixin, ClubScopedViewSet):
     serializer_class = EventSerializer
     filterset_class = EventFilter
     http_method_names = ["get", "head"]
+    events_cursor = True  # the schema: a 410 for a ``since`` older than what is kept
     # It grows when an older transaction ends, whichever club's it was (api.events): its
     # Last-Modified is when it was read, never a 304 by date over an event it now lists.
     clock_actions = ("list",)
