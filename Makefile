@@ -107,6 +107,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/night_prints.py
 	$(BIN)/python bench/night.py
 	$(BIN)/python bench/polls.py
+	$(BIN)/python bench/nightly.py
 	$(BIN)/python bench/history_import.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/faults.py --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python bench/slow_clients.py

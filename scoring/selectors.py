@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from itertools import accumulate
 from typing import Any, cast
 
@@ -231,6 +231,29 @@ def seasons_with_activity() -> list[int]:
         .order_by("id")
         .values_list("id", flat=True)
     )
+
+
+def seasons_for_the_night(*, today: date, margin: timedelta) -> list[int]:
+    """Ids of the seasons the nightly run rebuilds: of those with activity
+    (``seasons_with_activity``), the ones open ``today`` (a day either side, for the clubs'
+    time zones), the ones never computed, and the ones behind their ladder (a complete match
+    changed since its latest finished run began, ``seasons_behind`` over all time). A closed
+    season left as it was since its last run is not rebuilt: the night's work grows with what
+    is open or changed, not with every season ever played (bench/nightly.py)."""
+    active = seasons_with_activity()
+    day = timedelta(days=1)
+    open_now = set(
+        Season.objects.filter(
+            pk__in=active, start_date__lte=today + day, end_date__gte=today - day
+        ).values_list("pk", flat=True)
+    )
+    computed = set(
+        StandingsRun.objects.filter(season_id__in=active, status=RunStatus.DONE)
+        .values_list("season_id", flat=True)
+        .distinct()
+    )
+    behind = set(seasons_behind(since=datetime.min.replace(tzinfo=UTC), margin=margin))
+    return [season for season in active if season in open_now | behind or season not in computed]
 
 
 def seasons_behind(*, since: datetime, margin: timedelta) -> list[int]:

@@ -25,7 +25,7 @@ from clubs.models import Season
 
 from . import services
 from .models import RunTrigger
-from .selectors import seasons_behind, seasons_by_club
+from .selectors import seasons_behind, seasons_by_club, seasons_for_the_night
 
 logger = logging.getLogger(__name__)
 
@@ -134,9 +134,11 @@ def recalculate_seasons(
     time_limit=NIGHTLY_TIME_LIMIT,
 )
 def recalculate_active_seasons() -> list[int]:
-    """The nightly full recalculation: one ``recalculate_seasons`` task per club, for its
-    seasons with activity (so a lost worker repeats one club, not all of them)."""
-    clubs = seasons_by_club()
+    """The nightly recalculation: one ``recalculate_seasons`` task per club (so a lost worker
+    repeats one club, not all of them, and the clubs spread over the workers), for its seasons
+    that are open, never computed or behind their ladder (``seasons_for_the_night``)."""
+    today = timezone.now().date()
+    clubs = seasons_by_club(seasons_for_the_night(today=today, margin=CATCH_UP_MARGIN))
     for season_ids in clubs.values():
         recalculate_seasons.delay(season_ids, trigger=RunTrigger.NIGHTLY)
     logger.info(

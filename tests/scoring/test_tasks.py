@@ -2,7 +2,7 @@
 one log line per run, the nightly schedule."""
 
 import logging
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from celery.schedules import crontab
@@ -168,3 +168,29 @@ def test_a_broker_failure_does_not_block_later_refreshes(
     with django_capture_on_commit_callbacks(execute=True):  # robust: the request goes on
         standings_refresh_on_commit(season_id=season.id)
     assert cache.get(pending_key(season.id)) is None
+
+
+@pytest.mark.django_db
+def test_the_nightly_task_leaves_a_closed_season_that_did_not_change(eager_tasks, monkeypatch):
+    """Issue 32: the night's work grows with what is open or changed, not with every season
+    ever played. Computed once, a closed season is rebuilt again only after a change."""
+    from django.utils import timezone
+
+    from matches.models import Match
+
+    today = timezone.now().date()
+    club = make_club()
+    ann, bob = make_players(club, "Ann", "Bob")
+    current = make_season(club, today.year)
+    closed = make_season(club, today.year - 3)
+    stored_match(current, date(today.year, 1, 1), (ann, bob), (500, 0), "NS")
+    old_match = stored_match(closed, date(today.year - 3, 2, 1), (ann, bob), (0, 90), "EW")
+    an_hour = timedelta(hours=1)
+    Match.objects.update(updated_at=timezone.now() - an_hour)  # played long before the night
+    assert sorted(recalculate_active_seasons.delay().get()) == sorted([current.id, closed.id])
+    assert recalculate_active_seasons.delay().get() == [current.id]  # open: every night
+    Match.objects.filter(pk=old_match.pk).update(updated_at=timezone.now())  # corrected
+    assert sorted(recalculate_active_seasons.delay().get()) == sorted([current.id, closed.id])
+    last_run = StandingsRun.objects.filter(season=closed).latest("started_at")
+    Match.objects.filter(pk=old_match.pk).update(updated_at=last_run.started_at - an_hour)
+    assert recalculate_active_seasons.delay().get() == [current.id]
