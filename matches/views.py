@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -54,18 +55,30 @@ def session_export(request: HttpRequest, slug: str, day: date, fmt: str) -> Http
     return export_response(Download("session", session, table), fmt)
 
 
+PLAYERS_SHOWN = 50
+"""The ranked lines a session sheet shows unless asked for all (``?players=all``)."""
+TABLES_PER_PAGE = 32
+"""The tables a page of a session sheet lists (a club night has 15 at most: one page)."""
+
+
 @doors
 def session_sheet(request: HttpRequest, slug: str, day: date) -> HttpResponse:
-    """An evening: the night's results (each player ranked), then every table with its matches."""
+    """An evening: the night's results (each player ranked; the first ``PLAYERS_SHOWN`` unless
+    ``?players=all``), then its tables with their matches, ``TABLES_PER_PAGE`` a page
+    (``?page=``): the 512-match evening of the benchmark history was 1.07 MB and 400 ms in
+    full (bench/pages.py)."""
     club, session = _session(request, slug, day)
     tables, players = selectors.session_results(session_id=session.pk)
     is_director = can_direct(request.user, club.pk)
+    every_player = request.GET.get("players") == "all"
+    shown = players if every_player else players[:PLAYERS_SHOWN]
+    page = Paginator(tables, TABLES_PER_PAGE).get_page(request.GET.get("page"))
     # A big club's evening has 2,500 links: each written here, from one reverse per kind.
     player_url = id_url("scoring:player", club.slug)
     sheet_url, table_url = id_url("matches:sheet"), id_url("matches:table")
-    for line in players:
+    for line in shown:
         line["url"] = f"{player_url(line['player_id'])}?season={session.season_id}"
-    for table in tables:
+    for table in page.object_list:
         for match in table["matches"]:
             match["url"] = sheet_url(match["id"])
             if is_director and match["status"] == MatchStatus.IN_PROGRESS:
@@ -76,8 +89,11 @@ def session_sheet(request: HttpRequest, slug: str, day: date) -> HttpResponse:
         {
             "club": club,
             "session": session,
-            "tables": tables,
-            "players": players,
+            "tables": page.object_list,
+            "page": page,
+            "players": shown,
+            "players_count": len(players),
+            "players_query": "players=all&" if every_player else "",
             "is_director": is_director,
             "par": selectors.session_read_by_par(tables),
         },

@@ -319,6 +319,31 @@ def test_session_sheet_queries_do_not_grow_with_its_matches(
     assert html.count("Player 39") == 2  # in the players' list and at its table
 
 
+def test_a_big_session_sheet_shows_the_first_players_and_pages_its_tables(
+    client, club, season_played, monkeypatch
+):
+    """Issue 32: the 512-match evening of the benchmark was 1.07 MB in full. The first
+    PLAYERS_SHOWN ranked lines, all of them a link away; TABLES_PER_PAGE tables a page."""
+    monkeypatch.setattr("matches.views.PLAYERS_SHOWN", 3)
+    monkeypatch.setattr("matches.views.TABLES_PER_PAGE", 2)
+    season, *_ = season_played
+    extra = make_players(club, *(f"Player {number}" for number in range(8)))
+    for number in (0, 4):
+        stored_match(season, DAY, tuple(extra[number : number + 4]), (300, 100), "NS")
+    url = reverse("clubs:session", args=[season.club.slug, DAY])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    players = html.split('id="session-players"')[1].split("</table>")[0]
+    assert players.count("<tr>") == 1 + 3  # the head and the first three
+    assert "The first 3 of 14 players." in html and 'href="?players=all"' in html
+    every = client.get(url + "?players=all&page=2", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert every.split('id="session-players"')[1].split("</table>")[0].count("<tr>") == 1 + 14
+    assert "session-players-cut" not in every
+    assert "Page 2 of 2" in every and 'href="?players=all&amp;page=1"' in every
+    first = html.split("<h2>Tables</h2>")[1]
+    second = every.split("<h2>Tables</h2>")[1]
+    assert first.count("<h3>") == 2 and second.count("<h3>") == 2  # four tables, two a page
+
+
 def test_session_sheet_lists_each_tables_matches(
     client, season_played, players, new_match, director
 ):
