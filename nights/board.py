@@ -178,10 +178,10 @@ def board_page(request: HttpRequest, slug: str, day: date) -> HttpResponse:
 @require_GET
 def board_fragment(request: HttpRequest, slug: str, day: date) -> HttpResponseBase:
     """The board's tables alone, as htmx polls them: a 304 while nothing on them changed
-    (``_board_etag``), from the cache alone once this process answered the path before
-    (``clubs.live.polled``). A poll that may no longer see them (the director logged out,
-    their session expired) reloads the whole page, which says why, rather than swapping the
-    login page into the board."""
+    (``_board_etag``), from the cache alone once this process answered the path before (as
+    ``clubs.live.polled`` answers the other live pages). A poll that may no longer see them
+    (the director logged out, their session expired) reloads the whole page, which says why,
+    rather than swapping the login page into the board."""
     remembered = live.remembered_scopes(request.path)
     if remembered is not None and "HTTP_IF_NONE_MATCH" in request.META:
         etag = _board_etag(request, remembered)

@@ -4,11 +4,11 @@ their table and to confirm or reject the deals the other side entered.
 
 The code gives one power and no other: the session of a phone that opened it keeps only the
 code's id (``SESSION_CODE``) and where its table is (``SESSION_TABLE``), which these views
-alone read, and every write goes through
-``nights.services`` with that code, which refuses anything that is not the match now at its
-table. The link's token is not kept in the address bar: ``/t/<token>/`` opens the table and
-redirects to ``/table/``. The pad polls its panel every 5 s (static/js/pad.js, which skips a
-poll while a deal is being typed); without JavaScript a reload shows the same.
+alone read, and every write goes through ``nights.services`` with that code, which refuses
+anything that is not the match now at its table. The link's token is not kept in the address
+bar: ``/t/<token>/`` opens the table and redirects to ``/table/``. The pad polls its panel
+every 5 s (static/js/pad.js, which skips a poll while a deal is being typed); without
+JavaScript a reload shows the same.
 """
 
 from typing import Any

@@ -206,7 +206,8 @@ class DealViewSet(ExportsMixin, ClubScopedViewSet):
         if match is None:
             raise NotFound()
         if not access.can_write_club(self.request, match.table.session.club_id):
-            if not access.readable_clubs(self.request).filter(pk=match.table.session.club_id):
+            readable = access.readable_clubs(self.request)
+            if not readable.filter(pk=match.table.session.club_id).exists():
                 raise NotFound()
             raise PermissionDenied(gettext("You do not direct this club."))
         return match
