@@ -212,7 +212,7 @@ def on_changes_batched(*, phase: str, **signal) -> None:
     changes = _batch.get()
     _batch.set(None)
     if phase == "end" and changes:
-        events_record(_shown(changes))
+        events_record(_shown(changes, batched=True))
 
 
 def _collect(change: _Change) -> None:
@@ -220,20 +220,29 @@ def _collect(change: _Change) -> None:
     if batch is not None:
         batch.append(change)
     else:
-        events_record(_shown([change]))
+        events_record(_shown([change], batched=False))
 
 
-def _shown(changes: list[_Change]) -> list[Event]:
+def _shown(changes: list[_Change], *, batched: bool) -> list[Event]:
     """The events of these changes, each object shown as the API shows it: the deals' table
-    entries read in one query, the matches in one (with their pending entries)."""
+    entries read in one query, the matches in one (with their pending entries). A deal just
+    recorded outside a batch has no entry to read: the table's entries become deals in a
+    batch (``season_changes_batched``), linked before its end; so an API's recorded deal
+    reads none (one query fewer on every deal)."""
     from api.serializers.deals import DealSerializer
     from api.serializers.matches import MatchSerializer
     from clubs.models import Club
     from matches.selectors import matches_counted
     from nights.table_selectors import deal_confirmations, pending_prefetch
 
-    scored = sorted({change.match.pk for change in changes if change.row is not None})
-    entries = deal_confirmations(match_ids=scored) if scored else {}
+    scored = sorted(
+        {
+            change.match.pk
+            for change in changes
+            if change.row is not None and (batched or change.type != EventType.DEAL_RECORDED)
+        }
+    )
+    entries: dict[int, dict] = deal_confirmations(match_ids=scored) if scored else {}
     ended = {change.match.pk for change in changes if change.type in MATCH_EVENTS.values()}
     matches = {}
     if ended:
@@ -264,7 +273,7 @@ def _shown(changes: list[_Change]) -> list[Event]:
             # Just saved: the newest of the deals up to it (as the write's own answer says).
             context = {
                 "match": match,
-                "entries": entries[match.pk],
+                "entries": entries.get(match.pk, {}),
                 "updated": {change.deal.sequence: change.updated_at or change.deal.updated_at},
             }
             data = DealSerializer(change.row, context=context).data

@@ -2,6 +2,8 @@
 the change's transaction, as the API showed the object then; a deleted deal too."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from api.models import Delivery, Event, WebhookEndpoint
 from matches import services as match_services
@@ -54,12 +56,17 @@ def test_a_recorded_deal_is_rendered_once_for_its_answer_and_its_event(
         return original(self, row)
 
     monkeypatch.setattr(DealSerializer, "to_representation", counted)
-    answer = director_a.post(
-        f"/api/v1/matches/{world.a.match.pk}/deals/",
-        {"contract": "3NT", "declarer": "E", "tricks": 9},
-        format="json",
-    )
+    with CaptureQueriesContext(connection) as queries:
+        answer = director_a.post(
+            f"/api/v1/matches/{world.a.match.pk}/deals/",
+            {"contract": "3NT", "declarer": "E", "tricks": 9},
+            format="json",
+        )
     assert answer.status_code == 201 and rendered == [answer.json()["sequence"]]
+    # Recorded by the API, the deal has no entry at the table to read (it would be linked in
+    # the same batch as it was recorded: api.events._shown).
+    assert answer.json()["entry"]["via"] == "director"
+    assert not [q for q in queries if 'FROM "nights_tableentry"' in q["sql"]]
 
 
 def test_a_correction_and_a_deletion_are_events_and_the_deleted_deal_is_visible(world, director_a):
