@@ -116,17 +116,26 @@ def modified_from_data(data: object, read_at: float) -> datetime:
     return _whole_seconds(newest, read_at)
 
 
-def generation_etag(scopes: Sequence[Scope], parts: Iterable[object]) -> str | None:
-    """The ETag of an answer that depends on ``scopes`` and varies with ``parts``, or None
-    when the generations cannot be trusted (off, or the cache failed): then use the body's."""
+def read_generations(
+    scopes: Sequence[Scope], *, read_also: Sequence[str] = ()
+) -> tuple[tuple[str, ...], dict[str, Any]] | None:
+    """The tokens of ``scopes`` and the cache's values of the keys ``read_also``, in one
+    round trip (``clubs.generations.generations``), or None when the generations cannot be
+    trusted (off, or the cache failed): an ETag is then the body's."""
     if not trusted():
         return None
     try:
-        tokens, _found = generations(scopes)
+        return generations(scopes, read_also=read_also)
     except Exception:
         logger.warning("the generations could not be read; ETag from the body", exc_info=True)
         return None
-    return tokens_etag(tokens, parts)
+
+
+def generation_etag(scopes: Sequence[Scope], parts: Iterable[object]) -> str | None:
+    """The ETag of an answer that depends on ``scopes`` and varies with ``parts``, or None
+    when the generations cannot be trusted (``read_generations``): then use the body's."""
+    read = read_generations(scopes)
+    return None if read is None else tokens_etag(read[0], parts)
 
 
 def page_parts(
@@ -191,16 +200,27 @@ def conditional(
     return checked or response
 
 
+EtagOf = Callable[[HttpRequest, Sequence[Scope]], str | None]
+"""How a page's ETag is made from its request and the scopes it depends on (``page_etag``)."""
+
+
+def page_etag(request: HttpRequest, scopes: Sequence[Scope]) -> str | None:
+    """A page's ETag: the generations of ``scopes`` with ``page_parts``."""
+    return generation_etag(scopes, page_parts(request))
+
+
 def live_page(
     request: HttpRequest,
     answer: Callable[[], HttpResponse],
     *,
     scopes: Sequence[Scope],
     last_modified: datetime | None = None,
+    etag_of: EtagOf = page_etag,
 ) -> HttpResponseBase:
     """A page (or a page's fragment: what a live region polls) that depends on ``scopes``,
-    with its validators: see ``conditional`` and the module."""
-    etag = generation_etag(scopes, page_parts(request))
+    with its validators: see ``conditional`` and the module. ``etag_of``: a page whose
+    ETag varies with more than ``page_parts`` (the director's board)."""
+    etag = etag_of(request, scopes)
     if etag is not None:
         remember(request.path, scopes)
     return conditional(request, answer, etag=etag, last_modified=last_modified)
@@ -225,25 +245,39 @@ def remembered_scopes(path: str) -> tuple[Scope, ...] | None:
     return _scopes_by_path.get(path)
 
 
-def polled(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
-    """A view whose path alone names the scopes its ``live_page`` answers depend on (a
-    match's sheet, a night's pages; not "the current season", which the date moves): a GET
-    with ``If-None-Match`` of a path this process answered before is answered 304 from the
-    cache alone when its ETag is still the answer's (one round trip, no database, nothing
-    computed). A path whose scopes changed since (a club's slug given to another) only misses:
-    the tokens of other scopes give another ETag, and the view answers in full."""
+View = Callable[..., HttpResponseBase]
 
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        scopes = remembered_scopes(request.path)
-        if scopes is not None and request.method == "GET" and "HTTP_IF_NONE_MATCH" in request.META:
-            etag = generation_etag(scopes, page_parts(request))
-            unchanged = None if etag is None else not_modified(request, etag=etag)
-            if unchanged is not None:
-                return unchanged
-        return view(request, *args, **kwargs)
 
-    return wrapped
+def polled_by(etag_of: EtagOf) -> Callable[[View], View]:
+    """``polled``, for a view whose ``live_page`` makes its ETag with ``etag_of``."""
+
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            scopes = remembered_scopes(request.path)
+            if (
+                scopes is not None
+                and request.method == "GET"
+                and "HTTP_IF_NONE_MATCH" in request.META
+            ):
+                etag = etag_of(request, scopes)
+                unchanged = None if etag is None else not_modified(request, etag=etag)
+                if unchanged is not None:
+                    return unchanged
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+polled = polled_by(page_etag)
+"""A view whose path alone names the scopes its ``live_page`` answers depend on (a match's
+sheet, a night's pages; not "the current season", which the date moves): a GET with
+``If-None-Match`` of a path this process answered before is answered 304 from the cache alone
+when its ETag is still the answer's (one round trip, no database, nothing computed). A path
+whose scopes changed since (a club's slug given to another) only misses: the tokens of other
+scopes give another ETag, and the view answers in full."""
 
 
 def live_url(request: HttpRequest, path: str | None = None) -> str:

@@ -61,7 +61,7 @@ class PageThrottle(AllowWhenCacheIsDown, AnonRateThrottle):
         session = getattr(request, "session", None)
         if session is not None and session.get(SESSION_KEY) is not None:
             return None
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return super().get_cache_key(request, view)  # anonymous: its account costs no query
 
 
 class PDFThrottle(PageThrottle):

@@ -10,7 +10,6 @@ answers with a redirect back to the board (or the board with the error, 400 or 4
 500).
 """
 
-import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs import live
 from clubs.doors import club_for_director, doors
-from clubs.generations import Scope, generations
+from clubs.generations import Scope
 from clubs.models import Club
 from clubs.selectors import can_direct
 from clubs.services import TABLE_NUMBER_MAX
@@ -42,7 +41,6 @@ from nights.movements import MOVEMENTS
 from nights.prints import entry_link
 from nights.views import night_scopes, players_change
 
-logger = logging.getLogger(__name__)
 _now = time.time  # the clock of BOARD_SECONDS (the tests move it)
 CHICAGO_DEALS = 4
 BOARD_SECONDS = 60
@@ -174,34 +172,6 @@ def board_page(request: HttpRequest, slug: str, day: date) -> HttpResponse:
     return _render(request, club, _night(club, day))
 
 
-@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
-@require_GET
-def board_fragment(request: HttpRequest, slug: str, day: date) -> HttpResponseBase:
-    """The board's tables alone, as htmx polls them: a 304 while nothing on them changed
-    (``_board_etag``), from the cache alone once this process answered the path before (as
-    ``clubs.live.polled`` answers the other live pages). A poll that may no longer see them
-    (the director logged out, their session expired) reloads the whole page, which says why,
-    rather than swapping the login page into the board."""
-    remembered = live.remembered_scopes(request.path)
-    if remembered is not None and "HTTP_IF_NONE_MATCH" in request.META:
-        etag = _board_etag(request, remembered)
-        unchanged = None if etag is None else live.not_modified(request, etag=etag)
-        if unchanged is not None:
-            return unchanged
-    club = get_object_or_404(Club, slug=slug)
-    if request.headers.get("HX-Request") and not can_direct(request.user, club.pk):
-        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
-    club = club_for_director(request, club)
-    night = _night(club, day)
-    scopes = night_scopes(night)
-    etag = _board_etag(request, scopes)
-    if etag is not None:
-        live.remember(request.path, scopes)
-    return live.conditional(
-        request, lambda: _render(request, club, night, fragment=True), etag=etag
-    )
-
-
 def _board_etag(request: HttpRequest, scopes: Sequence[Scope]) -> str | None:
     """The ETag of the board's tables (``clubs.live``): the generations of the club and the
     night's matches, with whether typed codes are paused (read in the same round trip), the
@@ -215,13 +185,10 @@ def _board_etag(request: HttpRequest, scopes: Sequence[Scope]) -> str | None:
     whose account was deactivated or whose password changed meanwhile is told "unchanged"
     for ``BOARD_SECONDS`` at most (nothing it had not seen), then reloads the page and signs
     in."""
-    if not live.trusted():
+    read = live.read_generations(scopes, read_also=services.PAUSE_KEYS)
+    if read is None:
         return None
-    try:
-        tokens, found = generations(scopes, read_also=services.PAUSE_KEYS)
-    except Exception:
-        logger.warning("the generations could not be read; ETag from the body", exc_info=True)
-        return None
+    tokens, found = read
     viewer = [request.session.get(key, "-") for key in (SESSION_KEY, HASH_SESSION_KEY)]
     parts = [
         *live.page_parts(request, viewer=viewer),
@@ -230,6 +197,28 @@ def _board_etag(request: HttpRequest, scopes: Sequence[Scope]) -> str | None:
         request.META.get("CSRF_COOKIE", ""),
     ]
     return live.tokens_etag(tokens, parts)
+
+
+@doors  # type: ignore[untyped-decorator, unused-ignore]  # clubs.doors not typed strictly yet
+@require_GET
+@live.polled_by(_board_etag)
+def board_fragment(request: HttpRequest, slug: str, day: date) -> HttpResponseBase:
+    """The board's tables alone, as htmx polls them: a 304 while nothing on them changed
+    (``_board_etag``), from the cache alone once this process answered the path before
+    (``clubs.live.polled_by``). A poll that may no longer see them (the director logged out,
+    their session expired) reloads the whole page, which says why, rather than swapping the
+    login page into the board."""
+    club = get_object_or_404(Club, slug=slug)
+    if request.headers.get("HX-Request") and not can_direct(request.user, club.pk):
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    club = club_for_director(request, club)
+    night = _night(club, day)
+    return live.live_page(
+        request,
+        lambda: _render(request, club, night, fragment=True),
+        scopes=night_scopes(night),
+        etag_of=_board_etag,
+    )
 
 
 def _failed(request: HttpRequest, club: Club, night: Night, error: Exception) -> HttpResponse:

@@ -252,8 +252,8 @@ def seasons_for_the_night(*, today: date, margin: timedelta) -> list[int]:
         .values_list("season_id", flat=True)
         .distinct()
     )
-    behind = set(seasons_behind(since=datetime.min.replace(tzinfo=UTC), margin=margin))
-    return [season for season in active if season in open_now | behind or season not in computed]
+    wanted = open_now | set(seasons_behind(since=datetime.min.replace(tzinfo=UTC), margin=margin))
+    return [season for season in active if season in wanted or season not in computed]
 
 
 def seasons_behind(*, since: datetime, margin: timedelta) -> list[int]:
