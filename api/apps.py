@@ -8,12 +8,15 @@ class ApiConfig(AppConfig):
 
     def ready(self):
         from corsheaders.signals import check_request_enabled
+        from django.db.models.signals import post_delete, post_save
 
         from api import (
             cors,
             events,
             schema,  # noqa: F401  (the API key's OpenAPI scheme)
+            webhooks,
         )
+        from api.models import WebhookEndpoint
         from clubs import generations
         from clubs.signals import club_changed
         from matches.signals import changes_batched, deal_changed, match_changed, match_ended
@@ -35,3 +38,6 @@ class ApiConfig(AppConfig):
         match_ended.connect(events.on_match_ended)
         ladders_changed.connect(events.on_ladders_changed)
         round_started.connect(events.on_round_started)
+        # Which clubs' events look for webhook endpoints (api.webhooks).
+        for changed in (post_save, post_delete):
+            changed.connect(webhooks.forget_endpoint_clubs, sender=WebhookEndpoint)

@@ -10,13 +10,8 @@ allowed. Every club's origins are kept, as one set, in the shared cache for
 origin a director adds or removes counts within that time in every process.
 """
 
-import logging
-
-from django.core.cache import cache
-
+from api.shared import forget, shared
 from clubs.models import Club
-
-logger = logging.getLogger(__name__)
 
 ORIGINS_KEY = "cors:origins"
 ORIGINS_SECONDS = 60
@@ -24,31 +19,20 @@ ORIGINS_SECONDS = 60
 
 def allowed_origins() -> frozenset[str]:
     """Every origin a club lists."""
-    try:
-        found = cache.get(ORIGINS_KEY)
-    except Exception:
-        logger.warning("the shared cache failed; reading the origins from the database")
-        found = None
-    if found is not None:
-        return found
-    origins = frozenset(
-        origin
-        for listed in Club.objects.exclude(api_origins=[]).values_list("api_origins", flat=True)
-        for origin in listed or ()
+    return shared(
+        ORIGINS_KEY,
+        ORIGINS_SECONDS,
+        lambda: frozenset(
+            origin
+            for listed in Club.objects.exclude(api_origins=[]).values_list("api_origins", flat=True)
+            for origin in listed or ()
+        ),
     )
-    try:
-        cache.set(ORIGINS_KEY, origins, timeout=ORIGINS_SECONDS)
-    except Exception:
-        logger.warning("could not keep the origins in the shared cache")
-    return origins
 
 
 def forget_origins(**kwargs) -> None:
     """``club_changed``'s receiver: the origins are read again at the next request."""
-    try:
-        cache.delete(ORIGINS_KEY)
-    except Exception:
-        logger.warning("could not drop the origins from the shared cache")
+    forget(ORIGINS_KEY)
 
 
 def request_allowed(sender, request, **kwargs) -> bool:

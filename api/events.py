@@ -67,14 +67,23 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import BigIntegerField, F, Func, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    BigIntegerField,
+    F,
+    Func,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    prefetch_related_objects,
+)
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from rest_framework.renderers import JSONRenderer
 
 from api.models import Delivery, Event, EventType, WebhookEndpoint
 from api.tasks import deliveries_enqueue_on_commit
-from api.webhooks import delivery_new
+from api.webhooks import clubs_with_endpoints, delivery_new
 
 _renderer = JSONRenderer()
 
@@ -145,8 +154,9 @@ def events_record(events: Iterable[Event]) -> list[Event]:
     saved = Event.objects.bulk_create(events)  # PostgreSQL and SQLite return the ids
     clubs = {event.club_id for event in saved}
     endpoints: dict[int, list[WebhookEndpoint]] = {club: [] for club in clubs}
-    for endpoint in WebhookEndpoint.objects.filter(club_id__in=clubs, active=True):
-        endpoints[endpoint.club_id].append(endpoint)
+    if clubs & clubs_with_endpoints():
+        for endpoint in WebhookEndpoint.objects.filter(club_id__in=clubs, active=True):
+            endpoints[endpoint.club_id].append(endpoint)
     deliveries = [
         delivery_new(endpoint=endpoint, event=event)
         for event in saved
@@ -185,6 +195,7 @@ class _Change:
     deal: Any = None
     row: Any = None
     updated_at: Any = None  # the deal's as the API shows it, when not its own
+    deals: int = 0  # an ended match's deals
 
 
 _batch: ContextVar[list[_Change] | None] = ContextVar("events_batch", default=None)
@@ -225,7 +236,9 @@ def _collect(change: _Change) -> None:
 
 def _shown(changes: list[_Change], *, batched: bool) -> list[Event]:
     """The events of these changes, each object shown as the API shows it: the deals' table
-    entries read in one query, the matches in one (with their pending entries). A deal just
+    entries read in one query, the ended matches (with their pending entries) in one; outside
+    a batch each ended match is the service's, just saved, with its table and session, and
+    only its pending entries are read. A deal just
     recorded outside a batch has no entry to read: the table's entries become deals in a
     batch (``season_changes_batched``), linked before its end; so an API's recorded deal
     reads none (one query fewer on every deal)."""
@@ -243,16 +256,20 @@ def _shown(changes: list[_Change], *, batched: bool) -> list[Event]:
         }
     )
     entries: dict[int, dict] = deal_confirmations(match_ids=scored) if scored else {}
-    ended = {change.match.pk for change in changes if change.type in MATCH_EVENTS.values()}
-    matches = {}
-    if ended:
-        clubs = Club.objects.filter(pk__in={change.club_id for change in changes})
+    ended = [change for change in changes if change.type in MATCH_EVENTS.values()]
+    matches = {change.match.pk: change.match for change in ended}
+    if batched and ended:  # the batch's later writes may have changed them: read afresh
+        clubs = Club.objects.filter(pk__in={change.club_id for change in ended})
         matches = {
             match.pk: match
             for match in matches_counted(clubs=clubs)
-            .filter(pk__in=ended)
+            .filter(pk__in=matches)
             .prefetch_related(pending_prefetch())
         }
+    elif ended:  # each the service's, just saved, its deals counted as the list counts them
+        for change in ended:
+            change.match.deal_count = change.deals
+        prefetch_related_objects(list(matches.values()), pending_prefetch())
     events = []
     for change in changes:
         match = change.match
@@ -301,9 +318,10 @@ def on_deal_changed(*, action, match, club_id, deal, row, updated_at=None, **sig
     )
 
 
-def on_match_ended(*, action, match, club_id, **signal) -> None:
-    """``matches.signals.match_ended``: the match as ``GET /matches/{id}/`` shows it."""
-    _collect(_Change(type=MATCH_EVENTS[action], club_id=club_id, match=match))
+def on_match_ended(*, action, match, club_id, deals, **signal) -> None:
+    """``matches.signals.match_ended``: the match as ``GET /matches/{id}/`` shows it (the
+    service's match, its table and session read with it: not read again)."""
+    _collect(_Change(type=MATCH_EVENTS[action], club_id=club_id, match=match, deals=deals))
 
 
 def on_ladders_changed(*, season_ids, **signal) -> None:

@@ -38,6 +38,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from api.models import Delivery, DeliveryStatus, Event, EventType, WebhookEndpoint
+from api.shared import forget, shared
 from clubs.models import Membership, Role
 
 USER_AGENT = "Partscore-Webhooks/1"
@@ -45,6 +46,32 @@ USER_AGENT = "Partscore-Webhooks/1"
 
 def new_secret() -> str:
     return "whsec_" + secrets.token_hex(24)
+
+
+ENDPOINT_CLUBS_KEY = "webhooks:clubs"
+ENDPOINT_CLUBS_SECONDS = 60
+
+
+def clubs_with_endpoints() -> frozenset[int]:
+    """The clubs that have an active endpoint, or had one a moment ago: kept as one set in the
+    shared cache for ``ENDPOINT_CLUBS_SECONDS`` and dropped whenever an endpoint is saved or
+    deleted (``forget_endpoint_clubs``), so that an event of a club with none (most) looks
+    for no endpoint (bench/deal_cost.py: a fifth of a recorded deal). An endpoint disabled
+    without a save (``.update()``) leaves its club in the set: its events only look again."""
+    return shared(
+        ENDPOINT_CLUBS_KEY,
+        ENDPOINT_CLUBS_SECONDS,
+        lambda: frozenset(
+            WebhookEndpoint.objects.filter(active=True).values_list("club_id", flat=True).distinct()
+        ),
+    )
+
+
+def forget_endpoint_clubs(**signal: object) -> None:
+    """``post_save`` and ``post_delete`` of an endpoint: the set is read again, at once and
+    once the change commits (a reader between the two could have kept the set without it)."""
+    forget(ENDPOINT_CLUBS_KEY)
+    transaction.on_commit(lambda: forget(ENDPOINT_CLUBS_KEY))
 
 
 def delivery_new(*, endpoint: WebhookEndpoint, event: Event) -> Delivery:

@@ -57,7 +57,8 @@ def can_direct(user: AnyUser, club_id: int) -> bool:
     superuser."""
     if user is None or not user.is_authenticated:
         return False
-    return user.is_superuser or clubs_directed_by(user).filter(pk=club_id).exists()
+    directors = Membership.objects.filter(club_id=club_id, role=Role.DIRECTOR)
+    return user.is_superuser or directors.filter(player__user=user).exists()
 
 
 def club_ids_directed_by(user: User) -> frozenset[int]:

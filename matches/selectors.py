@@ -45,6 +45,15 @@ def matches_of(*, clubs: QuerySet[Club]) -> QuerySet[Match]:
     )
 
 
+def club_of_match(*, match_id: int) -> int | None:
+    """The id of the club a match is played at, or None if there is no such match: what a
+    write checks before it locks the match (one light query; ``matches_of`` reads the whole
+    match, table, session and club)."""
+    return (
+        Match.objects.filter(pk=match_id).values_list("table__session__club_id", flat=True).first()
+    )
+
+
 def _deal_count() -> Coalesce:
     """How many deals a match has, as a subquery per row: unlike ``Count("deals")`` it needs
     no GROUP BY of the whole joined row, and a list's COUNT(*) leaves it out (and the deals)."""

@@ -73,8 +73,9 @@ SEAT_ERRORS = {seat: f"seats.{seat.value}" for seat in Seat}
 
 @dataclass(frozen=True)
 class Locked:
-    """A match as ``_lock`` read it, with its session, its table's number, its club and the
-    club's ``rules``; ``counted``: whether it was complete then (on its season's ladder)."""
+    """A match as ``_lock`` read it (``match.table.session``: its table's id, number and
+    session, the session's date and club, read with it), with its club's ``rules``;
+    ``counted``: whether it was complete then (on its season's ladder)."""
 
     match: Match
     club_id: int
@@ -168,7 +169,7 @@ def _seasons_changed(season_ids: Iterable[int]) -> None:
 # for a shortcut on recording a deal (bench/README.md). With the club's scoring options, for
 # ``Club.rules``.
 _LOCK_SQL = f"""
-    SELECT m.*, t.session_id, t.number AS table_number, s.club_id,
+    SELECT m.*, t.session_id, t.number AS table_number, s.club_id, s.date AS session_date,
         {", ".join(f"c.{name}" for name in SCORING_OPTIONS)}
     FROM matches_match m
     JOIN clubs_table t ON t.id = m.table_id
@@ -198,11 +199,21 @@ def _lock(match: Match | int) -> Locked:
         club_id = joined.pop("club_id")
         options = [_option(name, joined.pop(name)) for name in SCORING_OPTIONS]
         club = Club.from_db(row._state.db, ["id", *SCORING_OPTIONS], [club_id, *options])
+        session_id, number = joined.pop("session_id"), joined.pop("table_number")
+        session = Session.from_db(
+            row._state.db,
+            ["id", "club_id", "date"],
+            [session_id, club_id, joined.pop("session_date")],
+        )
+        row.table = Table.from_db(
+            row._state.db, ["id", "session_id", "number"], [row.table_id, session_id, number]
+        )
+        row.table.session = session
         return Locked(
             match=row,
             club_id=club_id,
-            session_id=joined.pop("session_id"),
-            table_number=joined.pop("table_number"),
+            session_id=session_id,
+            table_number=number,
             rules=club.rules(),
             counted=row.status == MatchStatus.COMPLETE,
         )
@@ -261,11 +272,12 @@ def _deal_changed(
     row: DealRow | None,
     *,
     completed: bool,
+    deals: int,
     rescored: Sequence[tuple[Deal, DealRow]] = (),
 ) -> None:
     """Tell the apps above what happened to the deal (``deal_changed``), then to each later
     deal it ``rescored`` (as "corrected": its row is not what it was), and, when it made the
-    match complete, that the match ended (``match_ended``)."""
+    match complete, that the match ended (``match_ended``) with ``deals`` deals."""
     deal_changed.send(
         sender=Deal, action=action, match=locked.match, club_id=locked.club_id, deal=deal, row=row
     )
@@ -280,11 +292,13 @@ def _deal_changed(
             updated_at=deal.updated_at,  # its own is older: the API shows the newest
         )
     if completed:
-        _match_ended(locked, "completed")
+        _match_ended(locked, "completed", deals=deals)
 
 
-def _match_ended(locked: Locked, action: str) -> None:
-    match_ended.send(sender=Match, action=action, match=locked.match, club_id=locked.club_id)
+def _match_ended(locked: Locked, action: str, *, deals: int) -> None:
+    match_ended.send(
+        sender=Match, action=action, match=locked.match, club_id=locked.club_id, deals=deals
+    )
 
 
 def _refuse_unless_last(deals: list[Deal], sequence: int) -> None:
@@ -299,7 +313,7 @@ def _refuse_unless_last(deals: list[Deal], sequence: int) -> None:
 
 def _deals(locked: Locked) -> list[Deal]:
     """The locked match's deals in order."""
-    return list(Deal.objects.filter(match=locked.match).order_by("sequence"))
+    return list(locked.match.deals.order_by("sequence"))  # each deal's match: the locked one
 
 
 def deal_result(
@@ -596,7 +610,9 @@ def deal_record(
         locked, sheet, actor=actor, reason=_("deal %(n)s recorded") % {"n": sequence}
     )
     _season_changed(locked)
-    _deal_changed(locked, "recorded", deal, sheet.rows[-1], completed=completed)
+    _deal_changed(
+        locked, "recorded", deal, sheet.rows[-1], completed=completed, deals=len(sheet.rows)
+    )
     return ScoredDeal(deal=deal, row=sheet.rows[-1])
 
 
@@ -685,6 +701,7 @@ def deal_correct(
         corrected,
         sheet.rows[index],
         completed=completed,
+        deals=len(sheet.rows),
         rescored=rescored,
     )
     return ScoredDeal(deal=corrected, row=sheet.rows[index])
@@ -710,7 +727,7 @@ def deal_delete_last(
     last.delete()
     _store_totals(locked, sheet, actor=actor, reason=_("deal %(n)s deleted") % {"n": last.sequence})
     _season_changed(locked)
-    _deal_changed(locked, "deleted", last, None, completed=False)
+    _deal_changed(locked, "deleted", last, None, completed=False, deals=len(sheet.rows))
 
 
 # --- the end of a match --------------------------------------------------------------------
@@ -735,7 +752,7 @@ def match_finish(*, match: Match | int, actor: Actor | str = None) -> Match:
     completed = _store_totals(locked, sheet, actor=actor, reason=_("rubber finished early"))
     _season_changed(locked)
     if completed:
-        _match_ended(locked, "completed")
+        _match_ended(locked, "completed", deals=len(sheet.rows))
     return locked.match
 
 
@@ -754,7 +771,7 @@ def match_abandon(*, match: Match | int, actor: Actor | str = None) -> Match:
     _attribute(abandoned, actor, _("match abandoned"))
     abandoned.save()
     _season_changed(locked)
-    _match_ended(locked, "abandoned")
+    _match_ended(locked, "abandoned", deals=abandoned.deals.count())
     return abandoned
 
 

@@ -15,7 +15,8 @@ match_changed = Signal()
 # each later deal whose row it changed (re-scored, entered as it was), with ``updated_at``: the
 # corrected deal's (a deal's updated_at as shown is the newest of its own and the earlier ones').
 deal_changed = Signal()
-# match_ended: action ("completed" or "abandoned"), match (the Match), club_id.
+# match_ended: action ("completed" or "abandoned"), match (the Match, totals stored, with its
+# table and session: ``match.table.session``), club_id, deals (how many it has).
 match_ended = Signal()
 # changes_batched: phase ("start", "end" or "abort"), from ``season_changes_batched`` (bulk
 # loads: a season's history import, the demo), so that the apps above may collect what the

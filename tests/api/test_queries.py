@@ -92,3 +92,25 @@ def test_the_deals_list_runs_the_same_queries_for_each_page_size(busy_world):
     many, rows_many = count_queries(client, f"{url}?page_size=100")
     assert (rows_one, rows_many) == (1, 2)
     assert one == many
+
+
+def test_a_deal_written_through_the_api_reads_the_match_only_to_lock_it(world, director_a):
+    """Before its lock a write asks only which club the match is at (not the whole match,
+    table, session and club), and a club with no webhook endpoint looks for none."""
+    url = f"/api/v1/matches/{world.a.match.pk}/deals/"
+    body = {"contract": "2S", "declarer": "S", "tricks": 8}
+    first = director_a.post(url, body, format="json")  # keeps the clubs with endpoints: none
+    with CaptureQueriesContext(connection) as queries:
+        answer = director_a.post(url, {"contract": "3NT", "declarer": "E", "tricks": 9})
+    assert answer.status_code == 201, answer.content
+    sequence = first.json()["sequence"] + 1
+    assert answer.json()["sequence"] == sequence
+    reads = [query["sql"] for query in queries if query["sql"].lstrip().startswith("SELECT")]
+    match_reads = [
+        sql for sql in reads if 'FROM "matches_match"' in sql or "FROM matches_match" in sql
+    ]
+    assert len(match_reads) == 2  # its club, then the lock
+    assert '"clubs_club"."name"' not in match_reads[0]
+    assert "FOR UPDATE" in match_reads[1] or connection.vendor == "sqlite"  # IMMEDIATE
+    assert not [sql for sql in reads if "api_webhookendpoint" in sql]
+    assert director_a.get(f"{url}{sequence}/").json() == answer.json()

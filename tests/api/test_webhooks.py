@@ -755,3 +755,42 @@ def test_an_endpoint_disabled_before_the_migration_catches_up_from_its_last_deli
     assert endpoint.disabled_at == last.created_at
     assert director_a.patch(f"{WEBHOOKS}{endpoint.pk}/", {"active": True}).status_code == 200
     assert Delivery.objects.filter(endpoint=endpoint).count() == 3
+
+
+# --- which clubs look for endpoints ---------------------------------------------------------
+
+
+def test_a_club_with_no_endpoint_looks_for_none_and_a_new_endpoint_is_sent_the_next_event(world):
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    cache.delete(webhooks.ENDPOINT_CLUBS_KEY)
+    match_services.deal_record(match=world.a.match, result=PassedOut())  # keeps the set
+    assert world.a.club.pk not in cache.get(webhooks.ENDPOINT_CLUBS_KEY)
+    with CaptureQueriesContext(connection) as queries:
+        match_services.deal_record(match=world.a.match, result=PassedOut())
+    assert not [query for query in queries if "api_webhookendpoint" in query["sql"]]
+
+    endpoint = an_endpoint(world, "https://hooks.example/in")  # drops the set
+    match_services.deal_record(match=world.a.match, result=PassedOut())
+    assert Delivery.objects.filter(endpoint=endpoint).count() == 1
+    assert world.a.club.pk in cache.get(webhooks.ENDPOINT_CLUBS_KEY)
+
+    endpoint.delete()
+    assert cache.get(webhooks.ENDPOINT_CLUBS_KEY) is None
+
+
+def test_events_find_their_endpoints_when_the_shared_cache_is_down(world, monkeypatch):
+    from django.core.cache import cache
+
+    def down(*args, **kwargs):
+        raise ConnectionError("the cache is down")
+
+    endpoint = an_endpoint(world, "https://hooks.example/in")
+    monkeypatch.setattr(cache, "get", down)
+    monkeypatch.setattr(cache, "set", down)
+    monkeypatch.setattr(cache, "delete", down)
+    match_services.deal_record(match=world.a.match, result=PassedOut())
+    assert Delivery.objects.filter(endpoint=endpoint).count() == 1
+    an_endpoint(world, "https://hooks.example/other")  # its save forgets nothing, and fails not
