@@ -238,10 +238,9 @@ def _shown(changes: list[_Change], *, batched: bool) -> list[Event]:
     """The events of these changes, each object shown as the API shows it: the deals' table
     entries read in one query, the ended matches (with their pending entries) in one; outside
     a batch each ended match is the service's, just saved, with its table and session, and
-    only its pending entries are read. A deal just
-    recorded outside a batch has no entry to read: the table's entries become deals in a
-    batch (``season_changes_batched``), linked before its end; so an API's recorded deal
-    reads none (one query fewer on every deal)."""
+    only its pending entries are read. A deal just recorded outside a batch has no entry to
+    read: the table's entries become deals in a batch (``season_changes_batched``), linked
+    before its end; so an API's recorded deal reads none (one query fewer on every deal)."""
     from api.serializers.deals import DealSerializer
     from api.serializers.matches import MatchSerializer
     from clubs.models import Club

@@ -79,8 +79,6 @@ class Locked:
 
     match: Match
     club_id: int
-    session_id: int
-    table_number: int
     rules: Rules
     counted: bool
 
@@ -120,8 +118,8 @@ def _season_changed(locked: Locked) -> None:
         match_id=match.pk,
         club_id=locked.club_id,
         season_id=match.season_id,
-        session_id=locked.session_id,
-        table_number=locked.table_number,
+        session_id=locked.match.table.session_id,
+        table_number=locked.match.table.number,
         player_ids=list(match.seat_ids.values()),
     )
 
@@ -212,8 +210,6 @@ def _lock(match: Match | int) -> Locked:
         return Locked(
             match=row,
             club_id=club_id,
-            session_id=session_id,
-            table_number=number,
             rules=club.rules(),
             counted=row.status == MatchStatus.COMPLETE,
         )
@@ -823,8 +819,8 @@ def match_seats_change(
         match_id=changed.pk,
         club_id=locked.club_id,
         season_id=changed.season_id,
-        session_id=locked.session_id,
-        table_number=locked.table_number,
+        session_id=locked.match.table.session_id,
+        table_number=locked.match.table.number,
         player_ids=sorted(before | set(changed.seat_ids.values())),
     )
     return changed
