@@ -1,9 +1,11 @@
 """Every list runs the same number of queries for one row per page as for a hundred."""
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from api import webhooks
 from clubs import services as club_services
 from clubs.models import Membership, Session
 from matches import services as match_services
@@ -99,6 +101,8 @@ def test_a_deal_written_through_the_api_reads_the_match_only_to_lock_it(world, d
     table, session and club), and a club with no webhook endpoint looks for none."""
     url = f"/api/v1/matches/{world.a.match.pk}/deals/"
     body = {"contract": "2S", "declarer": "S", "tricks": 8}
+    # An endpoint an earlier test made and rolled back may still be in the kept set.
+    cache.delete(webhooks.ENDPOINT_CLUBS_KEY)
     first = director_a.post(url, body, format="json")  # keeps the clubs with endpoints: none
     with CaptureQueriesContext(connection) as queries:
         answer = director_a.post(url, {"contract": "3NT", "declarer": "E", "tricks": 9})
